@@ -1,0 +1,105 @@
+"""The one interface every execution engine implements, and its value types.
+
+An engine checks a tool source (returning *all* violations, never just the first) and runs it
+with limits. Every native failure (a trap, a killed worker, a timeout) is translated by the
+engine into a ``RunResult`` with a failure ``code``; only a broken engine raises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+SourceKind = Literal["python", "wasm"]
+SandboxName = Literal["restricted", "wasm"]
+
+FailureCode = Literal[
+    "tool_error",
+    "timeout",
+    "memory_limit",
+    "out_of_fuel",
+    "worker_crashed",
+    "trap",
+    "exit_code",
+    "malformed_output",
+    "result_too_large",
+    "load_timeout",
+    "busy",
+]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One reason a source cannot be loaded, located by line and/or field where known."""
+
+    message: str
+    line: int | None = None
+    field: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolSource:
+    """What an engine loads: Python text or a WASM module, addressed by content hash."""
+
+    kind: SourceKind
+    sandbox: SandboxName
+    text: str | None = None
+    module: bytes | None = None
+
+    @property
+    def content_hash(self) -> str:
+        payload = self.text.encode() if self.text is not None else (self.module or b"")
+        return hashlib.sha256(self.kind.encode() + b"\0" + payload).hexdigest()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-call limits. ``timeout_ms`` is a wall-clock deadline and is always honoured."""
+
+    timeout_ms: int = 5_000
+    memory_bytes: int = 256 * 1024 * 1024
+    fuel: int | None = None
+    output_bytes: int = 64 * 1024
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """The outcome of one run: a value on success, or a failure code and message."""
+
+    ok: bool
+    value: Any = None
+    code: FailureCode | None = None
+    message: str | None = None
+    duration_ms: float = 0.0
+    logs: tuple[str, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def success(cls, value: Any, duration_ms: float = 0.0) -> RunResult:
+        return cls(ok=True, value=value, duration_ms=duration_ms)
+
+    @classmethod
+    def failure(cls, code: FailureCode, message: str, duration_ms: float = 0.0) -> RunResult:
+        return cls(ok=False, code=code, message=message, duration_ms=duration_ms)
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """A sandbox that can check and run tool sources of one kind."""
+
+    name: SandboxName
+
+    async def check(self, source: ToolSource) -> list[Violation]:
+        """Every reason ``source`` cannot be loaded; empty when it can."""
+        ...
+
+    async def run(
+        self,
+        source: ToolSource,
+        params: Mapping[str, Any],
+        context: Mapping[str, Any],
+        limits: Limits,
+    ) -> RunResult:
+        """Run the tool's ``execute`` once under ``limits``."""
+        ...

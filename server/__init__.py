@@ -1,0 +1,1 @@
+"""Quiver server: registry, storage, HTTP API and CLI."""

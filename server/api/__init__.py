@@ -1,0 +1,1 @@
+"""FastAPI glue only: the app factory, dependencies, problem responses and routes."""

@@ -1,0 +1,50 @@
+"""The application factory: ``create_app(settings)``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from server import bootstrap
+from server.api import problems
+from server.api.limits import BodyLimitMiddleware
+from server.api.routes import bots, demo, health, tenants, tools
+from server.settings import Settings
+
+DESCRIPTION = """Multi-tenant registry and sandboxed runner of tools for LLM agents.
+
+Authenticate with `Authorization: Bearer <api key>`. Admins act for a tenant with
+`?tenant=<id>` (`*` for global tools). Errors are `application/problem+json` with a stable `code`.
+"""
+
+
+def create_app(settings: Settings) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        runtime = await bootstrap.start(settings)
+        app.state.runtime = runtime
+        if settings.demo:
+            from server.demo import seed_demo
+
+            await seed_demo(runtime)
+        try:
+            yield
+        finally:
+            await runtime.close()
+
+    app = FastAPI(
+        title="Quiver",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url="/docs",
+    )
+    problems.install(app)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    for module in (health, tenants, tools, bots):
+        app.include_router(module.router)
+    if settings.demo:
+        app.include_router(demo.router)
+    return app

@@ -1,0 +1,108 @@
+"""Request dependencies: the unit of work, the caller, and the tenant a request acts for."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Annotated
+
+from fastapi import Depends, Query, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from server.bootstrap import Runtime
+from server.errors import FieldError, ForbiddenError, UnauthenticatedError, ValidationFailedError
+from server.keys import Principal, matches, parse_token
+from server.registry.model import GLOBAL_TENANT, Role
+from server.storage.repositories import Store
+from server.storage.tables import utcnow
+
+bearer = HTTPBearer(auto_error=False, description="An API key: `qk_<id>_<secret>`")
+
+
+def get_runtime(request: Request) -> Runtime:
+    return request.app.state.runtime
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+async def get_store(runtime: RuntimeDep) -> AsyncIterator[Store]:
+    async with runtime.sessions() as session, session.begin():
+        yield runtime.store(session)
+
+
+StoreDep = Annotated[Store, Depends(get_store)]
+
+
+async def get_principal(
+    runtime: RuntimeDep,
+    store: StoreDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Principal:
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise UnauthenticatedError("send `Authorization: Bearer <api key>`")
+    token = credentials.credentials
+    admin_key = runtime.settings.admin_key
+    if admin_key is not None and hmac.compare_digest(
+        token.encode(), admin_key.get_secret_value().encode()
+    ):
+        return Principal(key_id="bootstrap", role="admin", tenant_id=None)
+    parsed = parse_token(token)
+    row = await store.keys.get(parsed[0]) if parsed else None
+    if (
+        parsed is None
+        or row is None
+        or row.revoked_at is not None
+        or not matches(row.secret_hash, *parsed)
+    ):
+        raise UnauthenticatedError("the API key is invalid or revoked")
+    now = utcnow()
+    last = row.last_used_at
+    if last is None or (
+        now - (last if last.tzinfo else last.replace(tzinfo=now.tzinfo))
+    ) > timedelta(seconds=runtime.settings.key_touch_interval_s):
+        await store.keys.touch(row.id, now)
+    return Principal(key_id=row.id, role=row.role, tenant_id=row.tenant_id)  # type: ignore[arg-type]
+
+
+PrincipalDep = Annotated[Principal, Depends(get_principal)]
+TenantQuery = Annotated[
+    str | None, Query(alias="tenant", description="admins: the tenant to act for (`*` = global)")
+]
+
+
+def require(principal: Principal, *roles: Role) -> None:
+    """Admins pass every role check; others need one of ``roles``."""
+    if not principal.is_admin and principal.role not in roles:
+        raise ForbiddenError(f"this needs a {' or '.join(roles)} key")
+
+
+def acting_tenant(principal: Principal, tenant: str | None, *, allow_global: bool = False) -> str:
+    """The tenant a request acts for: the key's own, or for admins the ``?tenant=`` value."""
+    if not principal.is_admin:
+        if tenant is not None and tenant != principal.tenant_id:
+            raise ForbiddenError("a tenant key can only act for its own tenant")
+        assert principal.tenant_id is not None
+        return principal.tenant_id
+    if tenant is None:
+        raise ValidationFailedError(
+            [
+                FieldError(
+                    "admins must say which tenant: ?tenant=<id> (or * for global tools)",
+                    field="tenant",
+                )
+            ]
+        )
+    if tenant == GLOBAL_TENANT and not allow_global:
+        raise ValidationFailedError([FieldError("`*` (global) is not valid here", field="tenant")])
+    return tenant
+
+
+def require_admin(principal: PrincipalDep) -> Principal:
+    if not principal.is_admin:
+        raise ForbiddenError("this needs an admin key")
+    return principal
+
+
+AdminDep = Annotated[Principal, Depends(require_admin)]

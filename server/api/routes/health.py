@@ -1,0 +1,51 @@
+"""Operations: liveness, readiness, and the disk tools report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from server.api.deps import AdminDep, RuntimeDep
+from server.storage import migrate
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz")
+async def readyz(runtime: RuntimeDep) -> JSONResponse:
+    """Ready when the database answers and its schema is at the newest migration."""
+    checks: dict[str, Any] = {}
+    try:
+        async with runtime.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+        checks["database"] = "ok"
+        current, head = await migrate.current_revision(runtime.engine), migrate.head_revision()
+        checks["migrations"] = "ok" if current == head else f"at {current}, head is {head}"
+    except Exception as exc:  # readiness reports any failure instead of raising
+        checks["database"] = f"unreachable: {type(exc).__name__}"
+    ready = all(v == "ok" for v in checks.values()) and "migrations" in checks
+    return JSONResponse(
+        {"status": "ready" if ready else "not_ready", "checks": checks},
+        status_code=200 if ready else 503,
+    )
+
+
+@router.get("/v1/disk-tools", tags=["tools"])
+async def disk_tools(admin: AdminDep, runtime: RuntimeDep) -> dict[str, Any]:
+    """Tools loaded from the tools folder and builtins, and every file that failed, by name."""
+    disk = runtime.registry.disk
+    return {
+        "tools": [
+            {"name": t.tool.name, "origin": t.tool.origin, "file": t.path.name}
+            for t in disk.tools.values()
+        ],
+        "errors": {name: [e.as_dict() for e in errors] for name, errors in disk.errors.items()},
+    }

@@ -1,0 +1,64 @@
+"""Admin: tenants, their keys and their shared-tools allowlists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from server.api.deps import AdminDep, StoreDep
+from server.api.views import KeyCreate, SharedToolsUpdate, TenantCreate, key_public, tenant_public
+
+router = APIRouter(prefix="/v1", tags=["tenants"])
+
+
+@router.post("/tenants", status_code=201)
+async def create_tenant(body: TenantCreate, admin: AdminDep, store: StoreDep) -> dict[str, Any]:
+    row = await store.tenants.create(body.id, body.name or body.id)
+    store.audit.record(admin.key_id, row.id, "tenant.create", row.id)
+    return tenant_public(row)
+
+
+@router.get("/tenants")
+async def list_tenants(admin: AdminDep, store: StoreDep) -> dict[str, Any]:
+    return {"tenants": [tenant_public(r) for r in await store.tenants.list()]}
+
+
+@router.get("/tenants/{tenant}")
+async def get_tenant(tenant: str, admin: AdminDep, store: StoreDep) -> dict[str, Any]:
+    return tenant_public(await store.tenants.get(tenant))
+
+
+@router.put("/tenants/{tenant}/shared-tools")
+async def set_shared_tools(
+    tenant: str, body: SharedToolsUpdate, admin: AdminDep, store: StoreDep
+) -> dict[str, Any]:
+    """Replace the allowlist of global tools the tenant may see (`["*"]` = all)."""
+    row = await store.tenants.set_shared_tools(tenant, body.tools)
+    await store.changed(admin.key_id, tenant, "tenant.shared_tools", tenant, {"tools": body.tools})
+    await store.session.refresh(row)
+    return tenant_public(row)
+
+
+@router.post("/tenants/{tenant}/keys", status_code=201)
+async def create_key(
+    tenant: str, body: KeyCreate, admin: AdminDep, store: StoreDep
+) -> dict[str, Any]:
+    """Create a developer or agent key. The secret is in this response only."""
+    await store.tenants.get(tenant)
+    row, key = await store.keys.create(body.role, tenant, body.label, created_by=admin.key_id)
+    store.audit.record(admin.key_id, tenant, "key.create", row.id, {"role": body.role})
+    return {**key_public(row), "key": key.token}
+
+
+@router.get("/tenants/{tenant}/keys")
+async def list_keys(tenant: str, admin: AdminDep, store: StoreDep) -> dict[str, Any]:
+    await store.tenants.get(tenant)
+    return {"keys": [key_public(r) for r in await store.keys.list(tenant)]}
+
+
+@router.delete("/keys/{key_id}", status_code=204)
+async def revoke_key(key_id: str, admin: AdminDep, store: StoreDep) -> Response:
+    row = await store.keys.revoke(key_id)
+    store.audit.record(admin.key_id, row.tenant_id, "key.revoke", key_id)
+    return Response(status_code=204)

@@ -1,0 +1,216 @@
+"""Developers: tool definitions of every kind, their versions, validation dry runs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Response
+
+from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.views import EnabledUpdate, RollbackRequest, tool_public, version_public
+from server.errors import FieldError, ValidationFailedError
+from server.keys import Principal
+from server.registry.definitions import ToolDraft, check_tool_body
+
+router = APIRouter(prefix="/v1/tools", tags=["tools"])
+
+PYTHON_TOOL = """def execute(params, context):
+    return {"success": True, "message": "Order " + params["order_id"] + " has shipped"}
+
+tool = {
+    "name": "check_order",
+    "description": "Look up the status of an order by its id",
+    "parameters": {"order_id": {"type": "string", "required": True}},
+    "execute": execute,
+    "metadata": {"timeout": 2000, "category": "orders"},
+}
+"""
+EXAMPLES = {
+    "python": {
+        "summary": "Python tool (RestrictedPython)",
+        "value": {"kind": "python", "sandbox": "restricted", "source": PYTHON_TOOL},
+    },
+    "webhook": {
+        "summary": "Webhook tool",
+        "value": {
+            "kind": "webhook",
+            "name": "get_weather",
+            "description": "Current weather for a city",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+            "webhook_url": "https://api.example.com/weather/{city}",
+            "method": "GET",
+            "headers": {"Accept": "application/json"},
+            "auth_header": "Bearer s3cr3t",
+            "timeout_ms": 5000,
+        },  # fmt: skip
+    },
+    "wasm": {
+        "summary": "WASM module",
+        "value": {
+            "kind": "wasm",
+            "name": "word_count",
+            "description": "Count words",
+            "module": "AGFzbQEAAAA=",
+            "parameters": {"text": {"type": "string"}},
+        },
+    },
+}
+ToolBody = Annotated[dict[str, Any], Body(openapi_examples=EXAMPLES)]
+
+
+def _developer_scope(principal: Principal, tenant: str | None) -> str:
+    require(principal, "developer")
+    return acting_tenant(principal, tenant, allow_global=True)
+
+
+def _checked(runtime, body: dict[str, Any], *, update: bool = False) -> ToolDraft:
+    draft, problems = check_tool_body(body, runtime.limits, update=update)
+    problems.raise_if_any()
+    assert draft is not None
+    return draft
+
+
+@router.post("/validate")
+async def validate_tool(
+    body: ToolBody, principal: PrincipalDep, runtime: RuntimeDep
+) -> dict[str, Any]:
+    """Dry run: every problem of a tool body, nothing stored."""
+    require(principal, "developer")
+    _, problems = check_tool_body(body, runtime.limits)
+    return {
+        "valid": not problems.errors,
+        "errors": [e.as_dict() for e in problems.errors],
+        "warnings": [w.as_dict() for w in problems.warnings],
+    }
+
+
+@router.post("", status_code=201)
+async def create_tool(
+    body: ToolBody,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    tenant_id = _developer_scope(principal, tenant)
+    draft = _checked(runtime, body)
+    await store.tenants.get(tenant_id) if tenant_id != "*" else None
+    tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
+    await store.changed(
+        principal.key_id, tenant_id, "tool.create", tool.name, {"version": version.version}
+    )
+    return tool_public(tool, version)
+
+
+@router.get("")
+async def list_tools(
+    principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+) -> dict[str, Any]:
+    tenant_id = _developer_scope(principal, tenant)
+    return {"tools": [tool_public(t, v) for t, v in await store.tools.list(tenant_id)]}
+
+
+@router.get("/{name}")
+async def get_tool(
+    name: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+) -> dict[str, Any]:
+    tenant_id = _developer_scope(principal, tenant)
+    return tool_public(*await store.tools.get(tenant_id, name))
+
+
+@router.put("/{name}")
+async def replace_tool(
+    name: str,
+    body: ToolBody,
+    response: Response,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """Save a new version (creates the tool if it does not exist yet)."""
+    tenant_id = _developer_scope(principal, tenant)
+    draft = _checked(runtime, body, update=True)
+    if draft.name != name:
+        raise ValidationFailedError(
+            [
+                FieldError(
+                    f"the body declares {draft.name!r} but the path says {name!r}", field="name"
+                )
+            ]
+        )
+    existed = await store.tools.find(tenant_id, name) is not None
+    if not existed and tenant_id != "*":
+        await store.tenants.get(tenant_id)
+    tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=None)
+    await store.changed(
+        principal.key_id,
+        tenant_id,
+        "tool.update" if existed else "tool.create",
+        name,
+        {"version": version.version},
+    )
+    response.status_code = 200 if existed else 201
+    return tool_public(tool, version)
+
+
+@router.patch("/{name}")
+async def set_enabled(
+    name: str,
+    body: EnabledUpdate,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    tenant_id = _developer_scope(principal, tenant)
+    tool, version = await store.tools.set_enabled(tenant_id, name, body.enabled)
+    await store.changed(
+        principal.key_id, tenant_id, "tool.enable" if body.enabled else "tool.disable", name
+    )
+    return tool_public(tool, version)
+
+
+@router.delete("/{name}", status_code=204)
+async def delete_tool(
+    name: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+) -> Response:
+    tenant_id = _developer_scope(principal, tenant)
+    await store.tools.delete(tenant_id, name)
+    await store.changed(principal.key_id, tenant_id, "tool.delete", name)
+    return Response(status_code=204)
+
+
+@router.get("/{name}/versions")
+async def list_versions(
+    name: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+) -> dict[str, Any]:
+    tenant_id = _developer_scope(principal, tenant)
+    return {
+        "name": name,
+        "versions": [version_public(v) for v in await store.tools.versions(tenant_id, name)],
+    }
+
+
+@router.post("/{name}/rollback")
+async def rollback_tool(
+    name: str,
+    body: RollbackRequest,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """Restore an earlier version by saving it again as the newest version."""
+    tenant_id = _developer_scope(principal, tenant)
+    tool, version = await store.tools.rollback(tenant_id, name, body.version, principal.key_id)
+    await store.changed(
+        principal.key_id,
+        tenant_id,
+        "tool.rollback",
+        name,
+        {"from": body.version, "version": version.version},
+    )
+    return tool_public(tool, version)

@@ -1,0 +1,151 @@
+"""Response shapes (``*Public``) and request bodies of the management API."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from server.secretbox import mask
+from server.storage.tables import ApiKeyRow, BotRow, TenantRow, ToolRow, ToolVersionRow
+
+TENANT_ID = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+INTENT_NAME = re.compile(r"^(\*|[A-Za-z0-9][A-Za-z0-9_.:-]{0,63})$")
+TOOL_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,63}$"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TenantCreate(Strict):
+    id: str = Field(pattern=TENANT_ID, examples=["acme"])
+    name: str = Field(default="", max_length=200, examples=["Acme Inc."])
+
+
+class SharedToolsUpdate(Strict):
+    tools: list[str] = Field(
+        max_length=10_000, examples=[["qa_lookup", "escalate_to_human"], ["*"]]
+    )
+
+    @field_validator("tools")
+    @classmethod
+    def _names(cls, tools: list[str]) -> list[str]:
+        for name in tools:
+            if name != "*" and not re.match(TOOL_NAME, name):
+                raise ValueError(f"{name!r} is not a tool name (or `*`)")
+        return list(dict.fromkeys(tools))
+
+
+class KeyCreate(Strict):
+    role: Literal["developer", "agent"]
+    label: str = Field(default="", max_length=200)
+
+
+class RollbackRequest(Strict):
+    version: int = Field(ge=1)
+
+
+class EnabledUpdate(Strict):
+    enabled: bool
+
+
+class BotBody(Strict):
+    name: str = Field(pattern=TOOL_NAME, examples=["support"])
+    tools: list[str] | None = Field(
+        ...,
+        max_length=10_000,
+        description="tool names; null = every visible tool, [] = none",
+        examples=[["check_order"]],
+    )
+    intents: dict[str, list[str]] | None = Field(
+        default=None,
+        description="intent → tool names; `*` lists always-on tools",
+        examples=[{"orders": ["check_order"], "*": ["escalate_to_human"]}],
+    )
+
+    @field_validator("tools")
+    @classmethod
+    def _tools(cls, tools: list[str] | None) -> list[str] | None:
+        if tools is None:
+            return None
+        for name in tools:
+            if not re.match(TOOL_NAME, name):
+                raise ValueError(f"{name!r} is not a tool name")
+        return list(dict.fromkeys(tools))
+
+    @field_validator("intents")
+    @classmethod
+    def _intents(cls, intents: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+        if intents is None:
+            return None
+        for intent, names in intents.items():
+            if not INTENT_NAME.match(intent):
+                raise ValueError(f"{intent!r} is not an intent name")
+            for name in names:
+                if not re.match(TOOL_NAME, name):
+                    raise ValueError(f"intent {intent!r}: {name!r} is not a tool name")
+        return intents
+
+
+def iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def tenant_public(row: TenantRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "name": row.name,
+        "shared_tools": row.shared_tools,
+        "registry_version": row.registry_version,
+        "created_at": iso(row.created_at),
+    }
+
+
+def key_public(row: ApiKeyRow) -> dict[str, Any]:
+    return {
+        "id": row.id, "tenant": row.tenant_id, "role": row.role, "label": row.label,
+        "created_at": iso(row.created_at), "last_used_at": iso(row.last_used_at), "revoked_at": iso(row.revoked_at),
+    }  # fmt: skip
+
+
+def tool_public(tool: ToolRow, version: ToolVersionRow) -> dict[str, Any]:
+    """A tool as its developers see it: source and config, secrets masked."""
+    out: dict[str, Any] = {
+        "name": tool.name, "kind": version.kind, "sandbox": version.sandbox,
+        "description": version.description, "parameters": version.parameters, "metadata": version.meta,
+        "version": version.version, "enabled": tool.enabled, "content_hash": version.content_hash,
+        "origin": "global" if tool.tenant_id == "*" else "tenant",
+        "created_at": iso(tool.created_at), "updated_at": iso(tool.updated_at),
+    }  # fmt: skip
+    if version.kind == "python":
+        out["source"] = version.source
+    elif version.kind == "wasm":
+        out["module_sha256"] = version.module_sha256
+        out["module_size"] = len(version.module or b"")
+    elif version.kind == "webhook":
+        webhook = version.webhook or {}
+        out.update(
+            webhook_url=webhook.get("url"), method=webhook.get("method"), headers=webhook.get("headers", {}),
+            timeout_ms=webhook.get("timeout_ms"), auth_header=mask(version.auth_header_ct),
+        )  # fmt: skip
+    return out
+
+
+def version_public(row: ToolVersionRow) -> dict[str, Any]:
+    return {
+        "version": row.version, "kind": row.kind, "description": row.description,
+        "content_hash": row.content_hash, "created_at": iso(row.created_at), "created_by": row.created_by,
+    }  # fmt: skip
+
+
+def bot_public(row: BotRow) -> dict[str, Any]:
+    return {
+        "name": row.name,
+        "tools": row.tools,
+        "intents": row.intents,
+        "created_at": iso(row.created_at),
+        "updated_at": iso(row.updated_at),
+    }

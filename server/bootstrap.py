@@ -1,0 +1,115 @@
+"""Start-up of a node: database, migrations, secret key, bootstrap admin key, disk tools."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+
+from server.registry.definitions import DefinitionLimits
+from server.registry.disk import DiskTools, load_disk_tools
+from server.registry.service import Registry
+from server.secretbox import SecretBox, SecretBoxError, generate_key
+from server.settings import Settings
+from server.storage import migrate
+from server.storage.database import create_engine, session_factory
+from server.storage.repositories import Store
+
+log = logging.getLogger("quiver")
+
+
+@dataclass
+class Runtime:
+    """Everything one node holds for its lifetime."""
+
+    settings: Settings
+    engine: AsyncEngine
+    sessions: async_sessionmaker
+    box: SecretBox
+    registry: Registry
+    limits: DefinitionLimits
+    notices: list[str] = field(default_factory=list)
+
+    def store(self, session) -> Store:
+        return Store(session, self.box)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def definition_limits(settings: Settings) -> DefinitionLimits:
+    return DefinitionLimits(
+        max_source_bytes=settings.max_source_bytes,
+        max_module_bytes=settings.max_module_bytes,
+        default_timeout_ms=settings.default_timeout_ms,
+        max_timeout_ms=settings.max_timeout_ms,
+    )
+
+
+def load_secret_box(settings: Settings) -> SecretBox:
+    """The configured keys; on the embedded SQLite default, a key generated into the data dir."""
+    if settings.secret_key is not None:
+        return SecretBox.from_config(settings.secret_key.get_secret_value())
+    if not settings.is_sqlite:
+        raise SecretBoxError(
+            "QUIVER_SECRET_KEY is required when the database is not the embedded SQLite"
+        )
+    path = settings.data_dir / "secret.key"
+    if not path.exists():
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(generate_key() + "\n")
+        log.warning(
+            "QUIVER_SECRET_KEY is not set: generated %s; set it explicitly in production", path
+        )
+    return SecretBox.from_config(path.read_text().strip())
+
+
+def load_disk(settings: Settings, limits: DefinitionLimits, generation: int = 0) -> DiskTools:
+    folders: list[tuple[Path, str]] = [(settings.builtins_dir, "builtin")]
+    if settings.tools_dir is not None:
+        folders.append((settings.tools_dir, "global"))
+    disk = load_disk_tools(folders, limits, generation)  # type: ignore[arg-type]
+    for filename, errors in disk.errors.items():
+        log.warning(
+            "disk tool file %s was not loaded: %s", filename, "; ".join(e.message for e in errors)
+        )
+    return disk
+
+
+async def ensure_admin_key(runtime: Runtime) -> str | None:
+    """Create and return an admin key when none exists and none is configured."""
+    if runtime.settings.admin_key is not None:
+        return None
+    async with runtime.sessions() as session, session.begin():
+        store = runtime.store(session)
+        if await store.keys.count_active_admins():
+            return None
+        _, key = await store.keys.create("admin", None, label="bootstrap")
+        store.audit.record(None, None, "key.create", key.id, {"role": "admin", "bootstrap": True})
+    return key.token
+
+
+async def start(settings: Settings) -> Runtime:
+    engine = create_engine(settings.effective_database_url)
+    if settings.auto_migrate:
+        await migrate.upgrade(engine)
+    limits = definition_limits(settings)
+    runtime = Runtime(
+        settings=settings,
+        engine=engine,
+        sessions=session_factory(engine),
+        box=load_secret_box(settings),
+        registry=Registry(load_disk(settings, limits)),
+        limits=limits,
+    )
+    token = await ensure_admin_key(runtime)
+    if token is not None:
+        notice = f"Created the first admin key (shown once, store it now): {token}"
+        runtime.notices.append(notice)
+        print(notice, flush=True)
+    return runtime

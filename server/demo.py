@@ -1,0 +1,94 @@
+"""``quiver serve --demo``: a demo tenant with keys, a bot and example tools of each kind."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from server.bootstrap import Runtime
+from server.registry.definitions import check_tool_body
+from server.storage.tables import ApiKeyRow, TenantRow, utcnow
+
+DEMO_TENANT = "demo"
+CHECK_ORDER = """ORDER_PATTERN = "^[A-Z]{2}[0-9]{4,8}$"
+
+
+def execute(params, context):
+    order_id = params["order_id"].upper()
+    if context["test_mode"]:
+        return {"success": True, "message": "test mode: order " + order_id + " looks fine"}
+    return {"success": True, "message": "Order " + order_id + " is being packed", "order_id": order_id}
+
+
+tool = {
+    "name": "check_order",
+    "description": "Check the status of an order. Use when the customer gives an order id like AB12345.",
+    "parameters": {"order_id": {"type": "string", "pattern": ORDER_PATTERN, "required": True, "description": "the order id"}},
+    "execute": execute,
+    "metadata": {"timeout": 2000, "category": "orders", "intents": ["orders"]},
+}
+"""
+
+
+def demo_tools(base_url: str) -> list[dict]:
+    return [
+        {"kind": "python", "sandbox": "restricted", "source": CHECK_ORDER},
+        {
+            "kind": "webhook", "name": "order_status",
+            "description": "Where is an order? Returns its shipping status and ETA in days.",
+            "parameters": {"type": "object", "properties": {"order_id": {"type": "string", "description": "the order id"}}, "required": ["order_id"]},
+            "webhook_url": f"{base_url}/demo/orders/{{order_id}}", "method": "GET",
+            "headers": {"Accept": "application/json"}, "auth_header": "Bearer demo-not-a-real-secret",
+            "timeout_ms": 3000, "metadata": {"cacheable": True, "cache_ttl": 60, "category": "orders"},
+        },
+    ]  # fmt: skip
+
+
+async def seed_demo(runtime: Runtime) -> dict[str, str]:
+    """Create (or refresh) the demo tenant; mint fresh demo keys and print them."""
+    settings = runtime.settings
+    base_url = f"http://{settings.host}:{settings.port}"
+    async with runtime.sessions() as session, session.begin():
+        store = runtime.store(session)
+        if await session.get(TenantRow, DEMO_TENANT) is None:
+            await store.tenants.create(DEMO_TENANT, "Demo tenant")
+        await store.tenants.set_shared_tools(DEMO_TENANT, ["escalate_to_human"])
+        for body in demo_tools(base_url):
+            draft, problems = check_tool_body(body, runtime.limits, update=True)
+            problems.raise_if_any()
+            assert draft is not None
+            existing = await store.tools.find(DEMO_TENANT, draft.name)
+            if (
+                existing is None
+                or (await store.tools.version(existing, existing.current_version)).content_hash
+                != draft.content_hash
+            ):
+                await store.tools.save(DEMO_TENANT, draft, "demo", expect_new=None)
+        bot = await store.bots.find(DEMO_TENANT, "support")
+        tools = ["check_order", "order_status", "escalate_to_human"]
+        intents = {"orders": ["check_order", "order_status"], "*": ["escalate_to_human"]}
+        if bot is None:
+            await store.bots.create(DEMO_TENANT, "support", tools, intents)
+        else:
+            await store.bots.replace(DEMO_TENANT, "support", tools, intents)
+        old = await session.scalars(
+            select(ApiKeyRow).where(
+                ApiKeyRow.tenant_id == DEMO_TENANT,
+                ApiKeyRow.label == "demo",
+                ApiKeyRow.revoked_at.is_(None),
+            )
+        )
+        for row in old:
+            row.revoked_at = utcnow()
+        _, developer = await store.keys.create("developer", DEMO_TENANT, "demo")
+        _, agent = await store.keys.create("agent", DEMO_TENANT, "demo")
+        await store.changed("demo", DEMO_TENANT, "demo.seed", DEMO_TENANT)
+    keys = {"developer": developer.token, "agent": agent.token}
+    print(
+        f"\nQuiver demo is up at {base_url}  (API docs: {base_url}/docs)\n"
+        f"  tenant:          {DEMO_TENANT}\n"
+        f"  developer key:   {keys['developer']}\n"
+        f"  agent key:       {keys['agent']}\n"
+        f"  try:  curl -H 'Authorization: Bearer {keys['agent']}' '{base_url}/v1/bots/support/snapshot?format=openai'\n",
+        flush=True,
+    )
+    return keys

@@ -1,0 +1,133 @@
+"""The domain error tree. Each class carries its HTTP status and stable ``code``.
+
+    QuiverError
+     ├── MalformedRequestError      400 malformed_json
+     ├── UnauthenticatedError       401 unauthenticated
+     ├── ForbiddenError             403 forbidden
+     ├── NotFoundError              404 not_found
+     ├── ConflictError              409 conflict
+     ├── PayloadTooLargeError       413 payload_too_large
+     ├── ValidationFailedError      422 validation_error   (errors: [{field|line, message}])
+     └── NotReadyError              503 not_ready
+
+The API edge maps every one of them to RFC 9457 problem+json in one handler. A tool that fails
+while running is *not* an error here: its call succeeded and the envelope says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ErrorCode = Literal[
+    "internal",
+    "malformed_json",
+    "unauthenticated",
+    "forbidden",
+    "not_found",
+    "method_not_allowed",
+    "conflict",
+    "payload_too_large",
+    "validation_error",
+    "not_ready",
+]
+ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """One problem with an input, located by a dotted ``field`` path and/or a source ``line``."""
+
+    message: str
+    field: str | None = None
+    line: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        if self.line is not None:
+            out["line"] = self.line
+        return out
+
+
+class QuiverError(Exception):
+    status: int = 500
+    code: ErrorCode = "internal"
+    title: str = "Internal error"
+
+    def __init__(self, detail: str | None = None) -> None:
+        super().__init__(detail or self.title)
+        self.detail = detail or self.title
+
+    def extra(self) -> dict[str, Any]:
+        return {}
+
+
+class MalformedRequestError(QuiverError):
+    status, code, title = 400, "malformed_json", "Malformed request body"
+
+
+class UnauthenticatedError(QuiverError):
+    status, code, title = 401, "unauthenticated", "Missing or invalid API key"
+
+
+class ForbiddenError(QuiverError):
+    status, code, title = 403, "forbidden", "Not allowed for this key"
+
+
+class NotFoundError(QuiverError):
+    status, code, title = 404, "not_found", "Not found"
+
+
+class ConflictError(QuiverError):
+    status, code, title = 409, "conflict", "Conflict"
+
+
+class PayloadTooLargeError(QuiverError):
+    status, code, title = 413, "payload_too_large", "Request body too large"
+
+
+class NotReadyError(QuiverError):
+    status, code, title = 503, "not_ready", "Not ready"
+
+
+class ValidationFailedError(QuiverError):
+    status, code, title = 422, "validation_error", "Invalid input"
+
+    def __init__(self, errors: list[FieldError], detail: str | None = None) -> None:
+        self.errors = errors
+        first = errors[0] if errors else None
+        where = (first.field or (f"line {first.line}" if first.line else None)) if first else None
+        summary = (
+            f"{where}: {first.message}" if first and where else (first.message if first else None)
+        )
+        super().__init__(detail or summary)
+
+    def extra(self) -> dict[str, Any]:
+        return {"errors": [e.as_dict() for e in self.errors]}
+
+
+@dataclass
+class Problems:
+    """Collects every problem of an input before failing, so callers see them all at once."""
+
+    errors: list[FieldError] = field(default_factory=list)
+    warnings: list[FieldError] = field(default_factory=list)
+
+    def add(self, field_: str | None, message: str, line: int | None = None) -> None:
+        self.errors.append(FieldError(message=message, field=field_, line=line))
+
+    def warn(self, field_: str | None, message: str, line: int | None = None) -> None:
+        self.warnings.append(FieldError(message=message, field=field_, line=line))
+
+    def extend(self, other: Problems) -> None:
+        self.errors.extend(other.errors)
+        self.warnings.extend(other.warnings)
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise ValidationFailedError(self.errors)
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)

@@ -1,0 +1,384 @@
+"""Tool definitions: turn an API body (or a tool file) into a checked ``ToolDraft``.
+
+All three kinds of DESIGN §4 pass through here, and every problem is reported with the field it
+concerns (``webhook_url``, ``parameters.properties.x.pattern``, ``tool.extra`` with its line …).
+Nothing is stored unless this returns without errors.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.toolfile import ToolFileSpec, parse_tool_file
+from server.errors import Problems
+from server.registry.model import ToolKind
+from server.registry.schema import normalise_parameters
+
+TOOL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$")
+FORBIDDEN_HEADERS = frozenset(
+    {"host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer"}
+)
+METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+SANDBOXES = ("restricted", "wasm")
+WASM_MAGIC = b"\x00asm\x01\x00\x00\x00"
+MAX_DESCRIPTION = 4096
+MAX_URL = 2048
+MAX_HEADERS = 32
+MAX_CACHE_TTL_S = 7 * 24 * 3600
+
+FIELDS_BY_KIND: dict[str, frozenset[str]] = {
+    "python": frozenset({"kind", "sandbox", "source"}),
+    "wasm": frozenset({"kind", "module", "name", "description", "parameters", "metadata"}),
+    "webhook": frozenset(
+        {
+            "kind",
+            "name",
+            "description",
+            "parameters",
+            "metadata",
+            "webhook_url",
+            "method",
+            "headers",
+            "auth_header",
+            "timeout_ms",
+        }
+    ),
+}
+
+
+class _Keep:
+    """Marker: an update that leaves the stored secret as it is."""
+
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+KEEP = _Keep()
+
+
+@dataclass(frozen=True)
+class DefinitionLimits:
+    max_source_bytes: int = 256 * 1024
+    max_module_bytes: int = 10 * 1024 * 1024
+    default_timeout_ms: int = 5_000
+    max_timeout_ms: int = 60_000
+
+
+@dataclass
+class ToolDraft:
+    """A checked definition, ready to be stored as a new version."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    metadata: dict[str, Any]
+    kind: ToolKind
+    sandbox: str | None = None
+    source: str | None = None
+    module: bytes | None = None
+    webhook: dict[str, Any] | None = None
+    auth_header: str | None | _Keep = None
+    warnings: list[Any] = field(default_factory=list)
+
+    @property
+    def module_sha256(self) -> str | None:
+        return hashlib.sha256(self.module).hexdigest() if self.module is not None else None
+
+    @property
+    def content_hash(self) -> str:
+        """Identifies what runs: changes whenever code, config or the declared interface change."""
+        body = {
+            "name": self.name, "description": self.description, "parameters": self.parameters,
+            "metadata": self.metadata, "kind": self.kind, "sandbox": self.sandbox,
+            "source": self.source, "module": self.module_sha256, "webhook": self.webhook,
+        }  # fmt: skip
+        return hashlib.sha256(
+            json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+        ).hexdigest()
+
+
+def check_name(name: Any, problems: Problems, field_: str = "name", line: int | None = None) -> str:
+    if not isinstance(name, str) or not TOOL_NAME.match(name):
+        problems.add(field_, "must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$", line)
+        return str(name)
+    return name
+
+
+def _check_description(value: Any, problems: Problems, field_: str, line: int | None = None) -> str:
+    if not isinstance(value, str) or not value.strip():
+        problems.add(field_, "must be a non-empty string", line)
+        return ""
+    if len(value) > MAX_DESCRIPTION:
+        problems.add(field_, f"at most {MAX_DESCRIPTION} characters", line)
+    return value
+
+
+def check_metadata(
+    raw: Any,
+    problems: Problems,
+    limits: DefinitionLimits,
+    field_: str = "metadata",
+    line: int | None = None,
+) -> dict[str, Any]:
+    """Known keys are type-checked; unknown keys are kept with a warning."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        problems.add(field_, "must be an object", line)
+        return {}
+    meta = dict(raw)
+
+    def _int(key: str, low: int, high: int) -> None:
+        value = meta.get(key)
+        if key in meta and (
+            not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high
+        ):
+            problems.add(f"{field_}.{key}", f"must be an integer from {low} to {high}", line)
+
+    _int("timeout", 1, limits.max_timeout_ms)
+    _int("cache_ttl", 0, MAX_CACHE_TTL_S)
+    for key in ("cacheable", "once_per_session"):
+        if key in meta and not isinstance(meta[key], bool):
+            problems.add(f"{field_}.{key}", "must be true or false", line)
+    if "category" in meta and not isinstance(meta["category"], str):
+        problems.add(f"{field_}.category", "must be a string", line)
+    intents = meta.get("intents")
+    if "intents" in meta and (
+        not isinstance(intents, list) or not all(isinstance(i, str) for i in intents)
+    ):
+        problems.add(f"{field_}.intents", "must be a list of intent names", line)
+    known = {"timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents"}
+    for key in meta.keys() - known:
+        problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)
+    return meta
+
+
+def check_tool_body(
+    body: Any, limits: DefinitionLimits, *, update: bool = False
+) -> tuple[ToolDraft | None, Problems]:
+    """Check an API tool body of any kind; the draft is ``None`` when there are errors."""
+    problems = Problems()
+    if not isinstance(body, dict):
+        problems.add(None, "the body must be a JSON object")
+        return None, problems
+    kind = body.get("kind")
+    if kind not in FIELDS_BY_KIND:
+        problems.add("kind", f"must be one of {', '.join(FIELDS_BY_KIND)}")
+        return None, problems
+    for key in sorted(body.keys() - FIELDS_BY_KIND[kind]):
+        problems.add(
+            key,
+            f"unknown field for a {kind} tool; allowed: {', '.join(sorted(FIELDS_BY_KIND[kind]))}",
+        )
+    draft = {"python": _python_body, "wasm": _wasm_body, "webhook": _webhook_body}[kind](
+        body, limits, problems, update
+    )
+    return (None if problems else draft), problems
+
+
+def _declared(
+    body: dict[str, Any], limits: DefinitionLimits, problems: Problems
+) -> tuple[str, str, dict[str, Any], dict[str, Any]]:
+    name = check_name(body.get("name"), problems)
+    description = _check_description(body.get("description"), problems, "description")
+    parameters = normalise_parameters(body.get("parameters"), problems)
+    metadata = check_metadata(body.get("metadata"), problems, limits)
+    return name, description, parameters, metadata
+
+
+def _python_body(
+    body: dict[str, Any], limits: DefinitionLimits, problems: Problems, update: bool
+) -> ToolDraft | None:
+    sandbox = body.get("sandbox", "restricted")
+    if sandbox not in SANDBOXES:
+        problems.add("sandbox", f"must be one of {', '.join(SANDBOXES)}")
+    source = body.get("source")
+    if not isinstance(source, str) or not source.strip():
+        problems.add("source", "must be the text of a tool file")
+        return None
+    if len(source.encode()) > limits.max_source_bytes:
+        problems.add("source", f"is larger than {limits.max_source_bytes} bytes")
+        return None
+    drafts = drafts_from_tool_file(source, limits, problems, sandbox=sandbox)
+    if len(drafts) > 1:
+        problems.add("source", f"declares {len(drafts)} tools; save one tool per request")
+    return drafts[0] if len(drafts) == 1 else None
+
+
+def drafts_from_tool_file(
+    source: str, limits: DefinitionLimits, problems: Problems, *, sandbox: str | None
+) -> list[ToolDraft]:
+    """Every tool a tool file declares, checked; problems carry the line they come from."""
+    specs, violations = parse_tool_file(source)
+    for v in violations:
+        problems.add(v.field, v.message, v.line)
+    drafts = []
+    for spec in specs:
+        drafts.append(_draft_from_spec(spec, source, limits, problems, sandbox))
+    return drafts
+
+
+def _draft_from_spec(
+    spec: ToolFileSpec,
+    source: str,
+    limits: DefinitionLimits,
+    problems: Problems,
+    sandbox: str | None,
+) -> ToolDraft:
+    p, lines = spec.field_prefix, spec.key_lines
+    name = check_name(spec.name, problems, f"{p}.name", lines.get("name"))
+    description = _check_description(
+        spec.description, problems, f"{p}.description", lines.get("description")
+    )
+    local = Problems()
+    parameters = normalise_parameters(spec.parameters, local, f"{p}.parameters")
+    for e in local.errors:
+        problems.add(e.field, e.message, lines.get("parameters", spec.line))
+    for w in local.warnings:
+        problems.warn(w.field, w.message, lines.get("parameters", spec.line))
+    metadata = check_metadata(
+        spec.metadata, problems, limits, f"{p}.metadata", lines.get("metadata")
+    )
+    return ToolDraft(
+        name=name,
+        description=description,
+        parameters=parameters,
+        metadata=metadata,
+        kind="python",
+        sandbox=sandbox,
+        source=source,
+    )
+
+
+def _wasm_body(
+    body: dict[str, Any], limits: DefinitionLimits, problems: Problems, update: bool
+) -> ToolDraft:
+    name, description, parameters, metadata = _declared(body, limits, problems)
+    module = _decode_module(body.get("module"), limits, problems)
+    return ToolDraft(
+        name=name,
+        description=description,
+        parameters=parameters,
+        metadata=metadata,
+        kind="wasm",
+        sandbox="wasm",
+        module=module,
+    )
+
+
+def _decode_module(raw: Any, limits: DefinitionLimits, problems: Problems) -> bytes | None:
+    if not isinstance(raw, str) or not raw:
+        problems.add("module", "must be the module's bytes, base64-encoded")
+        return None
+    if len(raw) > (limits.max_module_bytes * 4) // 3 + 8:
+        problems.add("module", f"is larger than {limits.max_module_bytes} bytes")
+        return None
+    try:
+        module = base64.b64decode(raw, validate=True)
+    except (binascii.Error, ValueError):
+        problems.add("module", "is not valid base64")
+        return None
+    if len(module) > limits.max_module_bytes:
+        problems.add("module", f"is larger than {limits.max_module_bytes} bytes")
+    elif not module.startswith(WASM_MAGIC):
+        problems.add("module", "is not a WebAssembly binary module (bad magic or version)")
+    return module
+
+
+def _webhook_body(
+    body: dict[str, Any], limits: DefinitionLimits, problems: Problems, update: bool
+) -> ToolDraft:
+    name, description, parameters, metadata = _declared(body, limits, problems)
+    method = body.get("method", "POST")
+    if not isinstance(method, str) or method.upper() not in METHODS:
+        problems.add("method", f"must be one of {', '.join(METHODS)}")
+        method = "POST"
+    timeout_ms = body.get("timeout_ms", 10_000)
+    if (
+        not isinstance(timeout_ms, int)
+        or isinstance(timeout_ms, bool)
+        or not 1 <= timeout_ms <= limits.max_timeout_ms
+    ):
+        problems.add("timeout_ms", f"must be an integer from 1 to {limits.max_timeout_ms}")
+    url = _check_webhook_url(body.get("webhook_url"), parameters, problems)
+    headers = _check_headers(body.get("headers"), problems)
+    auth = body.get("auth_header", KEEP if update else None)
+    if (
+        auth is not None
+        and auth is not KEEP
+        and (
+            not isinstance(auth, str)
+            or not auth
+            or len(auth) > 4096
+            or any(c in auth for c in "\r\n\0")
+        )
+    ):
+        problems.add("auth_header", "must be a single-line string of at most 4096 characters")
+    webhook = {"url": url, "method": method.upper(), "headers": headers, "timeout_ms": timeout_ms}
+    return ToolDraft(
+        name=name,
+        description=description,
+        parameters=parameters,
+        metadata=metadata,
+        kind="webhook",
+        webhook=webhook,
+        auth_header=auth,
+    )
+
+
+def _check_webhook_url(url: Any, parameters: dict[str, Any], problems: Problems) -> str:
+    if not isinstance(url, str) or not url or len(url) > MAX_URL:
+        problems.add("webhook_url", f"must be an http(s) URL of at most {MAX_URL} characters")
+        return ""
+    marker = "qvrplaceholder"
+    declared = parameters.get("properties", {})
+    for placeholder in PLACEHOLDER.findall(url):
+        if placeholder not in declared:
+            problems.add(
+                "webhook_url", f"placeholder {{{placeholder}}} is not a declared parameter"
+            )
+    parts = urllib.parse.urlsplit(PLACEHOLDER.sub(marker, url))
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        problems.add("webhook_url", "must be an absolute http or https URL with a host")
+    elif marker in parts.scheme + parts.netloc:
+        problems.add(
+            "webhook_url",
+            "placeholders may appear in the path and query only, never in the scheme, host or port",
+        )
+    elif parts.username or parts.password:
+        problems.add("webhook_url", "must not carry credentials; use auth_header")
+    if any(c in url for c in " \r\n\t\0\\"):
+        problems.add(
+            "webhook_url", "must not contain whitespace, control characters or backslashes"
+        )
+    return url
+
+
+def _check_headers(raw: Any, problems: Problems) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or len(raw) > MAX_HEADERS:
+        problems.add(
+            "headers", f"must be an object of at most {MAX_HEADERS} header names to string values"
+        )
+        return {}
+    headers = {}
+    for key, value in raw.items():
+        if not HEADER_NAME.match(key) or key.lower() in FORBIDDEN_HEADERS:
+            problems.add(f"headers.{key}", "is not a header name a webhook may set")
+        elif not isinstance(value, str) or len(value) > 4096 or any(c in value for c in "\r\n\0"):
+            problems.add(
+                f"headers.{key}", "must be a single-line string of at most 4096 characters"
+            )
+        else:
+            headers[key] = value
+    return headers

@@ -1,0 +1,91 @@
+"""Value types of the registry core."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ToolKind = Literal["python", "wasm", "webhook"]
+Origin = Literal["tenant", "global", "builtin"]
+Executor = Literal["server", "browser"]
+Role = Literal["admin", "developer", "agent"]
+
+GLOBAL_TENANT = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDef:
+    """One tool's current definition, as the registry resolves it."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    metadata: dict[str, Any]
+    kind: ToolKind
+    origin: Origin
+    version: int
+    content_hash: str
+    tenant_id: str = GLOBAL_TENANT
+    sandbox: str | None = None
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class BotDef:
+    """A bot: which tools it offers (``None`` = all visible, ``[]`` = none) and its intent map."""
+
+    name: str
+    tools: tuple[str, ...] | None = None
+    intents: dict[str, tuple[str, ...]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BrowserAction:
+    """An action a web agent registered for its session; it runs in the browser."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInputs:
+    """What a session adds to a bot's snapshot. The defaults describe a bare bot snapshot."""
+
+    intent: str | None = None
+    completed: frozenset[str] = frozenset()
+    open_breakers: frozenset[str] = frozenset()
+    browser_actions: tuple[BrowserAction, ...] = ()
+    version: int = 0
+
+    @property
+    def cache_key(self) -> tuple[Any, ...]:
+        return (
+            self.intent,
+            self.completed,
+            self.open_breakers,
+            self.version,
+            tuple(a.name for a in self.browser_actions),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotEntry:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    executor: Executor
+    kind: str
+    origin: str
+    version: int
+    content_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    version: int
+    entries: tuple[SnapshotEntry, ...] = field(default_factory=tuple)
+
+    @property
+    def names(self) -> list[str]:
+        return [e.name for e in self.entries]

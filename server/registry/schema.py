@@ -1,0 +1,271 @@
+"""Parameter schemas: the JSON Schema subset a tool may declare, checked at save time.
+
+Every problem is reported with the dotted path of the field it concerns, for example
+``parameters.properties.order_id.pattern``. The flat shorthand
+``{"order_id": {"type": "string", "required": true}}`` is normalised to an object schema.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from server.errors import Problems
+
+TYPES = ("string", "number", "integer", "boolean", "array", "object")
+FORMATS = ("email", "date", "date-time", "time", "uri", "uuid", "ipv4", "ipv6", "hostname")
+KEYWORDS = frozenset({
+    "type", "description", "enum", "const", "pattern", "format", "minLength", "maxLength",
+    "minimum", "maximum", "items", "minItems", "maxItems", "default", "properties", "required",
+    "additionalProperties", "title", "examples",
+})  # fmt: skip
+TOP_LEVEL_ONLY = frozenset({"$schema"})
+PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
+MAX_DEPTH = 8
+MAX_PROPERTIES = 256
+
+_KEYWORD_TYPES: dict[str, tuple[str, ...]] = {
+    "pattern": ("string",), "format": ("string",), "minLength": ("string",), "maxLength": ("string",),
+    "minimum": ("number", "integer"), "maximum": ("number", "integer"),
+    "items": ("array",), "minItems": ("array",), "maxItems": ("array",),
+    "properties": ("object",), "required": ("object",), "additionalProperties": ("object",),
+}  # fmt: skip
+
+
+def value_has_type(value: Any, type_name: str) -> bool:
+    """Whether a JSON value is of a JSON Schema type (booleans are not numbers)."""
+    match type_name:
+        case "string":
+            return isinstance(value, str)
+        case "boolean":
+            return isinstance(value, bool)
+        case "integer":
+            return (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                or (isinstance(value, float) and value.is_integer())
+            )
+        case "number":
+            return isinstance(value, int | float) and not isinstance(value, bool)
+        case "array":
+            return isinstance(value, list)
+        case "object":
+            return isinstance(value, dict)
+        case "null":
+            return value is None
+    return False
+
+
+def is_shorthand(raw: dict[str, Any]) -> bool:
+    """A flat ``{name: property-schema}`` map rather than an object schema."""
+    if not raw:
+        return False
+    if isinstance(raw.get("type"), str) or "properties" in raw or "$schema" in raw:
+        return False
+    return all(isinstance(v, dict) for v in raw.values())
+
+
+def normalise_parameters(raw: Any, problems: Problems, field: str = "parameters") -> dict[str, Any]:
+    """Check ``raw`` against the rules and return it as an object schema."""
+    if raw is None:
+        return {"type": "object", "properties": {}}
+    if not isinstance(raw, dict):
+        problems.add(field, "must be a JSON object (an object schema or the flat shorthand)")
+        return {"type": "object", "properties": {}}
+    if is_shorthand(raw):
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for name, prop in raw.items():
+            prop = dict(prop)
+            flag = prop.pop("required", False)
+            if flag is True:
+                required.append(name)
+            elif flag is not False:
+                problems.add(
+                    f"{field}.{name}.required", "in the shorthand, `required` must be true or false"
+                )
+            properties[name] = prop
+        schema: dict[str, Any] = {"type": "object", "properties": properties}
+        if required:
+            schema["required"] = required
+    else:
+        schema = dict(raw)
+        schema.setdefault("type", "object")
+        schema.setdefault("properties", {})
+        if schema.get("type") != "object":
+            problems.add(
+                f"{field}.type", 'the top level must be an object schema ("type": "object")'
+            )
+            return schema
+        if "$schema" in schema and not isinstance(schema["$schema"], str):
+            problems.add(f"{field}.$schema", "must be a string")
+    _check(schema, field, problems, depth=0, top=True)
+    return schema
+
+
+def _check(schema: Any, field: str, problems: Problems, depth: int, top: bool = False) -> None:
+    if depth > MAX_DEPTH:
+        problems.add(field, f"schemas may nest at most {MAX_DEPTH} levels")
+        return
+    if not isinstance(schema, dict):
+        problems.add(field, "must be a schema object")
+        return
+    allowed = KEYWORDS | TOP_LEVEL_ONLY if top else KEYWORDS
+    for key in schema:
+        if key not in allowed:
+            problems.add(
+                f"{field}.{key}", f"unknown keyword {key!r}; allowed: {', '.join(sorted(KEYWORDS))}"
+            )
+    types = _check_type(schema, field, problems)
+    if types is None:
+        return
+    for keyword, applies_to in _KEYWORD_TYPES.items():
+        if keyword in schema and not set(types) & set(applies_to):
+            problems.add(
+                f"{field}.{keyword}",
+                f"{keyword!r} applies to {' or '.join(applies_to)} schemas, not {'/'.join(types)}",
+            )
+    _check_annotations(schema, field, problems)
+    _check_values(schema, types, field, problems)
+    _check_string(schema, field, problems)
+    _check_bounds(schema, field, problems)
+    if "items" in schema:
+        _check(schema["items"], f"{field}.items", problems, depth + 1)
+    elif "array" in types:
+        problems.warn(
+            f"{field}.items", "arrays without `items` are rejected by some model providers"
+        )
+    if "object" in types:
+        _check_object(schema, field, problems, depth)
+
+
+def _check_type(schema: dict[str, Any], field: str, problems: Problems) -> list[str] | None:
+    if "type" not in schema:
+        problems.add(f"{field}.type", f"is required; one of {', '.join(TYPES)}")
+        return None
+    raw = schema["type"]
+    types = raw if isinstance(raw, list) else [raw]
+    if not types or not all(isinstance(t, str) for t in types) or len(set(types)) != len(types):
+        problems.add(
+            f"{field}.type", f'must be one of {", ".join(TYPES)} (or a list of them with "null")'
+        )
+        return None
+    bad = [t for t in types if t not in TYPES and not (t == "null" and isinstance(raw, list))]
+    if bad or types == ["null"]:
+        problems.add(
+            f"{field}.type",
+            f"unknown type {bad[0] if bad else 'null'!r}; use one of {', '.join(TYPES)}",
+        )
+        return None
+    return types
+
+
+def _check_annotations(schema: dict[str, Any], field: str, problems: Problems) -> None:
+    for key in ("description", "title"):
+        if key in schema and not isinstance(schema[key], str):
+            problems.add(f"{field}.{key}", "must be a string")
+    if "examples" in schema and not isinstance(schema["examples"], list):
+        problems.add(f"{field}.examples", "must be a list")
+
+
+def _matches(value: Any, types: list[str]) -> bool:
+    return any(value_has_type(value, t) for t in types)
+
+
+def _check_values(schema: dict[str, Any], types: list[str], field: str, problems: Problems) -> None:
+    enum = schema.get("enum")
+    if "enum" in schema:
+        if not isinstance(enum, list) or not enum:
+            problems.add(f"{field}.enum", "must be a non-empty list")
+            enum = None
+        else:
+            for i, value in enumerate(enum):
+                if not _matches(value, types):
+                    problems.add(
+                        f"{field}.enum[{i}]", f"{value!r} is not of type {'/'.join(types)}"
+                    )
+            if len({repr(v) for v in enum}) != len(enum):
+                problems.add(f"{field}.enum", "values must be unique")
+    if "const" in schema and not _matches(schema["const"], types):
+        problems.add(f"{field}.const", f"{schema['const']!r} is not of type {'/'.join(types)}")
+    if "default" in schema:
+        default = schema["default"]
+        if not _matches(default, types):
+            problems.add(f"{field}.default", f"{default!r} is not of type {'/'.join(types)}")
+        elif enum and default not in enum:
+            problems.add(f"{field}.default", f"{default!r} is not one of the enum values")
+
+
+def _check_string(schema: dict[str, Any], field: str, problems: Problems) -> None:
+    if "pattern" in schema:
+        pattern = schema["pattern"]
+        if not isinstance(pattern, str):
+            problems.add(f"{field}.pattern", "must be a string")
+        else:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                problems.add(f"{field}.pattern", f"does not compile: {exc}")
+    if "format" in schema and schema["format"] not in FORMATS:
+        problems.add(
+            f"{field}.format", f"unknown format {schema['format']!r}; known: {', '.join(FORMATS)}"
+        )
+
+
+def _check_bounds(schema: dict[str, Any], field: str, problems: Problems) -> None:
+    for low, high, kind in (
+        ("minLength", "maxLength", "count"),
+        ("minItems", "maxItems", "count"),
+        ("minimum", "maximum", "number"),
+    ):
+        values = {}
+        for key in (low, high):
+            if key not in schema:
+                continue
+            value = schema[key]
+            valid = (
+                isinstance(value, int) and not isinstance(value, bool) and value >= 0
+                if kind == "count"
+                else isinstance(value, int | float) and not isinstance(value, bool)
+            )
+            if valid:
+                values[key] = value
+            else:
+                problems.add(
+                    f"{field}.{key}",
+                    "must be a non-negative integer" if kind == "count" else "must be a number",
+                )
+        if low in values and high in values and values[low] > values[high]:
+            problems.add(
+                f"{field}.{low}", f"{low} ({values[low]}) is greater than {high} ({values[high]})"
+            )
+
+
+def _check_object(schema: dict[str, Any], field: str, problems: Problems, depth: int) -> None:
+    properties = schema.get("properties", {})
+    if not isinstance(properties, dict):
+        problems.add(f"{field}.properties", "must be an object mapping names to schemas")
+        properties = {}
+    if len(properties) > MAX_PROPERTIES:
+        problems.add(f"{field}.properties", f"at most {MAX_PROPERTIES} properties")
+    for name, prop in properties.items():
+        if not PROPERTY_NAME.match(name):
+            problems.add(
+                f"{field}.properties.{name}",
+                "property names must match ^[A-Za-z_][A-Za-z0-9_.-]{0,63}$",
+            )
+        _check(prop, f"{field}.properties.{name}", problems, depth + 1)
+    if "additionalProperties" in schema and not isinstance(schema["additionalProperties"], bool):
+        problems.add(f"{field}.additionalProperties", "must be true or false")
+    if "required" in schema:
+        required = schema["required"]
+        if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+            problems.add(f"{field}.required", "must be a list of property names")
+            return
+        if len(set(required)) != len(required):
+            problems.add(f"{field}.required", "names must be unique")
+        for i, name in enumerate(required):
+            if name not in properties:
+                problems.add(
+                    f"{field}.required[{i}]", f"{name!r} is required but not declared in properties"
+                )

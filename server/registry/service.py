@@ -1,0 +1,101 @@
+"""The registry service: a per-node cache of each tenant's resolved view, keyed by versions.
+
+Every request reads the tenant's and the global version counters (one small query); when they
+match the cached view, resolution and snapshot rendering are not repeated, and a matching
+``If-None-Match`` is answered without building anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from server.errors import NotFoundError
+from server.registry.disk import DiskTools
+from server.registry.formats import Format, render
+from server.registry.model import BotDef, SessionInputs, Snapshot, ToolDef
+from server.registry.ports import RegistryStore
+from server.registry.resolution import resolve_visible
+from server.registry.snapshot import NO_SESSION, build_snapshot
+
+MAX_RENDERED_PER_VIEW = 512
+
+
+@dataclass
+class TenantView:
+    tenant_id: str
+    key: tuple[int, int, int]
+    visible: dict[str, ToolDef]
+    bots: dict[str, BotDef]
+    rendered: OrderedDict[tuple[Any, ...], tuple[str, bytes]] = field(default_factory=OrderedDict)
+
+    @property
+    def version(self) -> int:
+        """Monotonic: a sum of counters that only grow."""
+        return sum(self.key)
+
+    def bot(self, name: str) -> BotDef:
+        try:
+            return self.bots[name]
+        except KeyError:
+            raise NotFoundError(f"bot {name!r} not found") from None
+
+
+class Registry:
+    def __init__(self, disk: DiskTools, max_tenants: int = 1024) -> None:
+        self.disk = disk
+        self._views: OrderedDict[str, TenantView] = OrderedDict()
+        self._max_tenants = max_tenants
+
+    def replace_disk(self, disk: DiskTools) -> None:
+        self.disk = disk
+        self._views.clear()
+
+    async def view(self, store: RegistryStore, tenant_id: str) -> TenantView:
+        versions = await store.registry_versions(tenant_id)
+        if versions is None:
+            raise NotFoundError(f"tenant {tenant_id!r} not found")
+        key = (versions.tenant, versions.global_, self.disk.generation)
+        cached = self._views.get(tenant_id)
+        if cached is not None and cached.key == key:
+            self._views.move_to_end(tenant_id)
+            return cached
+        data = await store.load_registry(tenant_id)
+        visible = resolve_visible(
+            data.tenant_tools, data.global_tools, self.disk.defs(), data.allowlist
+        )
+        view = TenantView(tenant_id, key, visible, data.bots)
+        self._views[tenant_id] = view
+        if len(self._views) > self._max_tenants:
+            self._views.popitem(last=False)
+        return view
+
+    @staticmethod
+    def snapshot(view: TenantView, bot: str, inputs: SessionInputs = NO_SESSION) -> Snapshot:
+        return build_snapshot(view.visible, view.bot(bot), inputs, base_version=view.version)
+
+    @staticmethod
+    def etag(view: TenantView, bot: str, fmt: Format, inputs: SessionInputs = NO_SESSION) -> str:
+        raw = repr((view.tenant_id, view.key, bot, fmt, inputs.cache_key)).encode()
+        return '"' + hashlib.blake2b(raw, digest_size=12).hexdigest() + '"'
+
+    def rendered(
+        self, view: TenantView, bot: str, fmt: Format, inputs: SessionInputs = NO_SESSION
+    ) -> tuple[str, bytes]:
+        """(ETag, JSON body) of a snapshot, rendered once per view, bot, format and inputs."""
+        cache_key = (bot, fmt, inputs.cache_key)
+        hit = view.rendered.get(cache_key)
+        if hit is not None:
+            return hit
+        snapshot = self.snapshot(view, bot, inputs)
+        body = orjson.dumps(
+            {"version": snapshot.version, "bot": bot, "format": fmt, "tools": render(snapshot, fmt)}
+        )
+        hit = view.rendered[cache_key] = (self.etag(view, bot, fmt, inputs), body)
+        if len(view.rendered) > MAX_RENDERED_PER_VIEW:
+            view.rendered.popitem(last=False)
+        return hit

@@ -1,0 +1,60 @@
+"""The snapshot builder: a pure function of the visible tools, the bot and the session inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from server.registry.model import BotDef, SessionInputs, Snapshot, SnapshotEntry, ToolDef
+
+NO_SESSION = SessionInputs()
+
+
+def tool_entry(tool: ToolDef) -> SnapshotEntry:
+    return SnapshotEntry(
+        name=tool.name,
+        description=tool.description,
+        parameters=tool.parameters,
+        executor="server",
+        kind=tool.kind,
+        origin=tool.origin,
+        version=tool.version,
+        content_hash=tool.content_hash,
+    )
+
+
+def bot_tool_names(visible: Mapping[str, ToolDef], bot: BotDef) -> list[str]:
+    """The bot's tools that resolve: all visible ones (sorted) for ``None``, else in bot order."""
+    if bot.tools is None:
+        return sorted(visible)
+    return [name for name in dict.fromkeys(bot.tools) if name in visible]
+
+
+def build_snapshot(
+    visible: Mapping[str, ToolDef],
+    bot: BotDef,
+    inputs: SessionInputs = NO_SESSION,
+    base_version: int = 0,
+) -> Snapshot:
+    """bot tools ∩ intent tools − completed once-per-session − open breakers + browser actions."""
+    names = bot_tool_names(visible, bot)
+    if bot.intents and inputs.intent is not None:
+        allowed = set(bot.intents.get(inputs.intent, ())) | set(bot.intents.get("*", ()))
+        names = [n for n in names if n in allowed]
+    hidden = inputs.completed | inputs.open_breakers
+    entries = [tool_entry(visible[n]) for n in names if n not in hidden]
+    taken = {e.name for e in entries}
+    for action in inputs.browser_actions:
+        if action.name in taken or action.name in inputs.open_breakers:
+            continue
+        entries.append(
+            SnapshotEntry(
+                name=action.name,
+                description=action.description,
+                parameters=action.parameters,
+                executor="browser",
+                kind="browser",
+                origin="session",
+                version=0,
+            )
+        )
+    return Snapshot(version=base_version + inputs.version, entries=tuple(entries))

@@ -1,0 +1,60 @@
+"""Settings: the only place that reads the environment (prefix ``QUIVER_``).
+
+Build one ``Settings`` in ``main()`` or a test fixture and pass it down; nothing reads the
+environment at import time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PACKAGE_ROOT = Path(__file__).resolve().parent
+
+
+def default_builtins_dir() -> Path:
+    """The bundled tools: ``builtins/`` in a checkout, ``server/_builtins`` in a wheel."""
+    checkout = PACKAGE_ROOT.parent / "builtins"
+    return checkout if checkout.is_dir() else PACKAGE_ROOT / "_builtins"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="QUIVER_", extra="ignore")
+
+    data_dir: Path = Path(".quiver")
+    database_url: str | None = Field(
+        default=None, description="SQLAlchemy async URL; default: SQLite file in the data dir"
+    )
+    admin_key: SecretStr | None = Field(default=None, description="bootstrap admin key")
+    secret_key: SecretStr | None = Field(
+        default=None,
+        description="comma-separated base64 AES-256 keys; the first encrypts, all decrypt",
+    )
+    tools_dir: Path | None = None
+    builtins_dir: Path = Field(default_factory=default_builtins_dir)
+    redis_url: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    auto_migrate: bool = True
+    demo: bool = False
+    log_level: str = "info"
+
+    max_body_bytes: int = 16 * 1024 * 1024
+    max_source_bytes: int = 256 * 1024
+    max_module_bytes: int = 10 * 1024 * 1024
+    default_timeout_ms: int = 5_000
+    max_timeout_ms: int = 60_000
+    load_timeout_ms: int = 1_000
+    key_touch_interval_s: int = 60
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'quiver.db').resolve()}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.effective_database_url.startswith("sqlite")

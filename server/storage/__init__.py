@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy tables and the repositories that implement the core's ports."""

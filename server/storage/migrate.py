@@ -1,0 +1,58 @@
+"""Schema upgrades through Alembic.
+
+On PostgreSQL the upgrade runs under a session advisory lock, so replicas starting together do
+not race: the first migrates, the others wait and then find the schema at head.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+import migrations
+
+MIGRATIONS_DIR = Path(migrations.__file__).resolve().parent
+ADVISORY_LOCK_ID = 0x5175_6976  # "Quiv"
+
+
+def alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def head_revision() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def current_revision(engine: AsyncEngine) -> str | None:
+    async with engine.connect() as conn:
+        return await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
+
+
+async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    """Bring the schema to ``revision``."""
+
+    def _upgrade(sync_conn) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = sync_conn
+        command.upgrade(config, revision)
+
+    async with engine.connect() as conn:
+        postgres = conn.dialect.name == "postgresql"
+        if postgres:
+            await conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": ADVISORY_LOCK_ID})
+            await conn.commit()
+        try:
+            await conn.run_sync(_upgrade)
+            await conn.commit()
+        finally:
+            if postgres:
+                await conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": ADVISORY_LOCK_ID})
+                await conn.commit()

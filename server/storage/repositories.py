@@ -1,0 +1,428 @@
+"""Repositories over one ``AsyncSession``: the only code that writes SQL.
+
+``Store`` is the unit of work a request gets: its repositories share one transaction, and
+``changed()`` bumps the registry version and writes the audit line in that same transaction, so
+a change and its announcement commit or roll back together.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.errors import ConflictError, NotFoundError
+from server.keys import NewKey, new_key
+from server.registry.definitions import KEEP, ToolDraft
+from server.registry.model import GLOBAL_TENANT, BotDef, ToolDef
+from server.registry.ports import RegistryVersions, TenantRegistryData
+from server.secretbox import SecretBox
+from server.storage.tables import (
+    ApiKeyRow,
+    AuditRow,
+    BotRow,
+    TenantRow,
+    ToolRow,
+    ToolVersionRow,
+    utcnow,
+)
+
+
+class TenantRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def create(self, tenant_id: str, name: str) -> TenantRow:
+        if await self.session.get(TenantRow, tenant_id) is not None:
+            raise ConflictError(f"tenant {tenant_id!r} already exists")
+        row = TenantRow(
+            id=tenant_id, name=name, shared_tools=[], registry_version=0, created_at=utcnow()
+        )
+        self.session.add(row)
+        await self.session.flush()
+        return row
+
+    async def get(self, tenant_id: str) -> TenantRow:
+        row = await self.session.get(TenantRow, tenant_id)
+        if row is None or tenant_id == GLOBAL_TENANT:
+            raise NotFoundError(f"tenant {tenant_id!r} not found")
+        return row
+
+    async def list(self) -> list[TenantRow]:
+        result = await self.session.scalars(
+            select(TenantRow).where(TenantRow.id != GLOBAL_TENANT).order_by(TenantRow.id)
+        )
+        return list(result)
+
+    async def set_shared_tools(self, tenant_id: str, names: list[str]) -> TenantRow:
+        row = await self.get(tenant_id)
+        row.shared_tools = names
+        return row
+
+    async def bump(self, tenant_id: str) -> None:
+        await self.session.execute(
+            update(TenantRow)
+            .where(TenantRow.id == tenant_id)
+            .values(registry_version=TenantRow.registry_version + 1)
+        )
+
+
+class KeyRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def create(
+        self, role: str, tenant_id: str | None, label: str = "", created_by: str | None = None
+    ) -> tuple[ApiKeyRow, NewKey]:
+        from server.keys import hash_secret
+
+        key = new_key()
+        row = ApiKeyRow(
+            id=key.id, tenant_id=tenant_id, role=role, secret_hash=hash_secret(key.id, key.secret),
+            label=label, created_at=utcnow(), created_by=created_by,
+        )  # fmt: skip
+        self.session.add(row)
+        await self.session.flush()
+        return row, key
+
+    async def get(self, key_id: str) -> ApiKeyRow | None:
+        return await self.session.get(ApiKeyRow, key_id)
+
+    async def list(self, tenant_id: str) -> list[ApiKeyRow]:
+        result = await self.session.scalars(
+            select(ApiKeyRow).where(ApiKeyRow.tenant_id == tenant_id).order_by(ApiKeyRow.created_at)
+        )
+        return list(result)
+
+    async def revoke(self, key_id: str) -> ApiKeyRow:
+        row = await self.get(key_id)
+        if row is None:
+            raise NotFoundError(f"key {key_id!r} not found")
+        if row.revoked_at is None:
+            row.revoked_at = utcnow()
+        return row
+
+    async def touch(self, key_id: str, when: datetime) -> None:
+        await self.session.execute(
+            update(ApiKeyRow).where(ApiKeyRow.id == key_id).values(last_used_at=when)
+        )
+
+    async def count_active_admins(self) -> int:
+        stmt = (
+            select(func.count())
+            .select_from(ApiKeyRow)
+            .where(ApiKeyRow.role == "admin", ApiKeyRow.revoked_at.is_(None))
+        )
+        return int(await self.session.scalar(stmt) or 0)
+
+
+class ToolRepository:
+    def __init__(self, session: AsyncSession, box: SecretBox) -> None:
+        self.session = session
+        self.box = box
+
+    async def find(self, tenant_id: str, name: str) -> ToolRow | None:
+        return await self.session.scalar(
+            select(ToolRow).where(ToolRow.tenant_id == tenant_id, ToolRow.name == name)
+        )
+
+    async def get(self, tenant_id: str, name: str) -> tuple[ToolRow, ToolVersionRow]:
+        tool = await self.find(tenant_id, name)
+        if tool is None:
+            raise NotFoundError(f"tool {name!r} not found")
+        return tool, await self.version(tool, tool.current_version)
+
+    async def version(self, tool: ToolRow, version: int) -> ToolVersionRow:
+        row = await self.session.scalar(
+            select(ToolVersionRow).where(
+                ToolVersionRow.tool_id == tool.id, ToolVersionRow.version == version
+            )
+        )
+        if row is None:
+            raise NotFoundError(f"tool {tool.name!r} has no version {version}")
+        return row
+
+    async def list(self, tenant_ids: str | list[str]) -> list[tuple[ToolRow, ToolVersionRow]]:
+        stmt = (
+            select(ToolRow, ToolVersionRow)
+            .join(
+                ToolVersionRow,
+                (ToolVersionRow.tool_id == ToolRow.id)
+                & (ToolVersionRow.version == ToolRow.current_version),
+            )
+            .where(
+                ToolRow.tenant_id.in_([tenant_ids] if isinstance(tenant_ids, str) else tenant_ids)
+            )
+            .order_by(ToolRow.name)
+        )
+        return [(t, v) for t, v in (await self.session.execute(stmt)).all()]
+
+    async def save(
+        self, tenant_id: str, draft: ToolDraft, actor: str | None, *, expect_new: bool | None
+    ) -> tuple[ToolRow, ToolVersionRow]:
+        """Create the tool (``expect_new``), add a version (``not expect_new``) or either (``None``)."""
+        tool = await self.find(tenant_id, draft.name)
+        if tool is not None and expect_new:
+            raise ConflictError(
+                f"tool {draft.name!r} already exists; PUT /v1/tools/{draft.name} saves a new version"
+            )
+        if tool is None and expect_new is False:
+            raise NotFoundError(f"tool {draft.name!r} not found")
+        previous_secret: str | None = None
+        if tool is None:
+            tool = ToolRow(
+                tenant_id=tenant_id,
+                name=draft.name,
+                current_version=0,
+                enabled=True,
+                created_at=utcnow(),
+                updated_at=utcnow(),
+            )
+            self.session.add(tool)
+            try:
+                await self.session.flush()
+            except IntegrityError:
+                raise ConflictError(f"tool {draft.name!r} already exists") from None
+        else:
+            previous_secret = (await self.version(tool, tool.current_version)).auth_header_ct
+        if draft.auth_header is KEEP:
+            secret_ct = previous_secret if draft.kind == "webhook" else None
+        elif draft.auth_header is None:
+            secret_ct = None
+        else:
+            secret_ct = self.box.encrypt(
+                str(draft.auth_header), secret_binding(tenant_id, draft.name)
+            )
+        row = ToolVersionRow(
+            tool_id=tool.id, version=tool.current_version + 1, kind=draft.kind, sandbox=draft.sandbox,
+            description=draft.description, parameters=draft.parameters, meta=draft.metadata,
+            source=draft.source, module=draft.module, module_sha256=draft.module_sha256,
+            webhook=draft.webhook, auth_header_ct=secret_ct, content_hash=draft.content_hash,
+            created_at=utcnow(), created_by=actor,
+        )  # fmt: skip
+        return tool, await self._add_version(tool, row)
+
+    async def _add_version(self, tool: ToolRow, row: ToolVersionRow) -> ToolVersionRow:
+        self.session.add(row)
+        tool.current_version = row.version
+        tool.updated_at = utcnow()
+        try:
+            await self.session.flush()
+        except IntegrityError:
+            raise ConflictError(f"tool {tool.name!r} was changed concurrently; retry") from None
+        return row
+
+    async def versions(self, tenant_id: str, name: str) -> list[ToolVersionRow]:
+        tool, _ = await self.get(tenant_id, name)
+        result = await self.session.scalars(
+            select(ToolVersionRow)
+            .where(ToolVersionRow.tool_id == tool.id)
+            .order_by(ToolVersionRow.version.desc())
+        )
+        return list(result)
+
+    async def rollback(
+        self, tenant_id: str, name: str, version: int, actor: str | None
+    ) -> tuple[ToolRow, ToolVersionRow]:
+        """Restore an old version by saving a copy of it as the newest version."""
+        tool, _ = await self.get(tenant_id, name)
+        old = await self.version(tool, version)
+        copy = ToolVersionRow(
+            tool_id=tool.id, version=tool.current_version + 1, kind=old.kind, sandbox=old.sandbox,
+            description=old.description, parameters=old.parameters, meta=old.meta, source=old.source,
+            module=old.module, module_sha256=old.module_sha256, webhook=old.webhook,
+            auth_header_ct=old.auth_header_ct, content_hash=old.content_hash,
+            created_at=utcnow(), created_by=actor,
+        )  # fmt: skip
+        return tool, await self._add_version(tool, copy)
+
+    async def set_enabled(
+        self, tenant_id: str, name: str, enabled: bool
+    ) -> tuple[ToolRow, ToolVersionRow]:
+        tool, version = await self.get(tenant_id, name)
+        tool.enabled = enabled
+        tool.updated_at = utcnow()
+        return tool, version
+
+    async def delete(self, tenant_id: str, name: str) -> None:
+        tool, _ = await self.get(tenant_id, name)
+        await self.session.execute(delete(ToolVersionRow).where(ToolVersionRow.tool_id == tool.id))
+        await self.session.delete(tool)
+
+    def decrypt_secret(self, tenant_id: str, name: str, version: ToolVersionRow) -> str | None:
+        if version.auth_header_ct is None:
+            return None
+        return self.box.decrypt(version.auth_header_ct, secret_binding(tenant_id, name))
+
+    async def rotate_secrets(self) -> int:
+        """Re-encrypt every stored secret with the newest key; returns how many changed."""
+        stmt = (
+            select(ToolVersionRow, ToolRow)
+            .join(ToolRow, ToolRow.id == ToolVersionRow.tool_id)
+            .where(ToolVersionRow.auth_header_ct.is_not(None))
+        )
+        changed = 0
+        for version, tool in (await self.session.execute(stmt)).all():
+            if self.box.needs_rotation(version.auth_header_ct):
+                binding = secret_binding(tool.tenant_id, tool.name)
+                version.auth_header_ct = self.box.encrypt(
+                    self.box.decrypt(version.auth_header_ct, binding), binding
+                )
+                changed += 1
+        return changed
+
+
+def secret_binding(tenant_id: str, tool_name: str) -> str:
+    return f"tool-secret/{tenant_id}/{tool_name}"
+
+
+class BotRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def find(self, tenant_id: str, name: str) -> BotRow | None:
+        return await self.session.scalar(
+            select(BotRow).where(BotRow.tenant_id == tenant_id, BotRow.name == name)
+        )
+
+    async def get(self, tenant_id: str, name: str) -> BotRow:
+        row = await self.find(tenant_id, name)
+        if row is None:
+            raise NotFoundError(f"bot {name!r} not found")
+        return row
+
+    async def list(self, tenant_id: str) -> list[BotRow]:
+        return list(
+            await self.session.scalars(
+                select(BotRow).where(BotRow.tenant_id == tenant_id).order_by(BotRow.name)
+            )
+        )
+
+    async def create(
+        self,
+        tenant_id: str,
+        name: str,
+        tools: list[str] | None,
+        intents: dict[str, list[str]] | None,
+    ) -> BotRow:
+        if await self.find(tenant_id, name) is not None:
+            raise ConflictError(f"bot {name!r} already exists")
+        row = BotRow(
+            tenant_id=tenant_id,
+            name=name,
+            tools=tools,
+            intents=intents,
+            created_at=utcnow(),
+            updated_at=utcnow(),
+        )
+        self.session.add(row)
+        await self.session.flush()
+        return row
+
+    async def replace(
+        self,
+        tenant_id: str,
+        name: str,
+        tools: list[str] | None,
+        intents: dict[str, list[str]] | None,
+    ) -> BotRow:
+        row = await self.get(tenant_id, name)
+        row.tools, row.intents, row.updated_at = tools, intents, utcnow()
+        return row
+
+    async def delete(self, tenant_id: str, name: str) -> None:
+        await self.session.delete(await self.get(tenant_id, name))
+
+
+class AuditRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    def record(
+        self,
+        actor: str | None,
+        tenant_id: str | None,
+        action: str,
+        target: str,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        self.session.add(
+            AuditRow(
+                at=utcnow(),
+                actor=actor,
+                tenant_id=tenant_id,
+                action=action,
+                target=target,
+                detail=detail,
+            )
+        )
+
+
+def tool_def(tool: ToolRow, version: ToolVersionRow) -> ToolDef:
+    return ToolDef(
+        name=tool.name, description=version.description, parameters=version.parameters,
+        metadata=version.meta, kind=version.kind,  # type: ignore[arg-type]
+        origin="global" if tool.tenant_id == GLOBAL_TENANT else "tenant",
+        version=version.version, content_hash=version.content_hash, tenant_id=tool.tenant_id,
+        sandbox=version.sandbox, enabled=tool.enabled,
+    )  # fmt: skip
+
+
+def bot_def(row: BotRow) -> BotDef:
+    intents = {k: tuple(v) for k, v in row.intents.items()} if row.intents is not None else None
+    return BotDef(
+        name=row.name, tools=tuple(row.tools) if row.tools is not None else None, intents=intents
+    )
+
+
+class Store:
+    """One request's unit of work."""
+
+    def __init__(self, session: AsyncSession, box: SecretBox) -> None:
+        self.session = session
+        self.tenants = TenantRepository(session)
+        self.keys = KeyRepository(session)
+        self.tools = ToolRepository(session, box)
+        self.bots = BotRepository(session)
+        self.audit = AuditRepository(session)
+
+    async def changed(
+        self,
+        actor: str | None,
+        tenant_id: str,
+        action: str,
+        target: str,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        """Record a change that can alter snapshots: bump the version, write the audit line."""
+        await self.tenants.bump(tenant_id)
+        self.audit.record(actor, tenant_id, action, target, detail)
+
+    # RegistryStore port
+    async def registry_versions(self, tenant_id: str) -> RegistryVersions | None:
+        rows = (
+            await self.session.execute(
+                select(TenantRow.id, TenantRow.registry_version).where(
+                    TenantRow.id.in_([tenant_id, GLOBAL_TENANT])
+                )
+            )
+        ).all()
+        versions = dict(rows)
+        if tenant_id not in versions or tenant_id == GLOBAL_TENANT:
+            return None
+        return RegistryVersions(tenant=versions[tenant_id], global_=versions.get(GLOBAL_TENANT, 0))
+
+    async def load_registry(self, tenant_id: str) -> TenantRegistryData:
+        tenant = await self.tenants.get(tenant_id)
+        rows = await self.tools.list([tenant_id, GLOBAL_TENANT])
+        defs = [tool_def(t, v) for t, v in rows]
+        bots = {row.name: bot_def(row) for row in await self.bots.list(tenant_id)}
+        return TenantRegistryData(
+            allowlist=tuple(tenant.shared_tools or ()),
+            tenant_tools=tuple(d for d in defs if d.tenant_id == tenant_id),
+            global_tools=tuple(d for d in defs if d.tenant_id == GLOBAL_TENANT),
+            bots=bots,
+        )

@@ -1,0 +1,134 @@
+"""SQLAlchemy tables: one model set for SQLite (JSON) and PostgreSQL (JSONB).
+
+The schema only changes through Alembic migrations (``migrations/``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+JSONType = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC on both databases (SQLite stores no offset, so add it back on read)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TenantRow(Base):
+    __tablename__ = "tenants"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    shared_tools: Mapped[list[str]] = mapped_column(JSONType, default=list)
+    registry_version: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class ApiKeyRow(Base):
+    __tablename__ = "api_keys"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tenant_id: Mapped[str | None] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), index=True
+    )
+    role: Mapped[str] = mapped_column(String(16))
+    secret_hash: Mapped[str] = mapped_column(String(64))
+    label: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_by: Mapped[str | None] = mapped_column(String(32))
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class ToolRow(Base):
+    __tablename__ = "tools"
+    __table_args__ = (UniqueConstraint("tenant_id", "name", name="uq_tools_tenant_name"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(64))
+    current_version: Mapped[int] = mapped_column(Integer)
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class ToolVersionRow(Base):
+    __tablename__ = "tool_versions"
+    __table_args__ = (UniqueConstraint("tool_id", "version", name="uq_tool_versions_tool_version"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    tool_id: Mapped[int] = mapped_column(ForeignKey("tools.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    sandbox: Mapped[str | None] = mapped_column(String(16))
+    description: Mapped[str] = mapped_column(Text)
+    parameters: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    meta: Mapped[dict[str, Any]] = mapped_column("metadata", JSONType)
+    source: Mapped[str | None] = mapped_column(Text)
+    module: Mapped[bytes | None] = mapped_column(LargeBinary)
+    module_sha256: Mapped[str | None] = mapped_column(String(64))
+    webhook: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    auth_header_ct: Mapped[str | None] = mapped_column(Text)
+    content_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_by: Mapped[str | None] = mapped_column(String(32))
+
+
+class BotRow(Base):
+    __tablename__ = "bots"
+    __table_args__ = (UniqueConstraint("tenant_id", "name", name="uq_bots_tenant_name"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(64))
+    tools: Mapped[list[str] | None] = mapped_column(JSONType)
+    intents: Mapped[dict[str, list[str]] | None] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class AuditRow(Base):
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+    actor: Mapped[str | None] = mapped_column(String(32))
+    tenant_id: Mapped[str | None] = mapped_column(String(64), index=True)
+    action: Mapped[str] = mapped_column(String(64))
+    target: Mapped[str] = mapped_column(String(200))
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSONType)

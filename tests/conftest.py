@@ -1,0 +1,165 @@
+"""Shared fixtures: every HTTP test runs on SQLite and on PostgreSQL.
+
+PostgreSQL comes from ``QUIVER_TEST_PG_URL`` (default: the local server, trust auth). When it is
+unreachable its tests are skipped with a reason, unless ``QUIVER_REQUIRE_POSTGRES=1`` (set by
+``.ci/run``), which turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import text
+
+from server.api.app import create_app
+from server.secretbox import generate_key
+from server.settings import Settings
+from server.storage import migrate
+from server.storage.database import create_engine
+
+PG_SERVER = os.environ.get("QUIVER_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+PG_DB = f"quiver_test_{os.getpid()}"
+ADMIN_KEY = "test-admin-key-" + "a" * 40
+TABLES = ("audit_log", "tool_versions", "tools", "bots", "api_keys", "tenants")
+
+
+def _pg_url(database: str) -> str:
+    return PG_SERVER.rsplit("/", 1)[0] + "/" + database
+
+
+async def _pg_admin(sql: str) -> None:
+    engine = create_engine(PG_SERVER)
+    try:
+        async with engine.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            await conn.execute(text(sql))
+    finally:
+        await engine.dispose()
+
+
+async def _migrate(url: str) -> None:
+    engine = create_engine(url)
+    try:
+        await migrate.upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "quiver.db"
+    asyncio.run(_migrate(f"sqlite+aiosqlite:///{path}"))
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    try:
+        asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{PG_DB}"'))
+        asyncio.run(_pg_admin(f'CREATE DATABASE "{PG_DB}"'))
+    except Exception as exc:
+        if os.environ.get("QUIVER_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL is required but unreachable: {exc}")
+        pytest.skip(f"PostgreSQL unavailable ({type(exc).__name__}); PostgreSQL tests skipped")
+    url = _pg_url(PG_DB)
+    asyncio.run(_migrate(url))
+    yield url
+    asyncio.run(_pg_admin(f'DROP DATABASE IF EXISTS "{PG_DB}" WITH (FORCE)'))
+
+
+async def _reset_postgres(url: str) -> None:
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
+            await conn.execute(
+                text("INSERT INTO tenants (id, name, shared_tools, registry_version, created_at) VALUES ('*', 'global tools', '[]', 0, now())")
+            )
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated, empty database of each kind."""
+    if request.param == "sqlite":
+        path = tmp_path / "quiver.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite+aiosqlite:///{path}"
+    url = request.getfixturevalue("postgres_url")
+    asyncio.run(_reset_postgres(url))
+    return url
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        _env_file=None,
+        database_url=database_url,
+        data_dir=tmp_path / "data",
+        admin_key=ADMIN_KEY,
+        secret_key=generate_key(),
+        tools_dir=None,
+    )
+
+
+@dataclass
+class TenantKeys:
+    id: str
+    dev: httpx.AsyncClient
+    agent: httpx.AsyncClient
+    dev_key: str
+    agent_key: str
+
+
+class Api:
+    """HTTP clients over the ASGI app, and factories for what tests need."""
+
+    def __init__(self, app, admin: httpx.AsyncClient) -> None:
+        self.app = app
+        self.admin = admin
+        self._clients: list[httpx.AsyncClient] = []
+
+    @property
+    def runtime(self):
+        return self.app.state.runtime
+
+    def client(self, key: str | None) -> httpx.AsyncClient:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://quiver.test", headers=headers)
+        self._clients.append(client)
+        return client
+
+    async def key(self, tenant: str, role: str) -> str:
+        response = await self.admin.post(f"/v1/tenants/{tenant}/keys", json={"role": role})
+        assert response.status_code == 201, response.text
+        return response.json()["key"]
+
+    async def tenant(self, tenant_id: str, shared: list[str] | None = None) -> TenantKeys:
+        response = await self.admin.post("/v1/tenants", json={"id": tenant_id, "name": tenant_id.title()})
+        assert response.status_code == 201, response.text
+        if shared is not None:
+            assert (await self.admin.put(f"/v1/tenants/{tenant_id}/shared-tools", json={"tools": shared})).status_code == 200
+        dev_key, agent_key = await self.key(tenant_id, "developer"), await self.key(tenant_id, "agent")
+        return TenantKeys(tenant_id, self.client(dev_key), self.client(agent_key), dev_key, agent_key)
+
+    async def close(self) -> None:
+        for client in self._clients:
+            await client.aclose()
+
+
+@pytest.fixture
+async def api(settings: Settings) -> AsyncIterator[Api]:
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        api = Api(app, None)  # type: ignore[arg-type]
+        api.admin = api.client(ADMIN_KEY)
+        yield api
+        await api.close()
