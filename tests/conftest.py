@@ -24,7 +24,9 @@ from server.settings import Settings
 from server.storage import migrate
 from server.storage.database import create_engine
 
-PG_SERVER = os.environ.get("QUIVER_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+PG_SERVER = os.environ.get(
+    "QUIVER_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
 PG_DB = f"quiver_test_{os.getpid()}"
 ADMIN_KEY = "test-admin-key-" + "a" * 40
 TABLES = ("audit_log", "tool_versions", "tools", "bots", "api_keys", "tenants")
@@ -80,7 +82,9 @@ async def _reset_postgres(url: str) -> None:
         async with engine.begin() as conn:
             await conn.execute(text(f"TRUNCATE {', '.join(TABLES)} RESTART IDENTITY CASCADE"))
             await conn.execute(
-                text("INSERT INTO tenants (id, name, shared_tools, registry_version, created_at) VALUES ('*', 'global tools', '[]', 0, now())")
+                text(
+                    "INSERT INTO tenants (id, name, shared_tools, registry_version, created_at) VALUES ('*', 'global tools', '[]', 0, now())"
+                )
             )
     finally:
         await engine.dispose()
@@ -133,7 +137,11 @@ class Api:
 
     def client(self, key: str | None) -> httpx.AsyncClient:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        client = httpx.AsyncClient(transport=httpx.ASGITransport(app=self.app), base_url="http://quiver.test", headers=headers)
+        client = httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=self.app),
+            base_url="http://quiver.test",
+            headers=headers,
+        )
         self._clients.append(client)
         return client
 
@@ -143,12 +151,23 @@ class Api:
         return response.json()["key"]
 
     async def tenant(self, tenant_id: str, shared: list[str] | None = None) -> TenantKeys:
-        response = await self.admin.post("/v1/tenants", json={"id": tenant_id, "name": tenant_id.title()})
+        response = await self.admin.post(
+            "/v1/tenants", json={"id": tenant_id, "name": tenant_id.title()}
+        )
         assert response.status_code == 201, response.text
         if shared is not None:
-            assert (await self.admin.put(f"/v1/tenants/{tenant_id}/shared-tools", json={"tools": shared})).status_code == 200
-        dev_key, agent_key = await self.key(tenant_id, "developer"), await self.key(tenant_id, "agent")
-        return TenantKeys(tenant_id, self.client(dev_key), self.client(agent_key), dev_key, agent_key)
+            assert (
+                await self.admin.put(
+                    f"/v1/tenants/{tenant_id}/shared-tools", json={"tools": shared}
+                )
+            ).status_code == 200
+        dev_key, agent_key = (
+            await self.key(tenant_id, "developer"),
+            await self.key(tenant_id, "agent"),
+        )
+        return TenantKeys(
+            tenant_id, self.client(dev_key), self.client(agent_key), dev_key, agent_key
+        )
 
     async def close(self) -> None:
         for client in self._clients:

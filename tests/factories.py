@@ -8,7 +8,12 @@ from typing import Any
 WASM_MODULE = b"\x00asm\x01\x00\x00\x00"
 
 
-def python_source(name: str = "check_order", description: str = "Check an order", extra: str = "", parameters: str | None = None) -> str:
+def python_source(
+    name: str = "check_order",
+    description: str = "Check an order",
+    extra: str = "",
+    parameters: str | None = None,
+) -> str:
     params = parameters or '{"order_id": {"type": "string", "required": True}}'
     return f'''LIMIT = 3
 
@@ -31,12 +36,23 @@ def python_tool(name: str = "check_order", **kw: Any) -> dict[str, Any]:
     return {"kind": "python", "sandbox": "restricted", "source": python_source(name, **kw)}
 
 
-def webhook_tool(name: str = "get_weather", auth_header: str | None = "Bearer sk-live-SECRET-123", **overrides: Any) -> dict[str, Any]:
+def webhook_tool(
+    name: str = "get_weather",
+    auth_header: str | None = "Bearer sk-live-SECRET-123",
+    **overrides: Any,
+) -> dict[str, Any]:
     body = {
         "kind": "webhook",
         "name": name,
         "description": "Weather for a city",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "units": {"type": "string", "enum": ["c", "f"]}}, "required": ["city"]},
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "units": {"type": "string", "enum": ["c", "f"]},
+            },
+            "required": ["city"],
+        },
         "webhook_url": "https://api.example.com/weather/{city}",
         "method": "GET",
         "headers": {"Accept": "application/json"},

@@ -77,10 +77,13 @@ def normalise_parameters(raw: Any, problems: Problems, field: str = "parameters"
         required: list[str] = []
         for name, prop in raw.items():
             prop = dict(prop)
-            flag = prop.pop("required", False)
-            if flag is True:
-                required.append(name)
-            elif flag is not False:
+            flag = prop.get("required", False)
+            if isinstance(flag, bool):
+                prop.pop("required", None)
+                if flag:
+                    required.append(name)
+            elif not (isinstance(flag, list) and prop.get("type") == "object"):
+                prop.pop("required")
                 problems.add(
                     f"{field}.{name}.required", "in the shorthand, `required` must be true or false"
                 )

@@ -88,7 +88,12 @@ async def test_bad_keys_are_unauthenticated(api: Api) -> None:
     key_id = acme.dev_key.split("_")[1]
     forged = f"qk_{key_id}_{'x' * 43}"
 
-    for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": f"Bearer {forged}"}, {"Authorization": f"Basic {acme.dev_key}"}):
+    for headers in (
+        {},
+        {"Authorization": "Bearer nope"},
+        {"Authorization": f"Bearer {forged}"},
+        {"Authorization": f"Basic {acme.dev_key}"},
+    ):
         response = await api.client(None).get("/v1/tools", headers=headers)
         assert response.status_code == 401, headers
         assert response.json()["code"] == "unauthenticated"
@@ -106,13 +111,19 @@ async def test_admin_keys_cannot_be_minted_for_a_tenant(api: Api) -> None:
 async def test_shared_tools_allowlist_is_replaced_and_audited(api: Api) -> None:
     await api.tenant("acme")
 
-    first = await api.admin.put("/v1/tenants/acme/shared-tools", json={"tools": ["qa_lookup", "qa_lookup", "escalate_to_human"]})
+    first = await api.admin.put(
+        "/v1/tenants/acme/shared-tools",
+        json={"tools": ["qa_lookup", "qa_lookup", "escalate_to_human"]},
+    )
     bad = await api.admin.put("/v1/tenants/acme/shared-tools", json={"tools": ["not a name"]})
 
     assert first.json()["shared_tools"] == ["qa_lookup", "escalate_to_human"]
     assert bad.status_code == 422 and bad.json()["errors"][0]["field"].startswith("tools")
     async with api.runtime.sessions() as session:
-        actions = [r.action for r in await session.scalars(select(AuditRow).where(AuditRow.tenant_id == "acme"))]
+        actions = [
+            r.action
+            for r in await session.scalars(select(AuditRow).where(AuditRow.tenant_id == "acme"))
+        ]
     assert "tenant.shared_tools" in actions and "key.create" in actions
 
 
@@ -126,7 +137,9 @@ async def test_first_start_without_admin_key_creates_and_prints_one(settings, ca
         token = printed.strip().rsplit(" ", 1)[-1]
         import httpx
 
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://t"
+        ) as client:
             response = await client.get("/v1/tenants", headers={"Authorization": f"Bearer {token}"})
         assert response.status_code == 200
     app2 = create_app(no_admin)
