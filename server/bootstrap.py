@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
+from server.keycache import KeyCache
 from server.registry.definitions import DefinitionLimits
 from server.registry.disk import DiskTools, load_disk_tools
 from server.registry.service import Registry
@@ -31,10 +32,18 @@ class Runtime:
     box: SecretBox
     registry: Registry
     limits: DefinitionLimits
+    keys: KeyCache
     notices: list[str] = field(default_factory=list)
 
     def store(self, session) -> Store:
         return Store(session, self.box)
+
+    def committed(self, store: Store) -> None:
+        """Make this node's caches see what a committed unit of work changed."""
+        if store.changed_tenants:
+            self.registry.invalidate(store.changed_tenants)
+        if store.revoked_keys:
+            self.keys.evict(store.revoked_keys)
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -104,8 +113,11 @@ async def start(settings: Settings) -> Runtime:
         engine=engine,
         sessions=session_factory(engine),
         box=load_secret_box(settings),
-        registry=Registry(load_disk(settings, limits)),
+        registry=Registry(
+            load_disk(settings, limits), version_ttl_s=settings.registry_cache_ttl_ms / 1000
+        ),
         limits=limits,
+        keys=KeyCache(settings.auth_cache_ttl_s),
     )
     token = await ensure_admin_key(runtime)
     if token is not None:

@@ -48,6 +48,10 @@ class Settings(BaseSettings):
     max_timeout_ms: int = 60_000
     load_timeout_ms: int = 1_000
     key_touch_interval_s: int = 60
+    auth_cache_ttl_s: float = Field(default=5.0, description="how long a node trusts a key lookup")
+    registry_cache_ttl_ms: int = Field(
+        default=1_000, description="how long a node trusts a tenant's registry version counters"
+    )
 
     @property
     def effective_database_url(self) -> str:

@@ -28,11 +28,17 @@ RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 
 
 async def get_store(runtime: RuntimeDep) -> AsyncIterator[Store]:
-    async with runtime.sessions() as session, session.begin():
-        yield runtime.store(session)
+    """One transaction per request, committed before the response is sent."""
+    async with runtime.sessions() as session:
+        store = runtime.store(session)
+        async with session.begin():
+            yield store
+    runtime.committed(store)
 
 
-StoreDep = Annotated[Store, Depends(get_store)]
+# scope="function": commit before the response goes out, so a client never reads stale data
+# after a success, and a failed commit is an error response rather than a silent loss.
+StoreDep = Annotated[Store, Depends(get_store, scope="function")]
 
 
 async def get_principal(
@@ -49,21 +55,20 @@ async def get_principal(
     ):
         return Principal(key_id="bootstrap", role="admin", tenant_id=None)
     parsed = parse_token(token)
-    row = await store.keys.get(parsed[0]) if parsed else None
-    if (
-        parsed is None
-        or row is None
-        or row.revoked_at is not None
-        or not matches(row.secret_hash, *parsed)
-    ):
+    if parsed is None:
+        raise UnauthenticatedError("the API key is invalid or revoked")
+    key = runtime.keys.get(parsed[0])
+    if key is None:
+        row = await store.keys.get(parsed[0])
+        key = runtime.keys.put(row) if row is not None and row.revoked_at is None else None
+    if key is None or not matches(key.secret_hash, *parsed):
         raise UnauthenticatedError("the API key is invalid or revoked")
     now = utcnow()
-    last = row.last_used_at
-    if last is None or (
-        now - (last if last.tzinfo else last.replace(tzinfo=now.tzinfo))
-    ) > timedelta(seconds=runtime.settings.key_touch_interval_s):
-        await store.keys.touch(row.id, now)
-    return Principal(key_id=row.id, role=row.role, tenant_id=row.tenant_id)  # type: ignore[arg-type]
+    touch_after = timedelta(seconds=runtime.settings.key_touch_interval_s)
+    if key.last_used_at is None or now - key.last_used_at > touch_after:
+        await store.keys.touch(key.id, now)
+        key.last_used_at = now
+    return Principal(key_id=key.id, role=key.role, tenant_id=key.tenant_id)  # type: ignore[arg-type]
 
 
 PrincipalDep = Annotated[Principal, Depends(get_principal)]

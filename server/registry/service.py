@@ -8,6 +8,7 @@ match the cached view, resolution and snapshot rendering are not repeated, and a
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,8 +18,8 @@ import orjson
 from server.errors import NotFoundError
 from server.registry.disk import DiskTools
 from server.registry.formats import Format, render
-from server.registry.model import BotDef, SessionInputs, Snapshot, ToolDef
-from server.registry.ports import RegistryStore
+from server.registry.model import GLOBAL_TENANT, BotDef, SessionInputs, Snapshot, ToolDef
+from server.registry.ports import RegistryStore, RegistryVersions
 from server.registry.resolution import resolve_visible
 from server.registry.snapshot import NO_SESSION, build_snapshot
 
@@ -46,17 +47,45 @@ class TenantView:
 
 
 class Registry:
-    def __init__(self, disk: DiskTools, max_tenants: int = 1024) -> None:
+    """Caches each tenant's view. Version counters are trusted for ``version_ttl_s``; changes
+    committed on this node invalidate at once, other nodes' changes are seen within the TTL."""
+
+    def __init__(
+        self, disk: DiskTools, max_tenants: int = 1024, version_ttl_s: float = 1.0
+    ) -> None:
         self.disk = disk
         self._views: OrderedDict[str, TenantView] = OrderedDict()
+        self._versions: dict[str, tuple[float, RegistryVersions]] = {}
         self._max_tenants = max_tenants
+        self.version_ttl_s = version_ttl_s
+
+    def invalidate(self, tenant_ids: set[str]) -> None:
+        """Forget cached version counters; a global change (``*``) concerns every tenant."""
+        if GLOBAL_TENANT in tenant_ids:
+            self._versions.clear()
+        for tenant_id in tenant_ids:
+            self._versions.pop(tenant_id, None)
+
+    async def _current_versions(
+        self, store: RegistryStore, tenant_id: str
+    ) -> RegistryVersions | None:
+        cached = self._versions.get(tenant_id)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] <= self.version_ttl_s:
+            return cached[1]
+        versions = await store.registry_versions(tenant_id)
+        if versions is not None and self.version_ttl_s > 0:
+            if len(self._versions) >= 4 * self._max_tenants:
+                self._versions.clear()
+            self._versions[tenant_id] = (now, versions)
+        return versions
 
     def replace_disk(self, disk: DiskTools) -> None:
         self.disk = disk
         self._views.clear()
 
     async def view(self, store: RegistryStore, tenant_id: str) -> TenantView:
-        versions = await store.registry_versions(tenant_id)
+        versions = await self._current_versions(store, tenant_id)
         if versions is None:
             raise NotFoundError(f"tenant {tenant_id!r} not found")
         key = (versions.tenant, versions.global_, self.disk.generation)

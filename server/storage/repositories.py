@@ -388,6 +388,8 @@ class Store:
         self.tools = ToolRepository(session, box)
         self.bots = BotRepository(session)
         self.audit = AuditRepository(session)
+        self.changed_tenants: set[str] = set()
+        self.revoked_keys: set[str] = set()
 
     async def changed(
         self,
@@ -399,6 +401,7 @@ class Store:
     ) -> None:
         """Record a change that can alter snapshots: bump the version, write the audit line."""
         await self.tenants.bump(tenant_id)
+        self.changed_tenants.add(tenant_id)
         self.audit.record(actor, tenant_id, action, target, detail)
 
     # RegistryStore port

@@ -60,5 +60,6 @@ async def list_keys(tenant: str, admin: AdminDep, store: StoreDep) -> dict[str, 
 @router.delete("/keys/{key_id}", status_code=204)
 async def revoke_key(key_id: str, admin: AdminDep, store: StoreDep) -> Response:
     row = await store.keys.revoke(key_id)
+    store.revoked_keys.add(key_id)
     store.audit.record(admin.key_id, row.tenant_id, "key.revoke", key_id)
     return Response(status_code=204)
