@@ -1,0 +1,28 @@
+# The README's two commands: `make demo` and `make test`. Both set everything up first.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test install lint bench
+
+$(BIN)/quiver: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(BIN)/quiver
+
+install: $(BIN)/quiver
+
+demo: install
+	$(BIN)/quiver serve --demo
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: install
+	$(BIN)/python -m benchmarks.snapshot
