@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import logging
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from server import logs
 from server.settings import Settings
 
 
@@ -31,15 +31,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from server.api.app import create_app
 
     settings = _settings(args)
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format='{"level":"%(levelname)s","logger":"%(name)s","message":"%(message)s"}',
-    )
+    logs.configure(settings.log_level)
     uvicorn.run(
         create_app(settings),
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        log_config=None,  # uvicorn's loggers go through the JSON handler too
         proxy_headers=True,
     )
     return 0
