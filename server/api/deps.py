@@ -111,3 +111,10 @@ def require_admin(principal: PrincipalDep) -> Principal:
 
 
 AdminDep = Annotated[Principal, Depends(require_admin)]
+
+
+def same_name(body_name: str, path_name: str) -> None:
+    """A PUT body must name the resource its path names."""
+    if body_name != path_name:
+        message = f"the body names {body_name!r} but the path says {path_name!r}"
+        raise ValidationFailedError([FieldError(message, field="name")])

@@ -6,7 +6,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
-from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.deps import (
+    PrincipalDep,
+    RuntimeDep,
+    StoreDep,
+    TenantQuery,
+    acting_tenant,
+    require,
+    same_name,
+)
 from server.api.views import BotBody, bot_public
 from server.errors import FieldError, ValidationFailedError
 from server.registry.formats import FORMATS
@@ -50,10 +58,7 @@ async def replace_bot(
 ) -> dict[str, Any]:
     require(principal, "developer")
     tenant_id = acting_tenant(principal, tenant)
-    if body.name != bot:
-        raise ValidationFailedError(
-            [FieldError(f"the body names {body.name!r} but the path says {bot!r}", field="name")]
-        )
+    same_name(body.name, bot)
     row = await store.bots.replace(tenant_id, bot, body.tools, body.intents)
     await store.changed(principal.key_id, tenant_id, "bot.update", bot)
     return bot_public(row)

@@ -6,9 +6,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Response
 
-from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.deps import (
+    PrincipalDep,
+    RuntimeDep,
+    StoreDep,
+    TenantQuery,
+    acting_tenant,
+    require,
+    same_name,
+)
 from server.api.views import EnabledUpdate, RollbackRequest, tool_public, version_public
-from server.errors import FieldError, ValidationFailedError
 from server.keys import Principal
 from server.registry.definitions import ToolDraft, check_tool_body
 
@@ -135,14 +142,7 @@ async def replace_tool(
     """Save a new version (creates the tool if it does not exist yet)."""
     tenant_id = _developer_scope(principal, tenant)
     draft = _checked(runtime, body, update=True)
-    if draft.name != name:
-        raise ValidationFailedError(
-            [
-                FieldError(
-                    f"the body declares {draft.name!r} but the path says {name!r}", field="name"
-                )
-            ]
-        )
+    same_name(draft.name, name)
     existed = await store.tools.find(tenant_id, name) is not None
     if not existed and tenant_id != "*":
         await store.tenants.get(tenant_id)
