@@ -8,7 +8,7 @@ engine into a ``RunResult`` with a failure ``code``; only a broken engine raises
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -27,7 +27,11 @@ FailureCode = Literal[
     "result_too_large",
     "load_timeout",
     "busy",
+    "host_call_error",
 ]
+
+# (module, method, args) -> value; raises to refuse. The server enforces policy here.
+HostHandler = Callable[[str, str, dict[str, Any]], Awaitable[Any]]
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class RunResult:
     message: str | None = None
     duration_ms: float = 0.0
     logs: tuple[str, ...] = field(default_factory=tuple)
+    updates: dict[str, Any] = field(default_factory=dict)
+    line: int | None = None
 
     @classmethod
     def success(cls, value: Any, duration_ms: float = 0.0) -> RunResult:
@@ -97,9 +103,11 @@ class Engine(Protocol):
     async def run(
         self,
         source: ToolSource,
+        tool: str,
         params: Mapping[str, Any],
         context: Mapping[str, Any],
         limits: Limits,
+        host: HostHandler | None = None,
     ) -> RunResult:
-        """Run the tool's ``execute`` once under ``limits``."""
+        """Run the named tool's ``execute`` once under ``limits``; host calls go to ``host``."""
         ...

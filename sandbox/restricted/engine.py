@@ -1,0 +1,103 @@
+"""``RestrictedEngine``: the Engine interface over the worker pool."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.engine import HostHandler, Limits, RunResult, ToolSource, Violation
+from sandbox.restricted.pool import PoolConfig, WorkerPool
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What loading a file for real found: violations, or the tools it declares."""
+
+    violations: list[Violation]
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    code: str | None = None  # "load_timeout" / "memory_limit" / "busy" when loading itself failed
+
+
+class RestrictedEngine:
+    name = "restricted"
+
+    def __init__(self, config: PoolConfig | None = None, load_timeout_ms: int = 1_000) -> None:
+        self.pool = WorkerPool(config)
+        self.load_timeout_ms = load_timeout_ms
+
+    async def start(self) -> None:
+        await self.pool.start()
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def inspect(
+        self, source: ToolSource, tenant: str = "", modules: tuple[str, ...] = ()
+    ) -> Inspection:
+        """Compile and run the file's top level within the load-time limit."""
+        payload = {
+            "op": "inspect",
+            "tenant": tenant,
+            "source": source.text,
+            "modules": list(modules),
+        }
+        reply = await self.pool.request(tenant or "_inspect", payload, self.load_timeout_ms)
+        if reply.get("ok"):
+            return Inspection([], reply["tools"])
+        code = reply.get("code")
+        if code == "timeout":
+            message = f"loading the file took longer than {self.load_timeout_ms} ms"
+            return Inspection([Violation(message, field="source")], code="load_timeout")
+        if reply.get("violations"):
+            violations = [
+                Violation(v["message"], v.get("line"), v.get("field")) for v in reply["violations"]
+            ]
+            return Inspection(violations, code=code)
+        return Inspection(
+            [Violation(reply.get("message", "the file could not be loaded"), field="source")],
+            code=code,
+        )
+
+    async def check(self, source: ToolSource) -> list[Violation]:
+        return (await self.inspect(source)).violations
+
+    async def run(
+        self,
+        source: ToolSource,
+        tool: str,
+        params: Mapping[str, Any],
+        context: Mapping[str, Any],
+        limits: Limits,
+        host: HostHandler | None = None,
+        *,
+        entry: str = "execute",
+        error: Mapping[str, Any] | None = None,
+        modules: tuple[str, ...] = (),
+    ) -> RunResult:
+        tenant = str(context.get("tenant_id") or "")
+        payload = {
+            "op": "call", "tenant": tenant, "source": source.text, "tool": tool, "entry": entry,
+            "params": dict(params), "context": dict(context), "error": dict(error or {}), "modules": list(modules),
+        }  # fmt: skip
+        started = time.perf_counter()
+        reply = await self.pool.request(tenant, payload, limits.timeout_ms, host)
+        took = (time.perf_counter() - started) * 1000
+        logs = tuple(reply.get("logs") or ())
+        if reply.get("ok"):
+            return RunResult(
+                ok=True,
+                value=reply["value"],
+                duration_ms=took,
+                logs=logs,
+                updates=reply.get("updates") or {},
+            )
+        return RunResult(
+            ok=False,
+            code=reply.get("code", "tool_error"),
+            message=reply.get("message"),
+            duration_ms=took,
+            logs=logs,
+            line=reply.get("line"),
+        )
