@@ -17,6 +17,16 @@ from sandbox.engine import Violation
 
 ALLOWED_KEYS = ("name", "description", "parameters", "execute", "metadata", "on_error")
 REQUIRED_KEYS = ("name", "description", "execute")
+
+
+class _Dynamic:
+    """A value only known once the file runs (the engine reads it after loading)."""
+
+    def __repr__(self) -> str:
+        return "DYNAMIC"
+
+
+DYNAMIC = _Dynamic()
 FUNCTION_ARITY = {"execute": 2, "on_error": 3}
 
 
@@ -66,8 +76,14 @@ def _literal(node: ast.AST, constants: dict[str, Any]) -> Any:
     raise _NotLiteral(node)
 
 
-def parse_tool_file(text: str) -> tuple[list[ToolFileSpec], list[Violation]]:
-    """Read every tool declared in ``text``; return the specs and all violations found."""
+def parse_tool_file(
+    text: str, dynamic_ok: bool = False
+) -> tuple[list[ToolFileSpec], list[Violation]]:
+    """Read every tool declared in ``text``; return the specs and all violations found.
+
+    With ``dynamic_ok``, a value that is not a literal is returned as ``DYNAMIC`` instead of
+    being a violation: an engine that runs the file will read it.
+    """
     try:
         module = ast.parse(text, type_comments=False)
     except SyntaxError as exc:
@@ -125,7 +141,7 @@ def parse_tool_file(text: str) -> tuple[list[ToolFileSpec], list[Violation]]:
 
     specs = []
     for node, prefix in dict_nodes:
-        spec = _read_declaration(node, prefix, constants, functions, violations)
+        spec = _read_declaration(node, prefix, constants, functions, violations, dynamic_ok)
         if spec is not None:
             specs.append(spec)
     return specs, violations
@@ -137,6 +153,7 @@ def _read_declaration(
     constants: dict[str, Any],
     functions: dict[str, ast.FunctionDef],
     violations: list[Violation],
+    dynamic_ok: bool = False,
 ) -> ToolFileSpec | None:
     if not isinstance(node, ast.Dict):
         violations.append(
@@ -178,6 +195,9 @@ def _read_declaration(
         try:
             values[key] = _literal(value_node, constants)
         except (_NotLiteral, ValueError, TypeError):
+            if dynamic_ok:
+                values[key] = DYNAMIC
+                continue
             violations.append(
                 Violation(
                     f"`{prefix}.{key}` must be a literal or a module-level literal constant",

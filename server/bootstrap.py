@@ -7,8 +7,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import httpx
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
+from sandbox.restricted.engine import RestrictedEngine
+from sandbox.restricted.pool import PoolConfig
+from server.calls.calllog import CallLog
+from server.calls.host import HttpHost
+from server.calls.pipeline import CallPipeline
 from server.keycache import KeyCache
 from server.registry.definitions import DefinitionLimits
 from server.registry.disk import DiskTools, load_disk_tools
@@ -18,6 +24,7 @@ from server.settings import Settings
 from server.storage import migrate
 from server.storage.database import create_engine, session_factory
 from server.storage.repositories import Store
+from server.storage.tables import TenantRow
 
 log = logging.getLogger("quiver")
 
@@ -33,6 +40,10 @@ class Runtime:
     registry: Registry
     limits: DefinitionLimits
     keys: KeyCache
+    restricted: RestrictedEngine
+    http_client: httpx.AsyncClient
+    call_log: CallLog
+    pipeline: CallPipeline
     notices: list[str] = field(default_factory=list)
 
     def store(self, session) -> Store:
@@ -46,6 +57,9 @@ class Runtime:
             self.keys.evict(store.revoked_keys)
 
     async def close(self) -> None:
+        await self.call_log.stop()
+        await self.restricted.close()
+        await self.http_client.aclose()
         await self.engine.dispose()
 
 
@@ -58,6 +72,25 @@ def definition_limits(settings: Settings) -> DefinitionLimits:
     )
 
 
+def pool_config(settings: Settings) -> PoolConfig:
+    return PoolConfig(
+        size=settings.workers,
+        memory_bytes=settings.worker_memory_mb * 1024 * 1024,
+        tenant_concurrency=settings.tenant_concurrency,
+        queue_wait_ms=settings.queue_wait_ms,
+        base_uid=settings.worker_uid_base,
+        result_cap=settings.result_cap_bytes,
+    )
+
+
+async def tenant_modules(store: Store, tenant_id: str) -> tuple[str, ...]:
+    """The reviewed extra modules an admin granted this tenant."""
+    if tenant_id == "*":
+        return ()
+    tenant = await store.session.get(TenantRow, tenant_id)
+    return tuple(tenant.sandbox_modules or ()) if tenant is not None else ()
+
+
 def load_secret_box(settings: Settings) -> SecretBox:
     """The configured keys; on the embedded SQLite default, a key generated into the data dir."""
     if settings.secret_key is not None:
@@ -68,7 +101,7 @@ def load_secret_box(settings: Settings) -> SecretBox:
         )
     path = settings.data_dir / "secret.key"
     if not path.exists():
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as out:
             out.write(generate_key() + "\n")
@@ -108,16 +141,34 @@ async def start(settings: Settings) -> Runtime:
     if settings.auto_migrate:
         await migrate.upgrade(engine)
     limits = definition_limits(settings)
+    sessions = session_factory(engine)
+    registry = Registry(
+        load_disk(settings, limits), version_ttl_s=settings.registry_cache_ttl_ms / 1000
+    )
+    restricted = RestrictedEngine(pool_config(settings), load_timeout_ms=settings.load_timeout_ms)
+    http_client = httpx.AsyncClient(
+        trust_env=False,
+        follow_redirects=False,
+        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+    )
+    call_log = CallLog(sessions, settings.call_log_flush_ms / 1000)
+    call_log.start()
+    pipeline = CallPipeline(
+        registry, {"restricted": restricted}, HttpHost(http_client, settings.egress_allow), call_log,
+        settings.default_timeout_ms, settings.max_timeout_ms, tenant_modules,
+    )  # fmt: skip
     runtime = Runtime(
         settings=settings,
         engine=engine,
-        sessions=session_factory(engine),
+        sessions=sessions,
         box=load_secret_box(settings),
-        registry=Registry(
-            load_disk(settings, limits), version_ttl_s=settings.registry_cache_ttl_ms / 1000
-        ),
+        registry=registry,
         limits=limits,
         keys=KeyCache(settings.auth_cache_ttl_s),
+        restricted=restricted,
+        http_client=http_client,
+        call_log=call_log,
+        pipeline=pipeline,
     )
     token = await ensure_admin_key(runtime)
     if token is not None:

@@ -8,6 +8,7 @@
      ├── ConflictError              409 conflict
      ├── PayloadTooLargeError       413 payload_too_large
      ├── ValidationFailedError      422 validation_error   (errors: [{field|line, message}])
+     │    └── LoadTimeoutError       422 load_timeout       (the tool file's top level ran too long)
      └── NotReadyError              503 not_ready
 
 The API edge maps every one of them to RFC 9457 problem+json in one handler. A tool that fails
@@ -29,6 +30,7 @@ ErrorCode = Literal[
     "conflict",
     "payload_too_large",
     "validation_error",
+    "load_timeout",
     "not_ready",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
@@ -106,6 +108,11 @@ class ValidationFailedError(QuiverError):
 
     def extra(self) -> dict[str, Any]:
         return {"errors": [e.as_dict() for e in self.errors]}
+
+
+class LoadTimeoutError(ValidationFailedError):
+    code = "load_timeout"
+    title = "Tool file took too long to load"
 
 
 @dataclass

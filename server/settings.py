@@ -6,6 +6,7 @@ environment at import time.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pydantic import Field, SecretStr
@@ -48,6 +49,22 @@ class Settings(BaseSettings):
     max_timeout_ms: int = 60_000
     load_timeout_ms: int = 1_000
     key_touch_interval_s: int = 60
+    workers: int = Field(
+        default_factory=lambda: max(1, os.cpu_count() or 1), description="sandbox worker processes"
+    )
+    worker_memory_mb: int = 512
+    worker_uid_base: int | None = Field(
+        default=61_000, description="workers run as uid base+i when started as root"
+    )
+    tenant_concurrency: int | None = Field(
+        default=None, description="busy workers one tenant may hold (default workers-1)"
+    )
+    queue_wait_ms: int = 2_000
+    result_cap_bytes: int = 64 * 1024
+    egress_allow: str | None = Field(
+        default=None, description="comma-separated hosts and CIDRs tools may reach"
+    )
+    call_log_flush_ms: int = 500
     auth_cache_ttl_s: float = Field(default=5.0, description="how long a node trusts a key lookup")
     registry_cache_ttl_ms: int = Field(
         default=1_000, description="how long a node trusts a tenant's registry version counters"

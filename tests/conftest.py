@@ -29,7 +29,17 @@ PG_SERVER = os.environ.get(
 )
 PG_DB = f"quiver_test_{os.getpid()}"
 ADMIN_KEY = "test-admin-key-" + "a" * 40
-TABLES = ("audit_log", "tool_versions", "tools", "bots", "api_keys", "tenants")
+TABLES = (
+    "tool_calls",
+    "session_variables",
+    "sessions",
+    "audit_log",
+    "tool_versions",
+    "tools",
+    "bots",
+    "api_keys",
+    "tenants",
+)
 
 
 def _pg_url(database: str) -> str:

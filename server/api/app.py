@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from server import bootstrap
 from server.api import problems
 from server.api.limits import BodyLimitMiddleware
-from server.api.routes import bots, demo, health, tenants, tools
+from server.api.routes import bots, demo, health, sessions, tenants, tools
 from server.settings import Settings
 
 DESCRIPTION = """Multi-tenant registry and sandboxed runner of tools for LLM agents.
@@ -43,7 +43,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     problems.install(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    for module in (health, tenants, tools, bots):
+    for module in (health, tenants, tools, bots, sessions):
         app.include_router(module.router)
     if settings.demo:
         app.include_router(demo.router)

@@ -52,6 +52,31 @@ class EnabledUpdate(Strict):
     enabled: bool
 
 
+class TestRequest(Strict):
+    arguments: dict[str, Any] = Field(default_factory=dict, examples=[{"order_id": "AB1234"}])
+    variables: dict[str, Any] = Field(
+        default_factory=dict, description="session variables the test run sees"
+    )
+
+
+class ModulesUpdate(Strict):
+    modules: list[str] = Field(examples=[["textwrap", "zoneinfo"]])
+
+
+class SessionCreate(Strict):
+    bot: str = Field(pattern=TOOL_NAME, examples=["support"])
+    intent: str | None = Field(default=None, max_length=64)
+
+
+class IntentUpdate(Strict):
+    intent: str | None = Field(max_length=64)
+
+
+class CallBody(Strict):
+    tool: str = Field(max_length=64, examples=["check_order"])
+    arguments: Any = Field(default_factory=dict, examples=[{"order_id": "AB1234"}])
+
+
 class BotBody(Strict):
     name: str = Field(pattern=TOOL_NAME, examples=["support"])
     tools: list[str] | None = Field(

@@ -16,7 +16,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.toolfile import ToolFileSpec, parse_tool_file
+from sandbox.toolfile import DYNAMIC, ToolFileSpec, parse_tool_file
 from server.errors import Problems
 from server.registry.model import ToolKind
 from server.registry.schema import normalise_parameters
@@ -208,17 +208,28 @@ def _python_body(
     if len(source.encode()) > limits.max_source_bytes:
         problems.add("source", f"is larger than {limits.max_source_bytes} bytes")
         return None
-    drafts = drafts_from_tool_file(source, limits, problems, sandbox=sandbox)
+    drafts = drafts_from_tool_file(
+        source, limits, problems, sandbox=sandbox, dynamic_ok=sandbox == "restricted"
+    )
     if len(drafts) > 1:
         problems.add("source", f"declares {len(drafts)} tools; save one tool per request")
     return drafts[0] if len(drafts) == 1 else None
 
 
 def drafts_from_tool_file(
-    source: str, limits: DefinitionLimits, problems: Problems, *, sandbox: str | None
+    source: str,
+    limits: DefinitionLimits,
+    problems: Problems,
+    *,
+    sandbox: str | None,
+    dynamic_ok: bool = False,
 ) -> list[ToolDraft]:
-    """Every tool a tool file declares, checked; problems carry the line they come from."""
-    specs, violations = parse_tool_file(source)
+    """Every tool a tool file declares, checked; problems carry the line they come from.
+
+    With ``dynamic_ok`` (an engine will load the file), values that are not literals are left
+    for ``apply_loaded`` to check once the engine has read them from the running file.
+    """
+    specs, violations = parse_tool_file(source, dynamic_ok=dynamic_ok)
     for v in violations:
         problems.add(v.field, v.message, v.line)
     drafts = []
@@ -235,6 +246,18 @@ def _draft_from_spec(
     sandbox: str | None,
 ) -> ToolDraft:
     p, lines = spec.field_prefix, spec.key_lines
+    if DYNAMIC in (spec.name, spec.description, spec.parameters, spec.metadata):
+        # Only known once the file runs: apply_loaded checks them after the engine loads it.
+        name = spec.name if isinstance(spec.name, str) else ""
+        return ToolDraft(
+            name=name,
+            description="",
+            parameters={},
+            metadata={},
+            kind="python",
+            sandbox=sandbox,
+            source=source,
+        )
     name = check_name(spec.name, problems, f"{p}.name", lines.get("name"))
     description = _check_description(
         spec.description, problems, f"{p}.description", lines.get("description")
@@ -257,6 +280,22 @@ def _draft_from_spec(
         sandbox=sandbox,
         source=source,
     )
+
+
+def apply_loaded(
+    draft: ToolDraft, loaded: list[dict[str, Any]], limits: DefinitionLimits
+) -> Problems:
+    """Take name, description, parameters and metadata from the file as the engine loaded it."""
+    problems = Problems()
+    if len(loaded) != 1:
+        problems.add("source", f"declares {len(loaded)} tools; save one tool per request")
+        return problems
+    spec = loaded[0]
+    draft.name = check_name(spec.get("name"), problems, "tool.name")
+    draft.description = _check_description(spec.get("description"), problems, "tool.description")
+    draft.parameters = normalise_parameters(spec.get("parameters"), problems, "tool.parameters")
+    draft.metadata = check_metadata(spec.get("metadata"), problems, limits, "tool.metadata")
+    return problems
 
 
 def _wasm_body(

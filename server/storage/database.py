@@ -14,7 +14,8 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            # 0700: the database holds every tenant's tool source; no other user may read it.
+            Path(parsed.database).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         engine = create_async_engine(url, echo=echo, connect_args={"timeout": 30})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine

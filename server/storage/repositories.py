@@ -7,10 +7,13 @@ a change and its announcement commit or roll back together.
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,6 +27,8 @@ from server.storage.tables import (
     ApiKeyRow,
     AuditRow,
     BotRow,
+    SessionRow,
+    SessionVariableRow,
     TenantRow,
     ToolRow,
     ToolVersionRow,
@@ -215,6 +220,22 @@ class ToolRepository:
             raise ConflictError(f"tool {tool.name!r} was changed concurrently; retry") from None
         return row
 
+    async def stored_version(self, tenant_id: str, name: str, version: int) -> ToolVersionRow:
+        """One version of a tool, by owner, name and number (one indexed lookup)."""
+        stmt = (
+            select(ToolVersionRow)
+            .join(ToolRow, ToolRow.id == ToolVersionRow.tool_id)
+            .where(
+                ToolRow.tenant_id == tenant_id,
+                ToolRow.name == name,
+                ToolVersionRow.version == version,
+            )
+        )
+        row = await self.session.scalar(stmt)
+        if row is None:
+            raise NotFoundError(f"tool {name!r} version {version} not found")
+        return row
+
     async def versions(self, tenant_id: str, name: str) -> list[ToolVersionRow]:
         tool, _ = await self.get(tenant_id, name)
         result = await self.session.scalars(
@@ -388,6 +409,7 @@ class Store:
         self.tools = ToolRepository(session, box)
         self.bots = BotRepository(session)
         self.audit = AuditRepository(session)
+        self.sessions = SessionRepository(session)
         self.changed_tenants: set[str] = set()
         self.revoked_keys: set[str] = set()
 
@@ -428,4 +450,62 @@ class Store:
             tenant_tools=tuple(d for d in defs if d.tenant_id == tenant_id),
             global_tools=tuple(d for d in defs if d.tenant_id == GLOBAL_TENANT),
             bots=bots,
+        )
+
+
+class SessionRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def create(
+        self, tenant_id: str, bot: str, intent: str | None, created_by: str | None
+    ) -> SessionRow:
+        row = SessionRow(
+            id=str(uuid.uuid4()),
+            tenant_id=tenant_id,
+            bot=bot,
+            intent=intent,
+            version=0,
+            created_at=utcnow(),
+            created_by=created_by,
+        )
+        self.session.add(row)
+        await self.session.flush()
+        return row
+
+    async def get(self, tenant_id: str, session_id: str) -> SessionRow:
+        row = await self.session.get(SessionRow, session_id)
+        if row is None or row.tenant_id != tenant_id:
+            raise NotFoundError(f"session {session_id!r} not found")
+        return row
+
+    async def variables(self, session_id: str) -> dict[str, Any]:
+        rows = await self.session.execute(
+            select(SessionVariableRow.name, SessionVariableRow.value).where(
+                SessionVariableRow.session_id == session_id
+            )
+        )
+        return dict(rows.all())
+
+    async def set_variables(self, session_id: str, values: dict[str, Any]) -> None:
+        """Write-through: each variable is its own row, so concurrent calls do not clobber others."""
+        if not values:
+            return
+        insert_ = pg_insert if self.session.bind.dialect.name == "postgresql" else sqlite_insert
+        rows = [
+            {"session_id": session_id, "name": k, "value": v, "updated_at": utcnow()}
+            for k, v in values.items()
+        ]
+        stmt = insert_(SessionVariableRow).values(rows)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["session_id", "name"],
+            set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
+        )
+        await self.session.execute(stmt)
+
+    async def bump(self, session_id: str) -> None:
+        await self.session.execute(
+            update(SessionRow)
+            .where(SessionRow.id == session_id)
+            .values(version=SessionRow.version + 1)
         )

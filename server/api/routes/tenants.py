@@ -6,8 +6,17 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
+from sandbox.restricted.facades import REVIEWED_EXTRA
 from server.api.deps import AdminDep, StoreDep
-from server.api.views import KeyCreate, SharedToolsUpdate, TenantCreate, key_public, tenant_public
+from server.api.views import (
+    KeyCreate,
+    ModulesUpdate,
+    SharedToolsUpdate,
+    TenantCreate,
+    key_public,
+    tenant_public,
+)
+from server.errors import FieldError, ValidationFailedError
 
 router = APIRouter(prefix="/v1", tags=["tenants"])
 
@@ -63,3 +72,27 @@ async def revoke_key(key_id: str, admin: AdminDep, store: StoreDep) -> Response:
     store.revoked_keys.add(key_id)
     store.audit.record(admin.key_id, row.tenant_id, "key.revoke", key_id)
     return Response(status_code=204)
+
+
+@router.put("/tenants/{tenant}/modules")
+async def set_sandbox_modules(
+    tenant: str, body: ModulesUpdate, admin: AdminDep, store: StoreDep
+) -> dict[str, Any]:
+    """Grant the tenant's code tools extra importable modules from the reviewed table."""
+    unknown = [m for m in body.modules if m not in REVIEWED_EXTRA]
+    if unknown:
+        allowed = ", ".join(sorted(REVIEWED_EXTRA))
+        raise ValidationFailedError(
+            [
+                FieldError(
+                    f"{unknown[0]!r} is not in the reviewed table ({allowed})", field="modules"
+                )
+            ]
+        )
+    row = await store.tenants.get(tenant)
+    row.sandbox_modules = sorted(set(body.modules))
+    await store.changed(
+        admin.key_id, tenant, "tenant.sandbox_modules", tenant, {"modules": row.sandbox_modules}
+    )
+    await store.session.refresh(row)
+    return tenant_public(row)

@@ -15,9 +15,19 @@ from server.api.deps import (
     require,
     same_name,
 )
-from server.api.views import EnabledUpdate, RollbackRequest, tool_public, version_public
+from server.api.views import (
+    EnabledUpdate,
+    RollbackRequest,
+    TestRequest,
+    tool_public,
+    version_public,
+)
+from server.calls.loading import checked_draft
+from server.calls.pipeline import CallRequest
+from server.errors import NotFoundError
 from server.keys import Principal
 from server.registry.definitions import ToolDraft, check_tool_body
+from server.storage.repositories import tool_def
 
 router = APIRouter(prefix="/v1/tools", tags=["tools"])
 
@@ -74,11 +84,13 @@ def _developer_scope(principal: Principal, tenant: str | None) -> str:
     return acting_tenant(principal, tenant, allow_global=True)
 
 
-def _checked(runtime, body: dict[str, Any], *, update: bool = False) -> ToolDraft:
+async def _checked(
+    runtime, store, tenant_id: str, body: dict[str, Any], *, update: bool = False
+) -> ToolDraft:
     draft, problems = check_tool_body(body, runtime.limits, update=update)
     problems.raise_if_any()
     assert draft is not None
-    return draft
+    return await checked_draft(runtime, store, tenant_id, draft)
 
 
 @router.post("/validate")
@@ -104,7 +116,7 @@ async def create_tool(
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
     tenant_id = _developer_scope(principal, tenant)
-    draft = _checked(runtime, body)
+    draft = await _checked(runtime, store, tenant_id, body)
     await store.tenants.get(tenant_id) if tenant_id != "*" else None
     tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
     await store.changed(
@@ -141,7 +153,7 @@ async def replace_tool(
 ) -> dict[str, Any]:
     """Save a new version (creates the tool if it does not exist yet)."""
     tenant_id = _developer_scope(principal, tenant)
-    draft = _checked(runtime, body, update=True)
+    draft = await _checked(runtime, store, tenant_id, body, update=True)
     same_name(draft.name, name)
     existed = await store.tools.find(tenant_id, name) is not None
     if not existed and tenant_id != "*":
@@ -214,3 +226,38 @@ async def rollback_tool(
         {"from": body.version, "version": version.version},
     )
     return tool_public(tool, version)
+
+
+@router.post("/{name}/test")
+async def test_tool(
+    name: str,
+    body: TestRequest,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """Run the tool for real with ``context.test_mode`` true; returns the envelope and the logs.
+
+    Developers test their own tenant's tools; global tools (``?tenant=*``) need an admin.
+    """
+    tenant_id = _developer_scope(principal, tenant)
+    if tenant_id == "*":
+        disk = runtime.registry.disk.tools.get(name)
+        found = await store.tools.find("*", name)
+        if found is not None:
+            tool = tool_def(*await store.tools.get("*", name))
+        elif disk is not None:
+            tool = disk.tool
+        else:
+            raise NotFoundError(f"tool {name!r} not found")
+    else:
+        tool = tool_def(*await store.tools.get(tenant_id, name))
+    request = CallRequest(
+        tenant_id=tenant_id,
+        tool=name,
+        arguments=body.arguments,
+        test=True,
+        variables=body.variables,
+    )
+    return await runtime.pipeline.call(store, request, tool)

@@ -1,0 +1,1 @@
+"""The call pipeline: resolve → gate → validate arguments → run → envelope → log."""

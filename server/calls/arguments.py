@@ -1,0 +1,115 @@
+"""Call-time arguments: drop what is undeclared, coerce what the schema asks for, validate.
+
+Validators are compiled once per tool content hash (jsonschema-rs: a fraction of a microsecond
+per check once compiled). A violation comes back as one message the model can act on: which
+argument is wrong and how.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+import jsonschema_rs
+
+TRUE = frozenset({"true", "1", "yes", "on"})
+FALSE = frozenset({"false", "0", "no", "off"})
+MAX_VALIDATORS = 4096
+
+
+class ArgumentError(Exception):
+    def __init__(self, argument: str | None, message: str) -> None:
+        super().__init__(message)
+        self.argument = argument
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    t = schema.get("type")
+    return t if isinstance(t, list) else [t] if isinstance(t, str) else []
+
+
+def _coerce(value: Any, schema: dict[str, Any]) -> Any:
+    if not isinstance(value, str):
+        return value
+    types = _types(schema)
+    if "string" in types:
+        return value
+    text = value.strip()
+    if "integer" in types:
+        try:
+            return int(text)
+        except ValueError:
+            try:
+                number = float(text)
+                if number.is_integer():
+                    return int(number)
+            except ValueError:
+                pass
+    if "number" in types:
+        try:
+            number = float(text)
+            return (
+                int(number)
+                if number.is_integer() and "." not in text and "e" not in text.lower()
+                else number
+            )
+        except ValueError:
+            pass
+    if "boolean" in types:
+        if text.lower() in TRUE:
+            return True
+        if text.lower() in FALSE:
+            return False
+    return value
+
+
+class ArgumentChecker:
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self.properties: dict[str, Any] = schema.get("properties", {})
+        self.required = set(schema.get("required", ()))
+        self.validator = jsonschema_rs.validator_for(schema, validate_formats=True)
+
+    def prepare(self, arguments: Any) -> dict[str, Any]:
+        """The arguments the tool will see, or ``ArgumentError``."""
+        if not isinstance(arguments, dict):
+            raise ArgumentError(None, "arguments must be a JSON object")
+        clean: dict[str, Any] = {}
+        skip_validation: set[str] = set()
+        for name, prop in self.properties.items():
+            if name not in arguments:
+                continue
+            value = arguments[name]
+            optional = name not in self.required
+            if value is None and optional and "null" not in _types(prop):
+                continue  # strict-mode models send null for "not given"
+            value = _coerce(value, prop)
+            if value == "" and optional and "string" in _types(prop):
+                skip_validation.add(name)
+            clean[name] = value
+        checked = {k: v for k, v in clean.items() if k not in skip_validation}
+        for error in self.validator.iter_errors(checked):
+            path = [str(p) for p in error.instance_path]
+            argument = path[0] if path else None
+            if argument is None and "required" in str(error.schema_path):
+                missing = [r for r in self.required if r not in checked]
+                argument = missing[0] if missing else None
+                raise ArgumentError(argument, f"the required argument {argument!r} is missing")
+            where = f"argument {'.'.join(path)!r}" if path else "the arguments"
+            raise ArgumentError(argument, f"{where}: {error.message}")
+        return clean
+
+
+class ArgumentCheckers:
+    """Compiled checkers, keyed by the tool's content hash."""
+
+    def __init__(self) -> None:
+        self._cache: OrderedDict[str, ArgumentChecker] = OrderedDict()
+
+    def get(self, key: str, schema: dict[str, Any]) -> ArgumentChecker:
+        checker = self._cache.get(key)
+        if checker is None:
+            checker = self._cache[key] = ArgumentChecker(schema)
+            if len(self._cache) > MAX_VALIDATORS:
+                self._cache.popitem(last=False)
+        return checker

@@ -1,0 +1,38 @@
+"""Save-time loading: a Python tool file is compiled and its top level run in a worker, within
+the load-time limit, before it is stored. What the running file declares is what is saved."""
+
+from __future__ import annotations
+
+from sandbox.engine import ToolSource
+from server.bootstrap import Runtime, tenant_modules
+from server.errors import LoadTimeoutError, Problems
+from server.registry.definitions import ToolDraft, apply_loaded
+from server.storage.repositories import Store
+
+
+async def load_draft(
+    runtime: Runtime, store: Store, tenant_id: str, draft: ToolDraft
+) -> tuple[Problems, str | None]:
+    """Problems found by loading the file for real, and the failure code when loading failed."""
+    if draft.kind != "python" or draft.sandbox != "restricted":
+        return Problems(), None
+    modules = await tenant_modules(store, tenant_id)
+    inspection = await runtime.restricted.inspect(
+        ToolSource("python", "restricted", draft.source), tenant_id, modules
+    )
+    problems = Problems()
+    for v in inspection.violations:
+        problems.add(v.field or "source", v.message, v.line)
+    if problems:
+        return problems, inspection.code
+    return apply_loaded(draft, inspection.tools, runtime.limits), None
+
+
+async def checked_draft(
+    runtime: Runtime, store: Store, tenant_id: str, draft: ToolDraft
+) -> ToolDraft:
+    problems, code = await load_draft(runtime, store, tenant_id, draft)
+    if problems and code == "load_timeout":
+        raise LoadTimeoutError(problems.errors)
+    problems.raise_if_any()
+    return draft

@@ -1,0 +1,226 @@
+"""The call pipeline: resolve → gate → validate/coerce → run → envelope → log (DESIGN §6)."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.engine import Limits, RunResult, ToolSource
+from sandbox.toolfile import parse_tool_file
+from server.calls import envelope
+from server.calls.arguments import ArgumentCheckers, ArgumentError
+from server.calls.calllog import CallLog, truncate
+from server.calls.host import HostCallRefused, HttpHost
+from server.calls.inprocess import InProcessEngine
+from server.registry.model import SessionInputs, ToolDef
+from server.registry.service import Registry, TenantView
+from server.storage.repositories import Store
+from server.storage.tables import SessionRow
+
+MAX_SOURCES = 2048
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    tenant_id: str
+    tool: str
+    arguments: Any
+    session: SessionRow | None = None
+    test: bool = False
+    variables: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Executable:
+    tool: ToolDef
+    source: ToolSource | None
+    engine: str | None  # "restricted", "builtin", or None when no engine runs this kind yet
+
+
+def session_inputs(row: SessionRow, view: TenantView, variables: dict[str, Any]) -> SessionInputs:
+    completed = frozenset(
+        name
+        for name, tool in view.visible.items()
+        if tool.metadata.get("once_per_session") and variables.get(f"{name}_done")
+    )
+    return SessionInputs(intent=row.intent, completed=completed, version=row.version)
+
+
+class CallPipeline:
+    def __init__(
+        self,
+        registry: Registry,
+        engines: dict[str, Any],
+        http: HttpHost,
+        log: CallLog,
+        default_timeout_ms: int,
+        max_timeout_ms: int,
+        modules_for,
+    ) -> None:
+        self.registry = registry
+        self.engines = {**engines, "builtin": InProcessEngine()}
+        self.http = http
+        self.log = log
+        self.checkers = ArgumentCheckers()
+        self.default_timeout_ms = default_timeout_ms
+        self.max_timeout_ms = max_timeout_ms
+        self.modules_for = modules_for
+        self._sources: OrderedDict[str, ToolSource] = OrderedDict()
+        self._on_error: dict[str, bool] = {}
+
+    async def executable(self, store: Store, tool: ToolDef) -> Executable:
+        if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin"):
+            return Executable(tool, None, None)
+        engine = "builtin" if tool.origin == "builtin" else "restricted"
+        source = self._sources.get(tool.content_hash)
+        if source is None:
+            disk = self.registry.disk.tools.get(tool.name)
+            if (
+                tool.origin != "tenant"
+                and tool.tenant_id == "*"
+                and disk is not None
+                and disk.tool is tool
+            ):
+                text = disk.source
+            else:
+                text = (
+                    await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
+                ).source
+            source = self._sources[tool.content_hash] = ToolSource("python", "restricted", text)
+            specs, _ = parse_tool_file(text or "")
+            self._on_error[tool.content_hash] = any(
+                s.name == tool.name and s.on_error for s in specs
+            )
+            if len(self._sources) > MAX_SOURCES:
+                self._sources.popitem(last=False)
+        return Executable(tool, source, engine)
+
+    async def call(self, store: Store, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
+        """Run a resolved (and, for sessions, gated) tool; always returns an envelope."""
+        started = time.perf_counter()
+        try:
+            params = self.checkers.get(tool.content_hash, tool.parameters).prepare(
+                request.arguments
+            )
+        except ArgumentError as exc:
+            result = envelope.failure(
+                tool.name, _ms(started), "invalid_arguments", str(exc), argument=exc.argument
+            )
+            self._log(request, tool, result, started)
+            return result
+        executable = await self.executable(store, tool)
+        if executable.engine is None:
+            result = envelope.failure(
+                tool.name,
+                _ms(started),
+                "engine_unavailable",
+                f"{tool.kind} tools ({tool.sandbox or 'no sandbox'}) cannot run on this server yet",
+            )
+            self._log(request, tool, result, started)
+            return result
+        session = request.session
+        variables = (
+            await store.sessions.variables(session.id) if session else dict(request.variables or {})
+        )
+        context = {
+            "session_id": session.id if session else None,
+            "tenant_id": request.tenant_id,
+            "bot_id": session.bot if session else None,
+            "test_mode": request.test,
+            "variables": variables,
+        }
+        timeout = min(
+            int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
+        )
+        limits = Limits(timeout_ms=timeout)
+        modules = await self.modules_for(store, request.tenant_id)
+        engine = self.engines[executable.engine]
+        host = self._host(timeout)
+        run_kwargs = {"modules": modules} if executable.engine == "restricted" else {}
+        outcome: RunResult = await engine.run(
+            executable.source, tool.name, params, context, limits, host, **run_kwargs
+        )
+        result = await self._wrap(
+            engine, executable, params, context, limits, outcome, started, run_kwargs
+        )
+        if outcome.ok and (
+            outcome.updates or (result["success"] and tool.metadata.get("once_per_session"))
+        ):
+            updates = dict(outcome.updates)
+            if result["success"] and tool.metadata.get("once_per_session"):
+                updates[f"{tool.name}_done"] = True
+            if session is not None:
+                await store.sessions.set_variables(session.id, updates)
+                if f"{tool.name}_done" in updates:
+                    await store.sessions.bump(session.id)
+            else:
+                result["variables"] = updates
+        if request.test:
+            result["logs"] = list(outcome.logs)
+        self._log(request, tool, result, started)
+        return result
+
+    async def _wrap(
+        self,
+        engine,
+        executable: Executable,
+        params,
+        context,
+        limits,
+        outcome: RunResult,
+        started: float,
+        run_kwargs,
+    ) -> dict[str, Any]:
+        name = executable.tool.name
+        if outcome.ok:
+            value = outcome.value
+            if value.get("success") is False:
+                message = str(value.get("message") or "the tool reported a failure")
+                return envelope.failure(name, _ms(started), "tool_failed", message, result=value)
+            return envelope.success(name, _ms(started), value)
+        code, message = outcome.code or "tool_error", outcome.message or "the tool failed"
+        model_message = None
+        if (
+            executable.engine == "restricted"
+            and code != "busy"
+            and self._on_error.get(executable.tool.content_hash)
+        ):
+            shaped = await engine.run(
+                executable.source,
+                name,
+                params,
+                context,
+                Limits(timeout_ms=min(1000, limits.timeout_ms)),
+                None,
+                entry="on_error",
+                error={"code": code, "message": message},
+                **run_kwargs,
+            )
+            if shaped.ok and isinstance(shaped.value, dict) and shaped.value.get("message"):
+                model_message = str(shaped.value["message"])
+        return envelope.failure(name, _ms(started), code, message, model_message)
+
+    def _host(self, timeout_ms: int):
+        async def handle(module: str, method: str, args: dict[str, Any]) -> Any:
+            if module == "http":
+                return await self.http(method, args, timeout_s=timeout_ms / 1000)
+            raise HostCallRefused(f"no host module {module!r}")
+
+        return handle
+
+    def _log(
+        self, request: CallRequest, tool: ToolDef, result: dict[str, Any], started: float
+    ) -> None:
+        error = result.get("error") or {}
+        self.log.record(
+            tenant_id=request.tenant_id, session_id=request.session.id if request.session else None,
+            tool=tool.name, version=tool.version, kind=tool.kind, arguments=request.arguments if isinstance(request.arguments, dict) else {},
+            result=truncate(result.get("result")), success=bool(result["success"]), latency_ms=_ms(started),
+            error_code=error.get("code"), error_message=error.get("message"), test=request.test,
+        )  # fmt: skip
+
+
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
