@@ -130,6 +130,9 @@ class Worker:
             return _failure(
                 "tool_error", f"execute must return a dict, not {type(value).__name__}", logs
             )
+        cap = request.get("result_cap", 64 * 1024)
+        if _at_least(value, cap + 1) > cap:
+            return _failure("result_too_large", f"the result is over the {cap} byte cap", logs)
         try:
             body = channel.dumps(value)
         except (TypeError, ValueError) as exc:
@@ -141,6 +144,30 @@ class Worker:
                 logs,
             )
         return {"ok": True, "value": value, "logs": logs[-MAX_LOG_LINES:], "updates": updates}
+
+
+def _at_least(value: Any, limit: int, depth: int = 0) -> int:
+    """A lower bound of the value's JSON size, computed without serialising and stopping at
+    ``limit``: a 100 MB result is refused before anything copies it."""
+    if depth > 64:
+        return limit
+    if isinstance(value, str | bytes):
+        return len(value) + 2
+    if isinstance(value, dict):
+        total = 2
+        for key, item in value.items():
+            total += len(str(key)) + 4 + _at_least(item, limit - total, depth + 1)
+            if total >= limit:
+                return total
+        return total
+    if isinstance(value, list | tuple):
+        total = 2
+        for item in value:
+            total += 1 + _at_least(item, limit - total, depth + 1)
+            if total >= limit:
+                return total
+        return total
+    return 8
 
 
 def _failure(

@@ -124,6 +124,7 @@ def tenant_public(row: TenantRow) -> dict[str, Any]:
         "id": row.id,
         "name": row.name,
         "shared_tools": row.shared_tools,
+        "sandbox_modules": row.sandbox_modules or [],
         "registry_version": row.registry_version,
         "created_at": iso(row.created_at),
     }

@@ -87,5 +87,20 @@ tool = {{"name": "{name}", "description": "attack", "execute": execute}}
 '''
 
 
-async def run(engine: RestrictedEngine, source: str, tenant: str = "attacker", timeout_ms: int = 3000, tool: str = "t", params: dict | None = None, host=None) -> RunResult:
-    return await engine.run(ToolSource("python", "restricted", source), tool, params or {}, {"tenant_id": tenant}, Limits(timeout_ms=timeout_ms), host)
+async def run(
+    engine: RestrictedEngine,
+    source: str,
+    tenant: str = "attacker",
+    timeout_ms: int = 3000,
+    tool: str = "t",
+    params: dict | None = None,
+    host=None,
+) -> RunResult:
+    return await engine.run(
+        ToolSource("python", "restricted", source),
+        tool,
+        params or {},
+        {"tenant_id": tenant},
+        Limits(timeout_ms=timeout_ms),
+        host,
+    )

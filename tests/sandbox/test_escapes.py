@@ -7,9 +7,8 @@ file's secret, the canary environment variable and the canary loopback port.
 
 from __future__ import annotations
 
-import pytest
-
 import httpx
+import pytest
 
 from server.calls.host import HttpHost
 from tests.sandbox.conftest import CANARY_SECRET, run, tool_file
@@ -23,6 +22,7 @@ def refusing_host():
         return await http(method, args)
 
     return handle
+
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -117,14 +117,20 @@ HEADER_ATTEMPTS: dict[str, str] = {
 
 @pytest.mark.parametrize("attack", list(ATTEMPTS), ids=list(ATTEMPTS))
 async def test_escape_attempt_is_blocked(engine, attack: str, canary_file, canary_server) -> None:
-    body = ATTEMPTS[attack].replace("CANARY_PATH", str(canary_file)).replace("CANARY_PORT", str(canary_server.port))
+    body = (
+        ATTEMPTS[attack]
+        .replace("CANARY_PATH", str(canary_file))
+        .replace("CANARY_PORT", str(canary_server.port))
+    )
     hits_before = canary_server.hits
 
     result = await run(engine, tool_file(body), host=refusing_host())
 
     assert not result.ok, f"{attack}: ran and returned {result.value!r}"
     assert result.code == "tool_error", (result.code, result.message)
-    assert "IndentationError" not in result.message and "SyntaxError" not in result.message, result.message
+    assert "IndentationError" not in result.message and "SyntaxError" not in result.message, (
+        result.message
+    )
     assert CANARY_SECRET not in (result.message or "") + "".join(result.logs)
     assert canary_server.hits == hits_before
 
@@ -133,7 +139,9 @@ async def test_escape_attempt_is_blocked(engine, attack: str, canary_file, canar
 async def test_file_level_attempt_is_refused_at_load(engine, attack: str) -> None:
     from sandbox.engine import ToolSource
 
-    inspection = await engine.inspect(ToolSource("python", "restricted", tool_file("out = 1", header=HEADER_ATTEMPTS[attack])))
+    inspection = await engine.inspect(
+        ToolSource("python", "restricted", tool_file("out = 1", header=HEADER_ATTEMPTS[attack]))
+    )
 
     assert inspection.violations, attack
 
@@ -145,7 +153,9 @@ async def test_percent_format_is_allowed_but_reaches_nothing(engine) -> None:
 
 
 async def test_poisoning_a_facade_does_not_reach_other_tenants(engine) -> None:
-    attacker = tool_file("import json\ntry:\n    json.dumps = None\nexcept Exception as e:\n    out = 'blocked'")
+    attacker = tool_file(
+        "import json\ntry:\n    json.dumps = None\nexcept Exception as e:\n    out = 'blocked'"
+    )
     victim = tool_file("import json\nout = json.dumps({'a': 1})")
 
     await run(engine, attacker, tenant="attacker")

@@ -21,7 +21,7 @@ ROOT = os.geteuid() == 0
 def plain(body: str) -> str:
     """A plain-Python tool that reports what its body did (or the exception it raised)."""
     indented = "\n".join("        " + line for line in body.strip().splitlines())
-    return f'''
+    return f"""
 def execute(params, context):
     try:
 {indented}
@@ -31,7 +31,7 @@ def execute(params, context):
 
 
 tool = {{"name": "t", "description": "probe", "execute": execute}}
-'''
+"""
 
 
 async def _engine(**config) -> RestrictedEngine:
@@ -54,7 +54,9 @@ def layers(engine: RestrictedEngine) -> dict[str, str]:
 async def probe(engine, body: str) -> str:
     result = await run(engine, plain(body))
     assert result.ok, (result.code, result.message)
-    return result.value["message"] if result.value["success"] else "FAILED " + result.value["message"]
+    return (
+        result.value["message"] if result.value["success"] else "FAILED " + result.value["message"]
+    )
 
 
 async def test_all_layers_are_active_on_this_host(unrestricted) -> None:
@@ -81,23 +83,33 @@ async def test_server_secret_file_cannot_be_read(unrestricted, canary_file) -> N
 
 
 async def test_files_cannot_be_written(unrestricted) -> None:
-    out = await probe(unrestricted, "f = open('/tmp/quiver-escape-probe', 'w')\nf.write('x')\nf.close()\nout = 'wrote'")
+    out = await probe(
+        unrestricted,
+        "f = open('/tmp/quiver-escape-probe', 'w')\nf.write('x')\nf.close()\nout = 'wrote'",
+    )
 
     assert out.startswith("FAILED")
-    assert not os.path.exists("/tmp/quiver-escape-probe")
+    assert not os.path.exists("/tmp/quiver-escape-probe")  # noqa: ASYNC240 - a test probe
 
 
 async def test_sockets_cannot_be_opened(unrestricted, canary_server) -> None:
     before = canary_server.hits
 
-    out = await probe(unrestricted, f"import socket\ns = socket.create_connection(('127.0.0.1', {canary_server.port}), timeout=1)\nout = 'connected'")
+    out = await probe(
+        unrestricted,
+        f"import socket\ns = socket.create_connection(('127.0.0.1', {canary_server.port}), timeout=1)\nout = 'connected'",
+    )
 
     assert out.startswith("FAILED") and canary_server.hits == before
 
 
 async def test_processes_cannot_be_started(unrestricted) -> None:
-    fork = await probe(unrestricted, "import os\npid = os.fork()\nif pid == 0:\n    os._exit(0)\nout = 'forked'")
-    spawn = await probe(unrestricted, "import subprocess\nout = subprocess.run(['true']).returncode")
+    fork = await probe(
+        unrestricted, "import os\npid = os.fork()\nif pid == 0:\n    os._exit(0)\nout = 'forked'"
+    )
+    spawn = await probe(
+        unrestricted, "import subprocess\nout = subprocess.run(['true']).returncode"
+    )
 
     assert fork.startswith("FAILED") and spawn.startswith("FAILED")
 
@@ -128,7 +140,10 @@ async def test_network_namespace_alone_blocks_loopback(canary_server) -> None:
     engine = await _engine(seccomp=False)
     try:
         before = canary_server.hits
-        out = await probe(engine, f"import socket\ns = socket.create_connection(('127.0.0.1', {canary_server.port}), timeout=1)\nout = 'connected'")
+        out = await probe(
+            engine,
+            f"import socket\ns = socket.create_connection(('127.0.0.1', {canary_server.port}), timeout=1)\nout = 'connected'",
+        )
     finally:
         await engine.close()
 
@@ -140,7 +155,10 @@ async def test_seccomp_alone_blocks_sockets_and_exec(canary_server) -> None:
     engine = await _engine(network_namespace=False, base_uid=None)
     try:
         before = canary_server.hits
-        sock = await probe(engine, f"import socket\ns = socket.create_connection(('127.0.0.1', {canary_server.port}), timeout=1)\nout = 'connected'")
+        sock = await probe(
+            engine,
+            f"import socket\ns = socket.create_connection(('127.0.0.1', {canary_server.port}), timeout=1)\nout = 'connected'",
+        )
         execv = await probe(engine, "import os\nos.execv('/bin/true', ['true'])\nout = 'exec'")
     finally:
         await engine.close()
@@ -152,11 +170,16 @@ async def test_seccomp_alone_blocks_sockets_and_exec(canary_server) -> None:
 async def test_rlimits_alone_block_file_writes_and_forks() -> None:
     engine = await _engine(network_namespace=False, seccomp=False)
     try:
-        write = await probe(engine, "f = open('/dev/shm/quiver-rlimit-probe', 'w')\nf.write('x' * 10)\nf.flush()\nout = 'wrote'")
-        fork = await probe(engine, "import os\npid = os.fork()\nif pid == 0:\n    os._exit(0)\nout = 'forked'")
+        write = await probe(
+            engine,
+            "f = open('/dev/shm/quiver-rlimit-probe', 'w')\nf.write('x' * 10)\nf.flush()\nout = 'wrote'",
+        )
+        fork = await probe(
+            engine, "import os\npid = os.fork()\nif pid == 0:\n    os._exit(0)\nout = 'forked'"
+        )
     finally:
         await engine.close()
-        if os.path.exists("/dev/shm/quiver-rlimit-probe"):
+        if os.path.exists("/dev/shm/quiver-rlimit-probe"):  # noqa: ASYNC240 - a test probe
             os.unlink("/dev/shm/quiver-rlimit-probe")
 
     assert write.startswith("FAILED")

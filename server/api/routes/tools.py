@@ -22,7 +22,7 @@ from server.api.views import (
     tool_public,
     version_public,
 )
-from server.calls.loading import checked_draft
+from server.calls.loading import checked_draft, load_draft
 from server.calls.pipeline import CallRequest
 from server.errors import NotFoundError
 from server.keys import Principal
@@ -95,16 +95,27 @@ async def _checked(
 
 @router.post("/validate")
 async def validate_tool(
-    body: ToolBody, principal: PrincipalDep, runtime: RuntimeDep
+    body: ToolBody,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
 ) -> dict[str, Any]:
-    """Dry run: every problem of a tool body, nothing stored."""
-    require(principal, "developer")
-    _, problems = check_tool_body(body, runtime.limits)
-    return {
+    """Dry run: every problem of a tool body (a Python file is loaded for real), nothing stored."""
+    tenant_id = _developer_scope(principal, tenant)
+    draft, problems = check_tool_body(body, runtime.limits)
+    code = None
+    if draft is not None:
+        loaded, code = await load_draft(runtime, store, tenant_id, draft)
+        problems.extend(loaded)
+    out: dict[str, Any] = {
         "valid": not problems.errors,
         "errors": [e.as_dict() for e in problems.errors],
         "warnings": [w.as_dict() for w in problems.warnings],
     }
+    if code:
+        out["code"] = code
+    return out
 
 
 @router.post("", status_code=201)
