@@ -7,6 +7,7 @@ engine into a ``RunResult`` with a failure ``code``; only a broken engine raises
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ class ToolSource:
     text: str | None = None
     module: bytes | None = None
 
-    @property
+    @functools.cached_property
     def content_hash(self) -> str:
         payload = self.text.encode() if self.text is not None else (self.module or b"")
         return hashlib.sha256(self.kind.encode() + b"\0" + payload).hexdigest()

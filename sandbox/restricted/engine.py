@@ -40,6 +40,7 @@ class RestrictedEngine:
         payload = {
             "op": "inspect",
             "tenant": tenant,
+            "hash": source.content_hash,
             "source": source.text,
             "modules": list(modules),
         }
@@ -78,11 +79,14 @@ class RestrictedEngine:
     ) -> RunResult:
         tenant = str(context.get("tenant_id") or "")
         payload = {
-            "op": "call", "tenant": tenant, "source": source.text, "tool": tool, "entry": entry,
+            "op": "call", "tenant": tenant, "hash": source.content_hash, "tool": tool, "entry": entry,
             "params": dict(params), "context": dict(context), "error": dict(error or {}), "modules": list(modules),
         }  # fmt: skip
         started = time.perf_counter()
-        reply = await self.pool.request(tenant, payload, limits.timeout_ms, host)
+        # Warm workers have the module cached: send the source only when one asks for it.
+        reply = await self.pool.request(
+            tenant, payload, limits.timeout_ms, host, source=source.text
+        )
         took = (time.perf_counter() - started) * 1000
         logs = tuple(reply.get("logs") or ())
         if reply.get("ok"):

@@ -35,24 +35,32 @@ class Worker:
         self.restricted = restricted
         self.modules: dict[tuple[str, str], list[LoadedTool]] = {}
 
-    def tools(self, tenant: str, source: str, extra_modules: list[str]) -> list[LoadedTool]:
-        key = (
-            tenant,
-            hashlib.sha256(source.encode()).hexdigest() + ",".join(sorted(extra_modules)),
-        )
+    def tools(self, request: dict[str, Any]) -> list[LoadedTool] | None:
+        """The request's loaded module, or ``None`` when it must be resent with its source.
+
+        Cached by (tenant, content hash, granted modules): a tenant's module state never
+        reaches another tenant's call, and a warm call carries no source at all.
+        """
+        modules = request.get("modules") or []
+        key = (request.get("tenant", ""), request.get("hash") or "", ",".join(sorted(modules)))
         cached = self.modules.get(key)
         if cached is None:
+            source = request.get("source")
+            if source is None:
+                return None
+            if not request.get("hash"):
+                key = (key[0], hashlib.sha256(source.encode()).hexdigest(), key[2])
             if len(self.modules) >= MAX_CACHED_MODULES:
                 self.modules.clear()
-            allowed = DEFAULT_MODULES | (frozenset(extra_modules) & REVIEWED_EXTRA)
+            allowed = DEFAULT_MODULES | (frozenset(modules) & REVIEWED_EXTRA)
             cached = self.modules[key] = load(source, allowed, restricted=self.restricted)
         return cached
 
     def inspect(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
-            loaded = self.tools(
-                request.get("tenant", ""), request["source"], request.get("modules", [])
-            )
+            loaded = self.tools(request)
+            if loaded is None:
+                return {"ok": False, "code": "need_source"}
         except ToolLoadError as exc:
             violations = getattr(exc, "violations", None)
             if violations:
@@ -94,9 +102,9 @@ class Worker:
         logs: list[str] = []
         updates: dict[str, Any] = {}
         try:
-            loaded = self.tools(
-                request.get("tenant", ""), request["source"], request.get("modules", [])
-            )
+            loaded = self.tools(request)
+            if loaded is None:
+                return {"ok": False, "code": "need_source"}
             tool = next((t for t in loaded if t.name == request["tool"]), None)
             if tool is None:
                 return _failure("tool_error", f"the file does not declare {request['tool']!r}")
