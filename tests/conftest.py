@@ -113,7 +113,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def settings(database_url: str, tmp_path: Path) -> Settings:
+def settings(request: pytest.FixtureRequest, database_url: str, tmp_path: Path) -> Settings:
+    workers = request.node.get_closest_marker("workers")
     return Settings(
         _env_file=None,
         database_url=database_url,
@@ -121,6 +122,9 @@ def settings(database_url: str, tmp_path: Path) -> Settings:
         admin_key=ADMIN_KEY,
         secret_key=generate_key(),
         tools_dir=None,
+        # each test app starts its own pool; one worker keeps the suite quick unless a test
+        # needs more (@pytest.mark.workers(n))
+        workers=workers.args[0] if workers else 1,
     )
 
 

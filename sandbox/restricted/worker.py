@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import time
 import traceback
 from typing import Any
 
@@ -33,7 +32,8 @@ MAX_LOG_LINES = 200
 class Worker:
     def __init__(self, restricted: bool) -> None:
         self.restricted = restricted
-        self.modules: dict[tuple[str, str], list[LoadedTool]] = {}
+        self.modules: dict[tuple[str, str, str], list[LoadedTool]] = {}
+        self.loads = 0
 
     def tools(self, request: dict[str, Any]) -> list[LoadedTool] | None:
         """The request's loaded module, or ``None`` when it must be resent with its source.
@@ -53,6 +53,7 @@ class Worker:
             if len(self.modules) >= MAX_CACHED_MODULES:
                 self.modules.clear()
             allowed = DEFAULT_MODULES | (frozenset(modules) & REVIEWED_EXTRA)
+            self.loads += 1
             cached = self.modules[key] = load(source, allowed, restricted=self.restricted)
         return cached
 
@@ -271,7 +272,7 @@ def main() -> None:
     handlers = {
         "inspect": worker.inspect,
         "call": worker.call,
-        "ping": lambda r: {"ok": True, "t": time.monotonic()},
+        "ping": lambda r: {"ok": True, "loads": worker.loads},
     }
     while True:
         try:

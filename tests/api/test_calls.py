@@ -301,6 +301,7 @@ LIMITS = {
 }
 
 
+@pytest.mark.workers(2)
 @pytest.mark.parametrize("case", list(LIMITS), ids=list(LIMITS))
 async def test_limits_fail_with_their_code_and_the_service_stays_up(api: Api, case: str) -> None:
     body, code = LIMITS[case]
@@ -462,3 +463,23 @@ async def test_http_to_a_host_outside_the_allowlist_is_refused(api: Api, crm: st
         and "egress to 127.0.0.1 is not allowed" in result["error"]["message"]
     )
     assert LeadApi.received == []
+
+
+async def test_admin_grants_reviewed_modules_per_tenant(api: Api) -> None:
+    acme = await api.tenant("acme")
+    globex = await api.tenant("globex")
+    wrap = simple_tool("wrap", 'import textwrap\nreturn {"success": True, "message": textwrap.shorten("a b c d e f", 5)}')
+    sid = await session_for(acme, [wrap])
+    other_sid = await session_for(globex, [wrap])
+
+    refused = await call(acme, sid, "wrap")
+    granted = await api.admin.put("/v1/tenants/acme/modules", json={"modules": ["textwrap"]})
+    not_reviewed = await api.admin.put("/v1/tenants/acme/modules", json={"modules": ["os"]})
+    allowed = await call(acme, sid, "wrap")
+    other = await call(globex, other_sid, "wrap")
+
+    assert refused["success"] is False and "textwrap" in refused["error"]["message"]
+    assert granted.json()["sandbox_modules"] == ["textwrap"]
+    assert not_reviewed.status_code == 422 and not_reviewed.json()["errors"][0]["field"] == "modules"
+    assert allowed["success"] is True and allowed["result"]["message"] == "[...]"
+    assert other["success"] is False

@@ -38,6 +38,11 @@ ENDPOINTS: list[tuple[str, str, dict | None]] = [
     ("GET", "/v1/bots/globex_bot/snapshot", None),
     ("GET", "/v1/bots/globex_bot/snapshot?tenant=globex", None),
     ("GET", "/v1/disk-tools", None),
+    ("PUT", "/v1/tenants/globex/modules", {"modules": ["textwrap"]}),
+    ("POST", "/v1/tools/globex_tool/test", {"arguments": {}}),
+    ("POST", "/v1/tools/globex_tool/test?tenant=globex", {"arguments": {}}),
+    ("POST", "/v1/sessions?tenant=globex", {"bot": "globex_bot"}),
+    ("POST", "/v1/sessions", {"bot": "globex_bot"}),
 ]
 
 

@@ -1,0 +1,115 @@
+"""The worker pool: caching, isolation between tenants, fairness and bounded waits."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from sandbox.engine import Limits, ToolSource
+from sandbox.restricted.engine import RestrictedEngine
+from sandbox.restricted.pool import PoolConfig
+from tests.sandbox.conftest import run, tool_file
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+async def test_a_warm_call_does_not_load_the_file_again() -> None:
+    engine = RestrictedEngine(PoolConfig(size=1))
+    source = tool_file("out = 'x'", name="cached_tool")
+    try:
+        await run(engine, source, tenant="cache", tool="cached_tool")
+        before = await engine.pool.request("cache", {"op": "ping"}, 1000)
+        for _ in range(5):
+            await run(engine, source, tenant="cache", tool="cached_tool")
+        after = await engine.pool.request("cache", {"op": "ping"}, 1000)
+    finally:
+        await engine.close()
+
+    assert before["loads"] == 1
+    assert after["loads"] == 1
+
+
+async def test_module_state_never_reaches_another_tenant(engine) -> None:
+    source = tool_file("STATE.append(1)\nout = len(STATE)", name="counter", header="STATE = []")
+    engine_single = RestrictedEngine(PoolConfig(size=1))
+    try:
+        first_a = await run(engine_single, source, tenant="a", tool="counter")
+        second_a = await run(engine_single, source, tenant="a", tool="counter")
+        first_b = await run(engine_single, source, tenant="b", tool="counter")
+    finally:
+        await engine_single.close()
+
+    assert (first_a.value["message"], second_a.value["message"]) == ("1", "2")
+    assert first_b.value["message"] == "1"
+
+
+async def test_random_is_reseeded_for_every_call(engine) -> None:
+    seeder = tool_file("import random\nrandom.seed(42)\nout = random.random()")
+    reader = tool_file("import random\nout = random.random()")
+
+    seeded = await run(engine, seeder, tenant="a")
+    later = [await run(engine, reader, tenant="b") for _ in range(3)]
+
+    values = {r.value["message"] for r in later}
+    assert seeded.value["message"] not in values
+    assert len(values) == 3
+
+
+async def test_one_tenant_cannot_hold_every_worker(engine) -> None:
+    sleeper = tool_file("import time\ntime.sleep(0.6)\nout = 'slept'")
+    quick = tool_file("out = 'quick'")
+
+    hog = [asyncio.create_task(run(engine, sleeper, tenant="hog")) for _ in range(4)]
+    await asyncio.sleep(0.1)
+    other = await asyncio.wait_for(run(engine, quick, tenant="polite"), 0.5)
+    results = await asyncio.gather(*hog)
+
+    assert other.ok and other.value["message"] == "quick"
+    assert all(r.ok for r in results)  # queued within the bounded wait, then run
+
+
+async def test_waiting_past_the_bound_is_busy() -> None:
+    engine = RestrictedEngine(PoolConfig(size=1, queue_wait_ms=200))
+    sleeper = tool_file("import time\ntime.sleep(0.8)\nout = 'slept'")
+    try:
+        first = asyncio.create_task(run(engine, sleeper, tenant="a"))
+        await asyncio.sleep(0.3)
+        second = await run(engine, tool_file("out = 1"), tenant="a")
+        other = await run(engine, tool_file("out = 1"), tenant="b")
+        assert (await first).ok
+    finally:
+        await engine.close()
+
+    assert second.code == "busy"
+    assert other.code == "busy"  # the only worker was taken; b waited its bound too
+
+
+async def test_host_calls_are_bounded_per_call(engine) -> None:
+    calls = []
+
+    async def host(module: str, method: str, args: dict) -> dict:
+        calls.append(args)
+        return {"status": 200}
+
+    source = tool_file("n = 0\nfor i in range(50):\n    try:\n        context.modules.http.get('http://x/' + str(i))\n        n += 1\n    except Exception:\n        pass\nout = n")
+
+    result = await engine.run(ToolSource("python", "restricted", source), "t", {}, {"tenant_id": "h"}, Limits(), host)
+
+    assert result.ok and result.value["message"] == "20"
+    assert len(calls) == 20
+
+
+async def test_a_killed_worker_is_replaced_and_the_next_call_works(engine) -> None:
+    spawned = engine.pool.stats.spawned
+
+    timed_out = await run(engine, tool_file("while True:\n    pass"), tenant="loop", timeout_ms=300)
+    after = await run(engine, tool_file("out = 'alive'"), tenant="loop")
+
+    async with asyncio.timeout(10):
+        while engine.pool.stats.spawned < spawned + 1:
+            await asyncio.sleep(0.02)
+
+    assert timed_out.code == "timeout"
+    assert after.ok and after.value["message"] == "alive"
+    assert engine.pool.stats.killed >= 1
