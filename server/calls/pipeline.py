@@ -29,7 +29,8 @@ class CallRequest:
     arguments: Any
     session: SessionRow | None = None
     test: bool = False
-    variables: dict[str, Any] | None = None
+    variables: dict[str, Any] | None = None  # a session's, when the caller already read them
+    modules: tuple[str, ...] | None = None  # the tenant's granted modules, when already known
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,11 @@ class CallPipeline:
             return result
         session = request.session
         variables = (
-            await store.sessions.variables(session.id) if session else dict(request.variables or {})
+            dict(request.variables)
+            if request.variables is not None
+            else await store.sessions.variables(session.id)
+            if session
+            else {}
         )
         context = {
             "session_id": session.id if session else None,
@@ -135,7 +140,11 @@ class CallPipeline:
             int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
         )
         limits = Limits(timeout_ms=timeout)
-        modules = await self.modules_for(store, request.tenant_id)
+        modules = (
+            request.modules
+            if request.modules is not None
+            else await self.modules_for(store, request.tenant_id)
+        )
         engine = self.engines[executable.engine]
         host = self._host(timeout)
         run_kwargs = {"modules": modules} if executable.engine == "restricted" else {}

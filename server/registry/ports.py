@@ -22,6 +22,7 @@ class TenantRegistryData:
     tenant_tools: tuple[ToolDef, ...]
     global_tools: tuple[ToolDef, ...]
     bots: dict[str, BotDef]
+    sandbox_modules: tuple[str, ...] = ()
 
 
 class RegistryStore(Protocol):

@@ -32,6 +32,7 @@ class TenantView:
     key: tuple[int, int, int]
     visible: dict[str, ToolDef]
     bots: dict[str, BotDef]
+    sandbox_modules: tuple[str, ...] = ()
     rendered: OrderedDict[tuple[Any, ...], tuple[str, bytes]] = field(default_factory=OrderedDict)
 
     @property
@@ -97,7 +98,7 @@ class Registry:
         visible = resolve_visible(
             data.tenant_tools, data.global_tools, self.disk.defs(), data.allowlist
         )
-        view = TenantView(tenant_id, key, visible, data.bots)
+        view = TenantView(tenant_id, key, visible, data.bots, data.sandbox_modules)
         self._views[tenant_id] = view
         if len(self._views) > self._max_tenants:
             self._views.popitem(last=False)

@@ -450,6 +450,7 @@ class Store:
             tenant_tools=tuple(d for d in defs if d.tenant_id == tenant_id),
             global_tools=tuple(d for d in defs if d.tenant_id == GLOBAL_TENANT),
             bots=bots,
+            sandbox_modules=tuple(tenant.sandbox_modules or ()),
         )
 
 
@@ -478,6 +479,20 @@ class SessionRepository:
         if row is None or row.tenant_id != tenant_id:
             raise NotFoundError(f"session {session_id!r} not found")
         return row
+
+    async def get_with_variables(
+        self, tenant_id: str, session_id: str
+    ) -> tuple[SessionRow, dict[str, Any]]:
+        """A session and its variables in one round trip (the hot path of every call)."""
+        stmt = (
+            select(SessionRow, SessionVariableRow.name, SessionVariableRow.value)
+            .outerjoin(SessionVariableRow, SessionVariableRow.session_id == SessionRow.id)
+            .where(SessionRow.id == session_id)
+        )
+        rows = (await self.session.execute(stmt)).all()
+        if not rows or rows[0][0].tenant_id != tenant_id:
+            raise NotFoundError(f"session {session_id!r} not found")
+        return rows[0][0], {name: value for _, name, value in rows if name is not None}
 
     async def variables(self, session_id: str) -> dict[str, Any]:
         rows = await self.session.execute(

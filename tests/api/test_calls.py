@@ -289,7 +289,7 @@ async def test_a_graceful_stop_loses_no_logged_call(settings) -> None:
 LIMITS = {
     "infinite loop": ("while True:\n    pass", "timeout"),
     "sleep past the timeout": ("import time\ntime.sleep(30)", "timeout"),
-    "memory bomb": ("x = []\nwhile True:\n    x.append(' ' * 10**7)", "memory_limit"),
+    "memory bomb": ("x = []\nwhile True:\n    x.append(' ' * 10**8)", "memory_limit"),
     "huge power": ("return {'x': 10**10**8}", "timeout"),
     "deep recursion": ("def f(n):\n    return f(n + 1)\nreturn f(0)", "tool_error"),
     "regex backtracking": (
@@ -468,7 +468,10 @@ async def test_http_to_a_host_outside_the_allowlist_is_refused(api: Api, crm: st
 async def test_admin_grants_reviewed_modules_per_tenant(api: Api) -> None:
     acme = await api.tenant("acme")
     globex = await api.tenant("globex")
-    wrap = simple_tool("wrap", 'import textwrap\nreturn {"success": True, "message": textwrap.shorten("a b c d e f", 5)}')
+    wrap = simple_tool(
+        "wrap",
+        'import textwrap\nreturn {"success": True, "message": textwrap.shorten("a b c d e f", 5)}',
+    )
     sid = await session_for(acme, [wrap])
     other_sid = await session_for(globex, [wrap])
 
@@ -480,6 +483,8 @@ async def test_admin_grants_reviewed_modules_per_tenant(api: Api) -> None:
 
     assert refused["success"] is False and "textwrap" in refused["error"]["message"]
     assert granted.json()["sandbox_modules"] == ["textwrap"]
-    assert not_reviewed.status_code == 422 and not_reviewed.json()["errors"][0]["field"] == "modules"
+    assert (
+        not_reviewed.status_code == 422 and not_reviewed.json()["errors"][0]["field"] == "modules"
+    )
     assert allowed["success"] is True and allowed["result"]["message"] == "[...]"
     assert other["success"] is False

@@ -29,12 +29,15 @@ async def _session(principal, store: Store, sid: str, tenant: str | None) -> tup
 
 
 async def _state(
-    runtime: Runtime, store: Store, tenant_id: str, row: SessionRow
-) -> tuple[TenantView, SessionInputs]:
+    principal, runtime: Runtime, store: Store, sid: str, tenant: str | None
+) -> tuple[str, SessionRow, TenantView, SessionInputs, dict[str, Any]]:
+    """Everything a session request needs: one query, plus the cached registry view."""
+    require(principal, "agent", "developer")
+    tenant_id = acting_tenant(principal, tenant)
+    row, variables = await store.sessions.get_with_variables(tenant_id, sid)
     view = await runtime.registry.view(store, tenant_id)
     view.bot(row.bot)
-    variables = await store.sessions.variables(row.id)
-    return view, session_inputs(row, view, variables)
+    return tenant_id, row, view, session_inputs(row, view, variables), variables
 
 
 def _check_intent(view: TenantView, bot: str, intent: str | None) -> None:
@@ -89,13 +92,12 @@ async def session_snapshot(
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The session's tools now: the bot's tools for the current intent, minus completed and broken ones."""
-    tenant_id, row = await _session(principal, store, sid, tenant)
     if format not in FORMATS:
         raise ValidationFailedError(
             [FieldError(f"must be one of {', '.join(FORMATS)}", field="format")]
         )
     fmt = "openai-strict" if format == "openai" and strict else format
-    view, inputs = await _state(runtime, store, tenant_id, row)
+    _, row, view, inputs, _ = await _state(principal, runtime, store, sid, tenant)
     etag = runtime.registry.etag(view, row.bot, fmt, inputs)  # type: ignore[arg-type]
     if if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]:
         return Response(status_code=304, headers={"ETag": etag})
@@ -138,18 +140,27 @@ async def call_tool(
     runtime: RuntimeDep,
     store: StoreDep,
     tenant: TenantQuery = None,
-) -> dict[str, Any]:
+) -> Response:
     """Run a server tool of the session's snapshot; the envelope says whether the tool succeeded."""
-    tenant_id, row = await _session(principal, store, sid, tenant)
-    view, inputs = await _state(runtime, store, tenant_id, row)
+    tenant_id, row, view, inputs, variables = await _state(principal, runtime, store, sid, tenant)
     snapshot = runtime.registry.snapshot(view, row.bot, inputs)
     entry = next((e for e in snapshot.entries if e.name == body.tool), None)
     if entry is None or entry.executor != "server":
         result = envelope.failure(
             body.tool, 0.0, "tool_not_available", f"{body.tool!r} is not in this session's tools"
         )
-        return result
+        return _json(result)
     request = CallRequest(
-        tenant_id=tenant_id, tool=body.tool, arguments=body.arguments, session=row
+        tenant_id=tenant_id,
+        tool=body.tool,
+        arguments=body.arguments,
+        session=row,
+        variables=variables,
+        modules=view.sandbox_modules,
     )
-    return await runtime.pipeline.call(store, request, view.visible[body.tool])
+    return _json(await runtime.pipeline.call(store, request, view.visible[body.tool]))
+
+
+def _json(envelope_: dict[str, Any]) -> Response:
+    # The envelope is plain JSON data already: skip FastAPI's generic encoder on the hot path.
+    return Response(orjson.dumps(envelope_), media_type="application/json")
