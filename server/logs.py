@@ -15,6 +15,9 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        for key in ("tenant", "tool", "session"):
+            if hasattr(record, key):
+                line[key] = getattr(record, key)
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False)

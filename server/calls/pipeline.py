@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 MAX_SOURCES = 2048
+tool_log = logging.getLogger("quiver.tool")
 
 
 @dataclass(frozen=True)
@@ -154,22 +156,43 @@ class CallPipeline:
         result = await self._wrap(
             engine, executable, params, context, limits, outcome, started, run_kwargs
         )
-        if outcome.ok and (
-            outcome.updates or (result["success"] and tool.metadata.get("once_per_session"))
-        ):
-            updates = dict(outcome.updates)
-            if result["success"] and tool.metadata.get("once_per_session"):
-                updates[f"{tool.name}_done"] = True
-            if session is not None:
-                await store.sessions.set_variables(session.id, updates)
-                if f"{tool.name}_done" in updates:
-                    await store.sessions.bump(session.id)
-            else:
-                result["variables"] = updates
+        if outcome.ok:
+            await self._apply_updates(store, request, tool, outcome, result)
+        for line in outcome.logs:
+            tool_log.info(
+                "%s",
+                line,
+                extra={
+                    "tenant": request.tenant_id,
+                    "tool": tool.name,
+                    "session": session.id if session else None,
+                },
+            )
         if request.test:
             result["logs"] = list(outcome.logs)
         self._log(request, tool, result, started)
         return result
+
+    async def _apply_updates(
+        self,
+        store: Store,
+        request: CallRequest,
+        tool: ToolDef,
+        outcome: RunResult,
+        result: dict[str, Any],
+    ) -> None:
+        """Write the call's ``update_context`` values (and ``<tool>_done``) through to the session."""
+        updates = dict(outcome.updates)
+        if result["success"] and tool.metadata.get("once_per_session"):
+            updates[f"{tool.name}_done"] = True
+        if not updates:
+            return
+        if request.session is None:  # a test run: show the writes instead of storing them
+            result["variables"] = updates
+            return
+        await store.sessions.set_variables(request.session.id, updates)
+        if f"{tool.name}_done" in updates:
+            await store.sessions.bump(request.session.id)  # the snapshot loses the tool
 
     async def _wrap(
         self,

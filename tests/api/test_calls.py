@@ -492,3 +492,15 @@ async def test_admin_grants_reviewed_modules_per_tenant(api: Api) -> None:
     )
     assert allowed["success"] is True and allowed["result"]["message"] == "[...]"
     assert other["success"] is False
+
+
+async def test_tool_log_lines_reach_the_server_log_with_tenant_tool_and_session(api: Api, caplog: pytest.LogCaptureFixture) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [simple_tool("chatty", 'context.modules.logger.warning("low stock", 3)\nreturn {"success": True}')])
+
+    with caplog.at_level("INFO", logger="quiver.tool"):
+        await call(acme, sid, "chatty")
+
+    record = next(r for r in caplog.records if r.name == "quiver.tool")
+    assert record.getMessage() == "warning: low stock 3"
+    assert (record.tenant, record.tool, record.session) == ("acme", "chatty", sid)
