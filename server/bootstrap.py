@@ -15,6 +15,8 @@ from sandbox.restricted.pool import PoolConfig
 from server.calls.calllog import CallLog
 from server.calls.host import HttpHost
 from server.calls.pipeline import CallPipeline
+from server.calls.webhook import WebhookEngine
+from server.egress import Allowlist, EgressGuard
 from server.keycache import KeyCache
 from server.registry.definitions import DefinitionLimits
 from server.registry.disk import DiskTools, load_disk_tools
@@ -72,6 +74,12 @@ def definition_limits(settings: Settings) -> DefinitionLimits:
     )
 
 
+def egress_allowlist(settings: Settings) -> Allowlist:
+    """``QUIVER_EGRESS_ALLOW``; in demo mode the server itself too, so the demo webhook works offline."""
+    own = [settings.host] if settings.demo else []
+    return Allowlist.parse(settings.egress_allow, own)
+
+
 def pool_config(settings: Settings) -> PoolConfig:
     return PoolConfig(
         size=settings.workers,
@@ -85,10 +93,15 @@ def pool_config(settings: Settings) -> PoolConfig:
 
 async def tenant_modules(store: Store, tenant_id: str) -> tuple[str, ...]:
     """The reviewed extra modules an admin granted this tenant."""
-    if tenant_id == "*":
-        return ()
-    tenant = await store.session.get(TenantRow, tenant_id)
-    return tuple(tenant.sandbox_modules or ()) if tenant is not None else ()
+    return (await tenant_sandbox(store, tenant_id))[0]
+
+
+async def tenant_sandbox(store: Store, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The tenant's granted modules and its own egress allowlist."""
+    tenant = await store.session.get(TenantRow, tenant_id) if tenant_id != "*" else None
+    if tenant is None:
+        return (), ()
+    return tuple(tenant.sandbox_modules or ()), tuple(tenant.egress_allow or ())
 
 
 def load_secret_box(settings: Settings) -> SecretBox:
@@ -146,17 +159,22 @@ async def start(settings: Settings) -> Runtime:
         load_disk(settings, limits), version_ttl_s=settings.registry_cache_ttl_ms / 1000
     )
     restricted = RestrictedEngine(pool_config(settings), load_timeout_ms=settings.load_timeout_ms)
+    # One pooled client per node; proxies from the environment are ignored (trust_env=False).
     http_client = httpx.AsyncClient(
         trust_env=False,
         follow_redirects=False,
-        limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+        limits=httpx.Limits(max_connections=200, max_keepalive_connections=64),
+    )
+    guard = EgressGuard(
+        http_client, egress_allowlist(settings), per_tenant=settings.tenant_egress_concurrency
     )
     call_log = CallLog(sessions, settings.call_log_flush_ms / 1000)
     call_log.start()
     pipeline = CallPipeline(
-        registry, {"restricted": restricted}, HttpHost(http_client, settings.egress_allow), call_log,
-        settings.default_timeout_ms, settings.max_timeout_ms, tenant_modules,
+        registry, {"restricted": restricted}, HttpHost(guard), WebhookEngine(guard), call_log,
+        settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox,
     )  # fmt: skip
+    pipeline.result_cap = settings.result_cap_bytes
     runtime = Runtime(
         settings=settings,
         engine=engine,

@@ -65,6 +65,9 @@ class Settings(BaseSettings):
         default=None, description="comma-separated hosts and CIDRs tools may reach"
     )
     call_log_flush_ms: int = 500
+    tenant_egress_concurrency: int = Field(
+        default=16, description="outbound calls one tenant may have in flight"
+    )
     auth_cache_ttl_s: float = Field(default=5.0, description="how long a node trusts a key lookup")
     registry_cache_ttl_ms: int = Field(
         default=1_000, description="how long a node trusts a tenant's registry version counters"

@@ -63,6 +63,10 @@ class ModulesUpdate(Strict):
     modules: list[str] = Field(examples=[["textwrap", "zoneinfo"]])
 
 
+class EgressUpdate(Strict):
+    allow: list[str] = Field(max_length=256, examples=[["crm.internal.example", "10.20.0.0/16"]])
+
+
 class SessionCreate(Strict):
     bot: str = Field(pattern=TOOL_NAME, examples=["support"])
     intent: str | None = Field(default=None, max_length=64)
@@ -125,6 +129,7 @@ def tenant_public(row: TenantRow) -> dict[str, Any]:
         "name": row.name,
         "shared_tools": row.shared_tools,
         "sandbox_modules": row.sandbox_modules or [],
+        "egress_allow": row.egress_allow or [],
         "registry_version": row.registry_version,
         "created_at": iso(row.created_at),
     }

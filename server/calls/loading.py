@@ -16,7 +16,7 @@ async def load_draft(
     """Problems found by loading the file for real, and the failure code when loading failed."""
     if draft.kind != "python" or draft.sandbox != "restricted":
         return Problems(), None
-    modules = await tenant_modules(store, tenant_id)
+    modules = await tenant_modules(store, tenant_id)  # imports at load time see the grants
     inspection = await runtime.restricted.inspect(
         ToolSource("python", "restricted", draft.source), tenant_id, modules
     )

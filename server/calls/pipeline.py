@@ -8,6 +8,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from sandbox.engine import Limits, RunResult, ToolSource
 from sandbox.toolfile import parse_tool_file
 from server.calls import envelope
@@ -15,6 +17,8 @@ from server.calls.arguments import ArgumentCheckers, ArgumentError
 from server.calls.calllog import CallLog, truncate
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.inprocess import InProcessEngine
+from server.calls.webhook import WebhookEngine
+from server.egress import Allowlist
 from server.registry.model import SessionInputs, ToolDef
 from server.registry.service import Registry, TenantView
 from server.storage.repositories import Store
@@ -33,13 +37,16 @@ class CallRequest:
     test: bool = False
     variables: dict[str, Any] | None = None  # a session's, when the caller already read them
     modules: tuple[str, ...] | None = None  # the tenant's granted modules, when already known
+    egress_allow: tuple[str, ...] | None = None  # the tenant's own egress allowlist, likewise
 
 
 @dataclass(frozen=True)
 class Executable:
     tool: ToolDef
     source: ToolSource | None
-    engine: str | None  # "restricted", "builtin", or None when no engine runs this kind yet
+    engine: str | None  # "restricted", "builtin", "webhook", or None: no engine for it yet
+    webhook: dict[str, Any] | None = None
+    secret: str | None = None
 
 
 def session_inputs(row: SessionRow, view: TenantView, variables: dict[str, Any]) -> SessionInputs:
@@ -57,6 +64,7 @@ class CallPipeline:
         registry: Registry,
         engines: dict[str, Any],
         http: HttpHost,
+        webhook: WebhookEngine,
         log: CallLog,
         default_timeout_ms: int,
         max_timeout_ms: int,
@@ -65,6 +73,8 @@ class CallPipeline:
         self.registry = registry
         self.engines = {**engines, "builtin": InProcessEngine()}
         self.http = http
+        self.webhook = webhook
+        self.result_cap = 64 * 1024
         self.log = log
         self.checkers = ArgumentCheckers()
         self.default_timeout_ms = default_timeout_ms
@@ -72,8 +82,23 @@ class CallPipeline:
         self.modules_for = modules_for
         self._sources: OrderedDict[str, ToolSource] = OrderedDict()
         self._on_error: dict[str, bool] = {}
+        self._webhooks: OrderedDict[tuple[str, str, int], Executable] = OrderedDict()
+
+    async def _webhook(self, store: Store, tool: ToolDef) -> Executable:
+        """The webhook's config and decrypted secret, cached per exact stored version."""
+        key = (tool.tenant_id, tool.name, tool.version)
+        hit = self._webhooks.get(key)
+        if hit is None:
+            row = await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
+            secret = store.tools.decrypt_secret(tool.tenant_id, tool.name, row)
+            hit = self._webhooks[key] = Executable(tool, None, "webhook", row.webhook, secret)
+            if len(self._webhooks) > MAX_SOURCES:
+                self._webhooks.popitem(last=False)
+        return hit
 
     async def executable(self, store: Store, tool: ToolDef) -> Executable:
+        if tool.kind == "webhook":
+            return await self._webhook(store, tool)
         if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin"):
             return Executable(tool, None, None)
         engine = "builtin" if tool.origin == "builtin" else "restricted"
@@ -142,17 +167,27 @@ class CallPipeline:
             int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
         )
         limits = Limits(timeout_ms=timeout)
-        modules = (
-            request.modules
-            if request.modules is not None
-            else await self.modules_for(store, request.tenant_id)
-        )
-        engine = self.engines[executable.engine]
-        host = self._host(timeout)
+        if request.modules is not None and request.egress_allow is not None:
+            modules, egress = request.modules, request.egress_allow
+        else:
+            modules, egress = await self.modules_for(store, request.tenant_id)
+        extra = Allowlist.parse(egress) if egress else None
+        engine = self.engines.get(executable.engine)
         run_kwargs = {"modules": modules} if executable.engine == "restricted" else {}
-        outcome: RunResult = await engine.run(
-            executable.source, tool.name, params, context, limits, host, **run_kwargs
-        )
+        if executable.engine == "webhook":
+            outcome: RunResult = await self.webhook.call(
+                executable.webhook or {},
+                executable.secret,
+                params,
+                request.tenant_id,
+                limits,
+                extra,
+            )
+        else:
+            host = self._host(timeout, request.tenant_id, extra)
+            outcome = await engine.run(
+                executable.source, tool.name, params, context, limits, host, **run_kwargs
+            )
         result = await self._wrap(
             engine, executable, params, context, limits, outcome, started, run_kwargs
         )
@@ -211,7 +246,7 @@ class CallPipeline:
             if value.get("success") is False:
                 message = str(value.get("message") or "the tool reported a failure")
                 return envelope.failure(name, _ms(started), "tool_failed", message, result=value)
-            return envelope.success(name, _ms(started), value)
+            return envelope.success(name, _ms(started), self._capped(value))
         code, message = outcome.code or "tool_error", outcome.message or "the tool failed"
         model_message = None
         if (
@@ -234,10 +269,23 @@ class CallPipeline:
                 model_message = str(shaped.value["message"])
         return envelope.failure(name, _ms(started), code, message, model_message)
 
-    def _host(self, timeout_ms: int):
+    def _capped(self, value: Any) -> Any:
+        """What the model is given: the result, or its start and a marker when over the cap."""
+        text = orjson.dumps(value)
+        if len(text) <= self.result_cap:
+            return value
+        return {
+            "truncated": True,
+            "size": len(text),
+            "content": text[: self.result_cap].decode(errors="ignore"),
+        }
+
+    def _host(self, timeout_ms: int, tenant: str, extra: Allowlist | None):
         async def handle(module: str, method: str, args: dict[str, Any]) -> Any:
             if module == "http":
-                return await self.http(method, args, timeout_s=timeout_ms / 1000)
+                return await self.http(
+                    method, args, timeout_s=timeout_ms / 1000, tenant=tenant, extra=extra
+                )
             raise HostCallRefused(f"no host module {module!r}")
 
         return handle

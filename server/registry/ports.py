@@ -23,6 +23,7 @@ class TenantRegistryData:
     global_tools: tuple[ToolDef, ...]
     bots: dict[str, BotDef]
     sandbox_modules: tuple[str, ...] = ()
+    egress_allow: tuple[str, ...] = ()
 
 
 class RegistryStore(Protocol):

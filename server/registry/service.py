@@ -33,6 +33,7 @@ class TenantView:
     visible: dict[str, ToolDef]
     bots: dict[str, BotDef]
     sandbox_modules: tuple[str, ...] = ()
+    egress_allow: tuple[str, ...] = ()
     rendered: OrderedDict[tuple[Any, ...], tuple[str, bytes]] = field(default_factory=OrderedDict)
 
     @property
@@ -98,7 +99,9 @@ class Registry:
         visible = resolve_visible(
             data.tenant_tools, data.global_tools, self.disk.defs(), data.allowlist
         )
-        view = TenantView(tenant_id, key, visible, data.bots, data.sandbox_modules)
+        view = TenantView(
+            tenant_id, key, visible, data.bots, data.sandbox_modules, data.egress_allow
+        )
         self._views[tenant_id] = view
         if len(self._views) > self._max_tenants:
             self._views.popitem(last=False)

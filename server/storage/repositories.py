@@ -451,6 +451,7 @@ class Store:
             global_tools=tuple(d for d in defs if d.tenant_id == GLOBAL_TENANT),
             bots=bots,
             sandbox_modules=tuple(tenant.sandbox_modules or ()),
+            egress_allow=tuple(tenant.egress_allow or ()),
         )
 
 

@@ -57,6 +57,7 @@ class TenantRow(Base):
     name: Mapped[str] = mapped_column(String(200))
     shared_tools: Mapped[list[str]] = mapped_column(JSONType, default=list)
     sandbox_modules: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
+    egress_allow: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
     registry_version: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 

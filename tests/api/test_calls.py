@@ -464,7 +464,7 @@ async def test_http_to_a_host_outside_the_allowlist_is_refused(api: Api, crm: st
 
     assert (
         result["success"] is False
-        and "egress to 127.0.0.1 is not allowed" in result["error"]["message"]
+        and "egress denied: 127.0.0.1" in result["error"]["message"]
     )
     assert LeadApi.received == []
 
@@ -494,9 +494,18 @@ async def test_admin_grants_reviewed_modules_per_tenant(api: Api) -> None:
     assert other["success"] is False
 
 
-async def test_tool_log_lines_reach_the_server_log_with_tenant_tool_and_session(api: Api, caplog: pytest.LogCaptureFixture) -> None:
+async def test_tool_log_lines_reach_the_server_log_with_tenant_tool_and_session(
+    api: Api, caplog: pytest.LogCaptureFixture
+) -> None:
     acme = await api.tenant("acme")
-    sid = await session_for(acme, [simple_tool("chatty", 'context.modules.logger.warning("low stock", 3)\nreturn {"success": True}')])
+    sid = await session_for(
+        acme,
+        [
+            simple_tool(
+                "chatty", 'context.modules.logger.warning("low stock", 3)\nreturn {"success": True}'
+            )
+        ],
+    )
 
     with caplog.at_level("INFO", logger="quiver.tool"):
         await call(acme, sid, "chatty")

@@ -11,12 +11,13 @@ import httpx
 import pytest
 
 from server.calls.host import HttpHost
+from server.egress import Allowlist, EgressGuard
 from tests.sandbox.conftest import CANARY_SECRET, run, tool_file
 
 
 def refusing_host():
     """The server's http host call with no egress allowlist: every host is refused."""
-    http = HttpHost(httpx.AsyncClient(trust_env=False), allow=None)
+    http = HttpHost(EgressGuard(httpx.AsyncClient(trust_env=False), Allowlist()))
 
     async def handle(module: str, method: str, args: dict) -> object:
         return await http(method, args)

@@ -157,6 +157,7 @@ async def call_tool(
         session=row,
         variables=variables,
         modules=view.sandbox_modules,
+        egress_allow=view.egress_allow,
     )
     return _json(await runtime.pipeline.call(store, request, view.visible[body.tool]))
 

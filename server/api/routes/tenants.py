@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 from fastapi import APIRouter, Response
@@ -9,8 +10,8 @@ from fastapi import APIRouter, Response
 from sandbox.restricted.facades import REVIEWED_EXTRA
 from server.api.deps import AdminDep, StoreDep
 from server.api.views import (
+    EgressUpdate,
     KeyCreate,
-    ModulesUpdate,
     SharedToolsUpdate,
     TenantCreate,
     key_public,
@@ -76,7 +77,7 @@ async def revoke_key(key_id: str, admin: AdminDep, store: StoreDep) -> Response:
 
 @router.put("/tenants/{tenant}/modules")
 async def set_sandbox_modules(
-    tenant: str, body: ModulesUpdate, admin: AdminDep, store: StoreDep
+    tenant: str, body: EgressUpdate, ModulesUpdate, admin: AdminDep, store: StoreDep
 ) -> dict[str, Any]:
     """Grant the tenant's code tools extra importable modules from the reviewed table."""
     unknown = [m for m in body.modules if m not in REVIEWED_EXTRA]
@@ -96,3 +97,30 @@ async def set_sandbox_modules(
     )
     await store.session.refresh(row)
     return tenant_public(row)
+
+
+@router.put("/tenants/{tenant}/egress")
+async def set_egress_allow(
+    tenant: str, body: EgressUpdate, admin: AdminDep, store: StoreDep
+) -> dict[str, Any]:
+    """Admit internal hosts or CIDRs for this tenant's webhooks and ``context.modules.http``."""
+    for i, item in enumerate(body.allow):
+        if not item.strip() or any(c in item for c in "/:@ ") and not _is_network(item):
+            raise ValidationFailedError(
+                [FieldError(f"{item!r} is neither a host name nor a CIDR", field=f"allow[{i}]")]
+            )
+    row = await store.tenants.get(tenant)
+    row.egress_allow = sorted({item.strip().lower() for item in body.allow})
+    await store.changed(
+        admin.key_id, tenant, "tenant.egress_allow", tenant, {"allow": row.egress_allow}
+    )
+    await store.session.refresh(row)
+    return tenant_public(row)
+
+
+def _is_network(item: str) -> bool:
+    try:
+        ipaddress.ip_network(item.strip(), strict=False)
+        return True
+    except ValueError:
+        return False

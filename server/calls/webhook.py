@@ -1,0 +1,114 @@
+"""Webhook tools: declared, not coded. One HTTP request through the egress guard per call."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.parse
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+
+from sandbox.engine import Limits, RunResult
+from server.egress import EgressDenied, EgressGuard, ResponseTooLarge, TooManyRedirects
+
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+MAX_RESPONSE_BYTES = 1024 * 1024
+
+
+def expand_url(template: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Fill ``{param}`` placeholders, each value percent-encoded as one segment; return the URL
+    and the arguments that were not used by it."""
+    used: set[str] = set()
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        used.add(name)
+        value = params.get(name, "")
+        text = (
+            json.dumps(value)
+            if isinstance(value, dict | list)
+            else ""
+            if value is None
+            else str(value).lower()
+            if isinstance(value, bool)
+            else str(value)
+        )
+        return urllib.parse.quote(text, safe="")
+
+    url = PLACEHOLDER.sub(fill, template)
+    return url, {k: v for k, v in params.items() if k not in used}
+
+
+def auth_header(secret: str | None) -> dict[str, str]:
+    """``"Name: value"`` sets that header; a bare value is sent as ``Authorization``."""
+    if not secret:
+        return {}
+    name, sep, value = secret.partition(":")
+    if sep and re.fullmatch(r"[A-Za-z0-9-]{1,64}", name.strip()) and " " not in name.strip():
+        return {name.strip(): value.strip()}
+    return {"Authorization": secret}
+
+
+class WebhookEngine:
+    name = "webhook"
+
+    def __init__(self, guard: EgressGuard, max_response_bytes: int = MAX_RESPONSE_BYTES) -> None:
+        self.guard = guard
+        self.max_response_bytes = max_response_bytes
+
+    async def call(
+        self,
+        config: Mapping[str, Any],
+        secret: str | None,
+        params: Mapping[str, Any],
+        tenant: str,
+        limits: Limits,
+        extra_allow=None,
+    ) -> RunResult:
+        started = time.perf_counter()
+        url, rest = expand_url(config["url"], params)
+        method = config.get("method", "POST")
+        secret_headers = auth_header(secret)
+        headers = {**(config.get("headers") or {}), **secret_headers, "Accept": "application/json"}
+        timeout_s = min(config.get("timeout_ms", 10_000), limits.timeout_ms) / 1000
+
+        def failed(code: str, message: str) -> RunResult:
+            return RunResult.failure(code, message, (time.perf_counter() - started) * 1000)  # type: ignore[arg-type]
+
+        try:
+            response, body = await self.guard.request(
+                method, url, tenant=tenant, headers=headers,
+                params=rest if method == "GET" else None, json=rest if method != "GET" else None,
+                timeout_s=timeout_s, max_bytes=self.max_response_bytes, extra=extra_allow,
+                secret_headers=frozenset(h.lower() for h in secret_headers),
+            )  # fmt: skip
+        except EgressDenied as exc:
+            return failed("egress_denied", str(exc))
+        except (TimeoutError, httpx.TimeoutException):
+            return failed(
+                "timeout", f"the endpoint did not answer within {int(timeout_s * 1000)} ms"
+            )
+        except ResponseTooLarge as exc:
+            return failed("too_large", str(exc))
+        except TooManyRedirects as exc:
+            return failed("connect_error", str(exc))
+        except httpx.HTTPError as exc:
+            return failed("connect_error", f"could not reach the endpoint ({type(exc).__name__})")
+        status = response.status_code
+        if 400 <= status < 500:
+            return failed("upstream_4xx", f"the endpoint answered {status}")
+        if status >= 500:
+            return failed("upstream_5xx", f"the endpoint answered {status}")
+        if not 200 <= status < 300:
+            return failed("malformed_response", f"the endpoint answered {status}")
+        try:
+            value = json.loads(body) if body else None
+        except ValueError:
+            return failed("malformed_response", "the endpoint did not answer with JSON")
+        took = (time.perf_counter() - started) * 1000
+        return RunResult(
+            ok=True, value=value if isinstance(value, dict) else {"data": value}, duration_ms=took
+        )

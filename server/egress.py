@@ -1,0 +1,257 @@
+"""The one guarded way out to the network, used by webhook tools and ``context.modules.http``.
+
+For every request and every redirect hop:
+
+* only ``http``/``https``, no credentials in the URL, only ports 80/443/8080/8443 unless the host is
+  admitted by an allowlist;
+* the host name is resolved off the event loop and **every** address must be global: loopback,
+  private, link-local (169.254.169.254, fd00:ec2::254), CGNAT, 0.0.0.0/8, multicast, reserved,
+  benchmarking (198.18/15) and documentation ranges are refused, and IPv4-mapped, NAT64 and 6to4
+  IPv6 addresses are unwrapped first (Python 3.11's ``ipaddress`` calls ``::ffff:127.0.0.1``
+  global);
+* the connection goes to the address that was checked — the URL is rewritten to it and the
+  ``Host`` header and TLS SNI keep the name — so a resolver that answers differently the second
+  time (DNS rebinding) changes nothing;
+* redirects are followed by hand, each hop checked again, at most three.
+
+Forms like ``2130706433``, ``0x7f.1``, ``127.1`` or ``0`` are caught because the resolved
+address is what gets checked. ``QUIVER_EGRESS_ALLOW`` (and a tenant's own allowlist, set by an
+admin) admits named internal hosts and CIDRs. Proxies from the environment are ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import socket
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+Resolver = Callable[[str, int], Awaitable[list[str]]]
+
+DEFAULT_PORTS = frozenset({80, 443, 8080, 8443})
+MAX_REDIRECTS = 3
+DENIED_NETWORKS: tuple[Network, ...] = tuple(
+    ipaddress.ip_network(n)
+    for n in (
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
+        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32",
+        "::/128", "::1/128", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "fc00::/7",
+        "fe80::/10", "fec0::/10", "ff00::/8",
+    )
+)  # fmt: skip
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+SIX_TO_FOUR = ipaddress.ip_network("2002::/16")
+
+
+class EgressDenied(Exception):
+    """The destination is not allowed; nothing was sent."""
+
+
+def unwrap(address: Address) -> Address:
+    """The IPv4 address hidden in an IPv4-mapped, NAT64 or 6to4 IPv6 address, if any."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return address.ipv4_mapped
+        if address in NAT64:
+            return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+        if address.sixtofour is not None:
+            return address.sixtofour
+    return address
+
+
+def is_public(address: Address) -> bool:
+    inner = unwrap(address)
+    if any(inner in net for net in DENIED_NETWORKS if net.version == inner.version):
+        return False
+    return inner.is_global and not inner.is_multicast
+
+
+@dataclass(frozen=True)
+class Allowlist:
+    hosts: frozenset[str] = frozenset()
+    networks: tuple[Network, ...] = ()
+
+    @classmethod
+    def parse(cls, *values: str | Iterable[str] | None) -> Allowlist:
+        hosts: set[str] = set()
+        networks: list[Network] = []
+        for value in values:
+            items = value.split(",") if isinstance(value, str) else (value or [])
+            for item in items:
+                item = item.strip().lower().rstrip(".")
+                if not item:
+                    continue
+                try:
+                    networks.append(ipaddress.ip_network(item, strict=False))
+                except ValueError:
+                    hosts.add(item)
+        return cls(frozenset(hosts), tuple(networks))
+
+    def admits_host(self, host: str) -> bool:
+        return host in self.hosts
+
+    def admits_address(self, address: Address) -> bool:
+        inner = unwrap(address)
+        return any(
+            address in net or inner in net
+            for net in self.networks
+            if net.version in (address.version, inner.version)
+        )
+
+
+async def system_resolver(host: str, port: int) -> list[str]:
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return list(dict.fromkeys(info[4][0] for info in infos))
+
+
+@dataclass(frozen=True)
+class Target:
+    """A checked destination: connect to ``address``, speak to ``host``."""
+
+    url: httpx.URL
+    host: str
+    address: str
+
+
+class EgressGuard:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        allow: Allowlist,
+        resolver: Resolver = system_resolver,
+        per_tenant: int = 16,
+    ) -> None:
+        self.client = client
+        self.allow = allow
+        self.resolver = resolver
+        self._slots: dict[str, asyncio.Semaphore] = defaultdict(
+            lambda: asyncio.Semaphore(per_tenant)
+        )
+
+    async def check(self, url: httpx.URL | str, extra: Allowlist | None = None) -> Target:
+        """Refuse the URL unless every address its host resolves to may be reached."""
+        try:
+            url = httpx.URL(url)
+        except (httpx.InvalidURL, TypeError) as exc:
+            raise EgressDenied(f"invalid URL: {exc}") from None
+        if url.scheme not in ("http", "https"):
+            raise EgressDenied(
+                f"scheme {url.scheme or '(none)'!r} is not allowed; use http or https"
+            )
+        if url.userinfo:
+            raise EgressDenied("credentials in URLs are not allowed")
+        host = url.host.lower().rstrip(".")
+        if not host:
+            raise EgressDenied("the URL has no host")
+        port = url.port or (443 if url.scheme == "https" else 80)
+        lists = [self.allow] + ([extra] if extra else [])
+        named = any(a.admits_host(host) for a in lists)
+        try:
+            literal: Address | None = ipaddress.ip_address(host)
+        except ValueError:
+            literal = None
+        try:
+            addresses = [str(literal)] if literal is not None else await self.resolver(host, port)
+        except OSError as exc:
+            raise EgressDenied(f"{host} does not resolve ({exc.__class__.__name__})") from None
+        if not addresses:
+            raise EgressDenied(f"{host} does not resolve")
+        for text in addresses:
+            address = ipaddress.ip_address(text.split("%")[0])
+            admitted = named or any(a.admits_address(address) for a in lists)
+            if not admitted and not is_public(address):
+                raise EgressDenied(f"{host} resolves to {address}, which is not a public address")
+            if not admitted and port not in DEFAULT_PORTS:
+                raise EgressDenied(f"port {port} is not allowed")
+        chosen = addresses[0].split("%")[0]
+        connect_host = f"[{chosen}]" if ":" in chosen else chosen
+        return Target(
+            url=url.copy_with(host=chosen) if connect_host else url, host=url.host, address=chosen
+        )
+
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        tenant: str = "",
+        headers: dict[str, str] | None = None,
+        params: Any = None,
+        json: Any = None,
+        content: bytes | str | None = None,
+        timeout_s: float = 10.0,
+        max_bytes: int = 1024 * 1024,
+        extra: Allowlist | None = None,
+        secret_headers: frozenset[str] = frozenset(),
+    ) -> tuple[httpx.Response, bytes]:
+        """Send a request through the guard; returns the final response and its body (capped).
+
+        Raises ``EgressDenied``, ``httpx.TimeoutException``, ``httpx.TransportError`` or
+        ``ResponseTooLarge``.
+        """
+        async with self._slots[tenant], asyncio.timeout(timeout_s):
+            current = httpx.URL(url)
+            if params:
+                current = current.copy_merge_params(params)
+            headers = dict(headers or {})
+            for _ in range(MAX_REDIRECTS + 1):
+                target = await self.check(current, extra)
+                send_headers = {**headers, "Host": _host_header(current)}
+                request = self.client.build_request(
+                    method, target.url, headers=send_headers, json=json, content=content,
+                    extensions={"sni_hostname": target.host, "timeout": {"connect": timeout_s, "read": timeout_s, "write": timeout_s, "pool": timeout_s}},
+                )  # fmt: skip
+                response = await self.client.send(request, stream=True)
+                if (
+                    response.status_code in (301, 302, 303, 307, 308)
+                    and "location" in response.headers
+                ):
+                    await response.aclose()
+                    following = current.join(response.headers["location"])
+                    if following.host != current.host:  # never carry secrets to another host
+                        headers = {
+                            k: v for k, v in headers.items() if k.lower() not in secret_headers
+                        }
+                    if response.status_code in (301, 302, 303) and method != "HEAD":
+                        method, json, content = "GET", None, None
+                    current = following
+                    continue
+                try:
+                    return response, await read_capped(response, max_bytes)
+                finally:
+                    await response.aclose()
+            raise TooManyRedirects(f"more than {MAX_REDIRECTS} redirects")
+
+
+class ResponseTooLarge(Exception):
+    pass
+
+
+class TooManyRedirects(Exception):
+    pass
+
+
+async def read_capped(response: httpx.Response, max_bytes: int) -> bytes:
+    declared = response.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > max_bytes:
+        raise ResponseTooLarge(f"the response is {declared} bytes, over the {max_bytes} byte cap")
+    body = bytearray()
+    async for chunk in response.aiter_bytes():
+        body += chunk
+        if len(body) > max_bytes:
+            raise ResponseTooLarge(f"the response is over the {max_bytes} byte cap")
+    return bytes(body)
+
+
+def _host_header(url: httpx.URL) -> str:
+    default = 443 if url.scheme == "https" else 80
+    host = f"[{url.host}]" if ":" in url.host else url.host
+    return host if url.port in (None, default) else f"{host}:{url.port}"
