@@ -462,10 +462,7 @@ async def test_http_to_a_host_outside_the_allowlist_is_refused(api: Api, crm: st
 
     result = await call(acme, sid, "collect_lead", {"name": "Ada", "phone": "+44 20 7946 0958"})
 
-    assert (
-        result["success"] is False
-        and "egress denied: 127.0.0.1" in result["error"]["message"]
-    )
+    assert result["success"] is False and "egress denied: 127.0.0.1" in result["error"]["message"]
     assert LeadApi.received == []
 
 

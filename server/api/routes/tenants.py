@@ -12,6 +12,7 @@ from server.api.deps import AdminDep, StoreDep
 from server.api.views import (
     EgressUpdate,
     KeyCreate,
+    ModulesUpdate,
     SharedToolsUpdate,
     TenantCreate,
     key_public,
@@ -77,7 +78,7 @@ async def revoke_key(key_id: str, admin: AdminDep, store: StoreDep) -> Response:
 
 @router.put("/tenants/{tenant}/modules")
 async def set_sandbox_modules(
-    tenant: str, body: EgressUpdate, ModulesUpdate, admin: AdminDep, store: StoreDep
+    tenant: str, body: ModulesUpdate, admin: AdminDep, store: StoreDep
 ) -> dict[str, Any]:
     """Grant the tenant's code tools extra importable modules from the reviewed table."""
     unknown = [m for m in body.modules if m not in REVIEWED_EXTRA]
