@@ -1,0 +1,296 @@
+"""Webhook tools through HTTP, against real loopback servers, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+
+import pytest
+from pydantic import SecretStr
+from sqlalchemy import select
+
+from server.api.app import create_app
+from server.secretbox import generate_key
+from server.storage.tables import ToolCallRow, ToolVersionRow
+from tests.conftest import ADMIN_KEY, Api, TenantKeys
+from tests.loopback import LoopbackServer
+
+SECRET = "Bearer whk-SECRET-9f8e7d"
+
+
+@pytest.fixture(scope="module")
+def upstream():
+    server = LoopbackServer("127.0.0.2")
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def canary():
+    server = LoopbackServer("127.0.0.1")
+    yield server
+    server.close()
+
+
+@pytest.fixture
+async def hooks(settings, upstream):
+    app = create_app(
+        settings.model_copy(update={"egress_allow": "127.0.0.2", "result_cap_bytes": 4096})
+    )
+    async with app.router.lifespan_context(app):
+        api = Api(app, None)  # type: ignore[arg-type]
+        api.admin = api.client(ADMIN_KEY)
+        yield api
+        await api.close()
+
+
+def hook(name: str, url: str, method: str = "GET", **extra) -> dict:
+    body = {
+        "kind": "webhook", "name": name, "description": "a webhook", "webhook_url": url, "method": method,
+        "parameters": {"type": "object", "properties": {"id": {"type": "string"}, "q": {"type": "string"}, "n": {"type": "integer"}}},
+        "headers": {"X-Static": "yes"}, "auth_header": SECRET, "timeout_ms": 1000,
+    }  # fmt: skip
+    body.update(extra)
+    return body
+
+
+async def setup(api: Api, *tools: dict) -> tuple[TenantKeys, str]:
+    acme = await api.tenant("acme")
+    for tool in tools:
+        response = await acme.dev.post("/v1/tools", json=tool)
+        assert response.status_code == 201, response.text
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    return acme, sid
+
+
+async def call(t: TenantKeys, sid: str, tool: str, arguments: dict | None = None) -> dict:
+    response = await t.agent.post(
+        f"/v1/sessions/{sid}/calls", json={"tool": tool, "arguments": arguments or {}}
+    )
+    assert response.status_code == 200
+    return response.json()
+
+
+async def test_get_fills_placeholders_and_sends_the_rest_as_query(
+    hooks: Api, upstream: LoopbackServer
+) -> None:
+    acme, sid = await setup(hooks, hook("lookup", upstream.base + "/orders/{id}"))
+
+    result = await call(acme, sid, "lookup", {"id": "AB 12/3", "q": "shoes", "n": "2"})
+
+    seen = result["result"]["seen"]
+    assert result["success"] is True
+    assert seen["raw_path"].startswith("/orders/AB%2012%2F3?")
+    assert seen["query"] == {"q": "shoes", "n": "2"}
+    assert seen["headers"]["authorization"] == SECRET and seen["headers"]["x-static"] == "yes"
+
+
+async def test_post_sends_the_remaining_arguments_as_json(
+    hooks: Api, upstream: LoopbackServer
+) -> None:
+    acme, sid = await setup(hooks, hook("create", upstream.base + "/items/{id}", method="POST"))
+
+    result = await call(acme, sid, "create", {"id": "7", "q": "blue", "n": 3})
+
+    assert result["result"]["seen"]["method"] == "POST"
+    assert result["result"]["seen"]["body"] == {"q": "blue", "n": 3}
+
+
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [("/slow", "timeout"), ("/status/404", "upstream_4xx"), ("/status/500", "upstream_5xx"), ("/badjson", "malformed_response"),
+     ("/big", "too_large"), ("/loop", "connect_error")],
+)  # fmt: skip
+async def test_failures_have_codes_and_model_messages(
+    hooks: Api, upstream: LoopbackServer, path: str, code: str, caplog
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    acme, sid = await setup(hooks, hook("failing", upstream.base + path))
+
+    result = await call(acme, sid, "failing")
+
+    assert result["success"] is False and result["error"]["code"] == code
+    assert "failing" in result["modelMessage"]
+    assert "whk-SECRET" not in str(result) and "whk-SECRET" not in caplog.text
+
+
+async def test_status_is_in_the_upstream_error(hooks: Api, upstream: LoopbackServer) -> None:
+    acme, sid = await setup(hooks, hook("missing", upstream.base + "/status/404"))
+
+    result = await call(acme, sid, "missing")
+
+    assert "404" in result["error"]["message"]
+
+
+async def test_connection_refused_is_connect_error(hooks: Api) -> None:
+    acme, sid = await setup(hooks, hook("nobody", "http://127.0.0.2:1/x"))
+
+    result = await call(acme, sid, "nobody")
+
+    assert result["error"]["code"] == "connect_error"
+
+
+async def test_a_redirect_chain_is_followed(hooks: Api, upstream: LoopbackServer) -> None:
+    acme, sid = await setup(hooks, hook("chain", upstream.base + "/redirect/3"))
+
+    result = await call(acme, sid, "chain")
+
+    assert result["success"] is True and result["result"]["seen"]["path"] == "/echo/done"
+
+
+async def test_large_results_are_truncated_with_a_marker(
+    hooks: Api, upstream: LoopbackServer
+) -> None:
+    acme, sid = await setup(hooks, hook("verbose", upstream.base + "/echo/{id}"))
+
+    result = await call(acme, sid, "verbose", {"id": "x" * 6000})
+
+    assert result["success"] is True and result["result"]["truncated"] is True
+    assert len(result["result"]["content"]) <= 4096
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "../../admin",
+        "%2e%2e",
+        "@127.0.0.1",
+        "http://127.0.0.1",
+        "a/../../b",
+        "?x=1#y",
+        "\r\nHost: evil",
+    ],
+)
+async def test_parameter_values_stay_one_path_segment(
+    hooks: Api, upstream: LoopbackServer, canary: LoopbackServer, value: str
+) -> None:
+    acme, sid = await setup(hooks, hook("seg", upstream.base + "/api/{id}/details"))
+    before = len(canary.seen)
+
+    result = await call(acme, sid, "seg", {"id": value})
+
+    seen = result["result"]["seen"]
+    assert seen["path"].startswith("/api/") and seen["path"].endswith("/details")
+    assert seen["path"].count("/") == 3
+    assert len(canary.seen) == before
+
+
+async def test_ssrf_targets_are_denied_and_the_canary_untouched(
+    hooks: Api, upstream: LoopbackServer, canary: LoopbackServer
+) -> None:
+    urls = [
+        f"http://127.0.0.1:{canary.port}/",
+        f"http://localhost:{canary.port}/",
+        f"http://[::ffff:127.0.0.1]:{canary.port}/",
+        f"http://2130706433:{canary.port}/",
+        "http://169.254.169.254/latest/",
+    ]
+    acme, sid = await setup(
+        hooks,
+        *(hook(f"ssrf{i}", url) for i, url in enumerate(urls)),
+        hook("bounce", f"{upstream.base}/to/127.0.0.1:{canary.port}/"),
+    )
+    before = len(canary.seen)
+
+    results = [await call(acme, sid, f"ssrf{i}") for i in range(len(urls))] + [
+        await call(acme, sid, "bounce")
+    ]
+
+    assert [r["error"]["code"] for r in results] == ["egress_denied"] * (len(urls) + 1)
+    assert len(canary.seen) == before
+
+
+async def test_tenant_allowlist_admits_only_that_tenants_tools(
+    settings, canary: LoopbackServer
+) -> None:
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        api = Api(app, None)  # type: ignore[arg-type]
+        api.admin = api.client(ADMIN_KEY)
+        acme, sid = await setup(api, hook("internal", f"http://127.0.0.1:{canary.port}/crm"))
+        denied = await call(acme, sid, "internal")
+        granted = await api.admin.put("/v1/tenants/acme/egress", json={"allow": ["127.0.0.1/32"]})
+        allowed = await call(acme, sid, "internal")
+        await api.close()
+
+    assert denied["error"]["code"] == "egress_denied"
+    assert granted.json()["egress_allow"] == ["127.0.0.1/32"]
+    assert allowed["success"] is True
+
+
+async def test_the_auth_header_never_reaches_logs_rows_or_responses(
+    hooks: Api, upstream: LoopbackServer, caplog
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    acme, sid = await setup(
+        hooks, hook("ok", upstream.base + "/echo"), hook("bad", upstream.base + "/status/500")
+    )
+
+    responses = [
+        await call(acme, sid, "bad"),
+        (await acme.dev.get("/v1/tools/ok")).json(),
+        (await acme.dev.post("/v1/tools/bad/test", json={})).json(),
+    ]
+    await hooks.runtime.call_log.flush()
+    async with hooks.runtime.sessions() as session:
+        rows = [
+            (r.arguments, r.result, r.error_message)
+            for r in await session.scalars(select(ToolCallRow))
+        ]
+
+    assert rows
+    assert "whk-SECRET" not in str(responses) + str(rows) + caplog.text
+
+
+async def test_rotation_keeps_webhooks_working_and_changes_the_ciphertext(
+    settings, upstream: LoopbackServer
+) -> None:
+    app = create_app(settings.model_copy(update={"egress_allow": "127.0.0.2"}))
+    async with app.router.lifespan_context(app):
+        api = Api(app, None)  # type: ignore[arg-type]
+        api.admin = api.client(ADMIN_KEY)
+        await setup(api, hook("rot", upstream.base + "/echo"))
+        await api.close()
+        async with app.state.runtime.sessions() as session:
+            before = (await session.scalar(select(ToolVersionRow))).auth_header_ct
+    new_key = generate_key()
+    rotated_keys = f"{new_key},{settings.secret_key.get_secret_value()}"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("QUIVER_")},
+        "QUIVER_DATABASE_URL": settings.effective_database_url,
+        "QUIVER_SECRET_KEY": rotated_keys,
+        "QUIVER_ADMIN_KEY": ADMIN_KEY,
+        "QUIVER_DATA_DIR": str(settings.data_dir),
+    }
+
+    out = subprocess.run(
+        [sys.executable, "-m", "server.cli", "secrets", "rotate"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+    app2 = create_app(
+        settings.model_copy(update={"egress_allow": "127.0.0.2", "secret_key": SecretStr(new_key)})
+    )
+    async with app2.router.lifespan_context(app2):
+        api = Api(app2, None)  # type: ignore[arg-type]
+        api.admin = api.client(ADMIN_KEY)
+        agent = api.client(await api.key("acme", "agent"))
+        sid = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+        result = (
+            await agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "rot", "arguments": {}})
+        ).json()
+        async with app2.state.runtime.sessions() as session:
+            after = (await session.scalar(select(ToolVersionRow))).auth_header_ct
+        await api.close()
+
+    assert "re-encrypted 1 secrets" in out
+    assert after != before
+    assert (
+        result["success"] is True and result["result"]["seen"]["headers"]["authorization"] == SECRET
+    )

@@ -1,0 +1,91 @@
+"""Real loopback HTTP servers for egress and webhook tests."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+
+class Recorder(BaseHTTPRequestHandler):
+    """Answers by path; records every request it sees on the server object."""
+
+    protocol_version = "HTTP/1.1"
+
+    def _reply(
+        self,
+        status: int,
+        body: bytes,
+        content_type: str = "application/json",
+        headers: dict | None = None,
+    ) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _handle(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        parts = urlsplit(self.path)
+        seen = {
+            "method": self.command, "path": parts.path, "raw_path": self.path,
+            "query": {k: v[0] for k, v in parse_qs(parts.query).items()},
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "body": json.loads(body) if body else None,
+        }  # fmt: skip
+        self.server.seen.append(seen)  # type: ignore[attr-defined]
+        path = parts.path
+        if path.startswith("/slow"):
+            time.sleep(3)
+            self._reply(200, b"{}")
+        elif path.startswith("/status/"):
+            self._reply(int(path.rsplit("/", 1)[1]), b'{"error": "no"}')
+        elif path.startswith("/badjson"):
+            self._reply(200, b"<html>not json</html>", "text/html")
+        elif path.startswith("/big"):
+            self._reply(200, b'{"x": "' + b"y" * (20 * 1024 * 1024) + b'"}')
+        elif path.startswith("/redirect/"):
+            n = int(path.rsplit("/", 1)[1])
+            self._reply(
+                302, b"", headers={"Location": f"/redirect/{n - 1}" if n > 1 else "/echo/done"}
+            )
+        elif path.startswith("/loop"):
+            self._reply(302, b"", headers={"Location": "/loop"})
+        elif path.startswith("/to/"):
+            self._reply(302, b"", headers={"Location": "http://" + path[len("/to/") :]})
+        else:
+            self._reply(200, json.dumps({"ok": True, "seen": seen}).encode())
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle  # noqa: N815 - http.server naming
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+class LoopbackServer:
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.httpd = ThreadingHTTPServer((host, 0), Recorder)
+        self.httpd.daemon_threads = True
+        self.httpd.seen = []  # type: ignore[attr-defined]
+        self.host = host
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def seen(self) -> list[dict]:
+        return self.httpd.seen  # type: ignore[attr-defined]
+
+    @property
+    def base(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()

@@ -1,0 +1,152 @@
+"""SSRF: every trick below must be refused while the allowlist is off, and the canary server on
+127.0.0.1 must never see a connection. The allowed server listens on 127.0.0.2."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from server.egress import Allowlist, EgressDenied, EgressGuard, TooManyRedirects, is_public
+from tests.loopback import LoopbackServer
+
+
+@pytest.fixture(scope="module")
+def canary():
+    server = LoopbackServer("127.0.0.1")
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def allowed():
+    server = LoopbackServer("127.0.0.2")
+    yield server
+    server.close()
+
+
+def guard(allow: str | None = None, resolver=None) -> EgressGuard:
+    client = httpx.AsyncClient(trust_env=False, follow_redirects=False)
+    kwargs = {"resolver": resolver} if resolver else {}
+    return EgressGuard(client, Allowlist.parse(allow), **kwargs)
+
+
+SSRF_URLS = [
+    "http://127.0.0.1:{port}/",
+    "http://localhost:{port}/",
+    "http://localhost.:{port}/",
+    "http://LOCALHOST:{port}/",
+    "http://127.1:{port}/",
+    "http://127.0.1:{port}/",
+    "http://0x7f000001:{port}/",
+    "http://0x7f.1:{port}/",
+    "http://2130706433:{port}/",
+    "http://0177.0.0.1:{port}/",
+    "http://017700000001:{port}/",
+    "http://[::1]:{port}/",
+    "http://[::ffff:127.0.0.1]:{port}/",
+    "http://[::ffff:7f00:1]:{port}/",
+    "http://[0:0:0:0:0:ffff:127.0.0.1]:{port}/",
+    "http://[64:ff9b::7f00:1]:{port}/",
+    "http://[2002:7f00:1::]:{port}/",
+    "http://0.0.0.0:{port}/",
+    "http://0:{port}/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fd00:ec2::254]/latest/meta-data/",
+    "http://100.64.0.1/",
+    "http://198.18.0.1/",
+    "http://10.0.0.1/",
+    "http://192.168.1.1/",
+    "http://224.0.0.1/",
+    "http://good@127.0.0.1:{port}/",
+    "http://good:pw@127.0.0.1:{port}/",
+    "http://127.0.0.1:{port}#@good.example/",
+    "file:///etc/passwd",
+    "gopher://127.0.0.1:{port}/_GET",
+    "ftp://127.0.0.1:{port}/",
+    "dict://127.0.0.1:{port}/",
+]
+
+
+@pytest.mark.parametrize("template", SSRF_URLS)
+async def test_ssrf_form_is_refused_and_the_canary_untouched(
+    canary: LoopbackServer, template: str
+) -> None:
+    before = len(canary.seen)
+
+    with pytest.raises((EgressDenied, httpx.InvalidURL, httpx.UnsupportedProtocol)):
+        await guard().request("GET", template.format(port=canary.port), timeout_s=2)
+
+    assert len(canary.seen) == before
+
+
+async def test_redirect_from_an_allowed_server_to_the_canary_is_refused(canary, allowed) -> None:
+    before = len(canary.seen)
+
+    with pytest.raises(EgressDenied):
+        await guard("127.0.0.2").request(
+            "GET", f"{allowed.base}/to/127.0.0.1:{canary.port}/", timeout_s=2
+        )
+
+    assert len(canary.seen) == before
+
+
+async def test_dns_rebinding_cannot_switch_the_address_after_the_check(canary, allowed) -> None:
+    answers = iter([["127.0.0.2"], ["127.0.0.1"]])
+    calls = []
+
+    async def rebinding(host: str, port: int) -> list[str]:
+        calls.append(host)
+        return next(answers)
+
+    response, body = await guard("127.0.0.2/32", rebinding).request(
+        "GET", f"http://rebind.test:{allowed.port}/echo", timeout_s=2
+    )
+
+    assert response.status_code == 200
+    assert allowed.seen[-1]["headers"]["host"] == f"rebind.test:{allowed.port}"
+    assert calls == ["rebind.test"]  # resolved once; the connection went to the checked address
+    assert all(s["headers"].get("host", "").split(":")[0] != "rebind.test" for s in canary.seen)
+
+
+async def test_a_name_resolving_to_any_private_address_is_refused(canary) -> None:
+    async def mixed(host: str, port: int) -> list[str]:
+        return ["8.8.8.8", "127.0.0.1"]
+
+    with pytest.raises(EgressDenied, match="127.0.0.1"):
+        await guard(resolver=mixed).check("http://mixed.test/")
+
+
+async def test_allowlisted_hosts_and_cidrs_are_admitted(allowed) -> None:
+    response, _ = await guard("127.0.0.2").request("GET", f"{allowed.base}/echo", timeout_s=2)
+
+    assert response.status_code == 200
+
+
+async def test_redirects_are_followed_by_hand_at_most_three(allowed) -> None:
+    response, _ = await guard("127.0.0.2").request("GET", f"{allowed.base}/redirect/3", timeout_s=2)
+
+    assert response.status_code == 200
+    with pytest.raises(TooManyRedirects):
+        await guard("127.0.0.2").request("GET", f"{allowed.base}/redirect/4", timeout_s=2)
+    with pytest.raises(TooManyRedirects):
+        await guard("127.0.0.2").request("GET", f"{allowed.base}/loop", timeout_s=2)
+
+
+async def test_ports_outside_the_usual_set_need_the_allowlist() -> None:
+    async def public(host: str, port: int) -> list[str]:
+        return ["8.8.8.8"]
+
+    with pytest.raises(EgressDenied, match="port"):
+        await guard(resolver=public).check("http://example.test:6379/")
+
+
+@pytest.mark.parametrize(
+    ("address", "public"),
+    [("8.8.8.8", True), ("2001:4860:4860::8888", True), ("::ffff:127.0.0.1", False), ("::ffff:8.8.8.8", True),
+     ("64:ff9b::a00:1", False), ("2002:a00:1::", False), ("fd00:ec2::254", False), ("100.64.1.1", False),
+     ("198.19.255.255", False), ("0.1.2.3", False), ("255.255.255.255", False), ("ff02::1", False)],
+)  # fmt: skip
+def test_address_classification(address: str, public: bool) -> None:
+    import ipaddress
+
+    assert is_public(ipaddress.ip_address(address)) is public
