@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
@@ -266,13 +267,11 @@ async def test_rotation_keeps_webhooks_working_and_changes_the_ciphertext(
         "QUIVER_DATA_DIR": str(settings.data_dir),
     }
 
-    out = subprocess.run(
-        [sys.executable, "-m", "server.cli", "secrets", "rotate"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    rotate = [sys.executable, "-m", "server.cli", "secrets", "rotate"]
+    done = await asyncio.to_thread(
+        subprocess.run, rotate, env=env, capture_output=True, text=True, check=True
+    )
+    out = done.stdout
 
     app2 = create_app(
         settings.model_copy(update={"egress_allow": "127.0.0.2", "secret_key": SecretStr(new_key)})
