@@ -41,7 +41,10 @@ class Recorder(BaseHTTPRequestHandler):
         }  # fmt: skip
         self.server.seen.append(seen)  # type: ignore[attr-defined]
         path = parts.path
-        if path.startswith("/slow"):
+        if path.startswith("/sleep/"):
+            time.sleep(int(path.rsplit("/", 1)[1]) / 1000)
+            self._reply(200, b"{}")
+        elif path.startswith("/slow"):
             time.sleep(3)
             self._reply(200, b"{}")
         elif path.startswith("/status/"):

@@ -150,3 +150,27 @@ def test_address_classification(address: str, public: bool) -> None:
     import ipaddress
 
     assert is_public(ipaddress.ip_address(address)) is public
+
+
+async def test_each_tenant_has_its_own_cap_on_concurrent_outbound_calls(allowed) -> None:
+    import asyncio
+    import time
+
+    capped = EgressGuard(
+        httpx.AsyncClient(trust_env=False), Allowlist.parse("127.0.0.2"), per_tenant=1
+    )
+    url = f"{allowed.base}/sleep/300"
+
+    started = time.perf_counter()
+    await asyncio.gather(
+        capped.request("GET", url, tenant="a"), capped.request("GET", url, tenant="a")
+    )
+    same_tenant = time.perf_counter() - started
+    started = time.perf_counter()
+    await asyncio.gather(
+        capped.request("GET", url, tenant="a"), capped.request("GET", url, tenant="b")
+    )
+    two_tenants = time.perf_counter() - started
+
+    assert same_tenant >= 0.6
+    assert two_tenants < 0.55
