@@ -196,3 +196,23 @@ async def api(settings: Settings) -> AsyncIterator[Api]:
         api.admin = api.client(ADMIN_KEY)
         yield api
         await api.close()
+
+
+@pytest.fixture(scope="session")
+def canary_http():
+    """A loopback HTTP server on 127.0.0.1 that egress tests must never reach."""
+    from tests.loopback import LoopbackServer
+
+    server = LoopbackServer("127.0.0.1")
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def upstream_http():
+    """A loopback HTTP server on 127.0.0.2, admitted by the tests' allowlists."""
+    from tests.loopback import LoopbackServer
+
+    server = LoopbackServer("127.0.0.2")
+    yield server
+    server.close()

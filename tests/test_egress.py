@@ -10,20 +10,6 @@ from server.egress import Allowlist, EgressDenied, EgressGuard, TooManyRedirects
 from tests.loopback import LoopbackServer
 
 
-@pytest.fixture(scope="module")
-def canary():
-    server = LoopbackServer("127.0.0.1")
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="module")
-def allowed():
-    server = LoopbackServer("127.0.0.2")
-    yield server
-    server.close()
-
-
 def guard(allow: str | None = None, resolver=None) -> EgressGuard:
     client = httpx.AsyncClient(trust_env=False, follow_redirects=False)
     kwargs = {"resolver": resolver} if resolver else {}
@@ -69,28 +55,32 @@ SSRF_URLS = [
 
 @pytest.mark.parametrize("template", SSRF_URLS)
 async def test_ssrf_form_is_refused_and_the_canary_untouched(
-    canary: LoopbackServer, template: str
+    canary_http: LoopbackServer, template: str
 ) -> None:
-    before = len(canary.seen)
+    before = len(canary_http.seen)
 
     with pytest.raises((EgressDenied, httpx.InvalidURL, httpx.UnsupportedProtocol)):
-        await guard().request("GET", template.format(port=canary.port), timeout_s=2)
+        await guard().request("GET", template.format(port=canary_http.port), timeout_s=2)
 
-    assert len(canary.seen) == before
+    assert len(canary_http.seen) == before
 
 
-async def test_redirect_from_an_allowed_server_to_the_canary_is_refused(canary, allowed) -> None:
-    before = len(canary.seen)
+async def test_redirect_from_an_allowed_server_to_the_canary_is_refused(
+    canary_http, upstream_http
+) -> None:
+    before = len(canary_http.seen)
 
     with pytest.raises(EgressDenied):
         await guard("127.0.0.2").request(
-            "GET", f"{allowed.base}/to/127.0.0.1:{canary.port}/", timeout_s=2
+            "GET", f"{upstream_http.base}/to/127.0.0.1:{canary_http.port}/", timeout_s=2
         )
 
-    assert len(canary.seen) == before
+    assert len(canary_http.seen) == before
 
 
-async def test_dns_rebinding_cannot_switch_the_address_after_the_check(canary, allowed) -> None:
+async def test_dns_rebinding_cannot_switch_the_address_after_the_check(
+    canary_http, upstream_http
+) -> None:
     answers = iter([["127.0.0.2"], ["127.0.0.1"]])
     calls = []
 
@@ -99,16 +89,18 @@ async def test_dns_rebinding_cannot_switch_the_address_after_the_check(canary, a
         return next(answers)
 
     response, body = await guard("127.0.0.2/32", rebinding).request(
-        "GET", f"http://rebind.test:{allowed.port}/echo", timeout_s=2
+        "GET", f"http://rebind.test:{upstream_http.port}/echo", timeout_s=2
     )
 
     assert response.status_code == 200
-    assert allowed.seen[-1]["headers"]["host"] == f"rebind.test:{allowed.port}"
+    assert upstream_http.seen[-1]["headers"]["host"] == f"rebind.test:{upstream_http.port}"
     assert calls == ["rebind.test"]  # resolved once; the connection went to the checked address
-    assert all(s["headers"].get("host", "").split(":")[0] != "rebind.test" for s in canary.seen)
+    assert all(
+        s["headers"].get("host", "").split(":")[0] != "rebind.test" for s in canary_http.seen
+    )
 
 
-async def test_a_name_resolving_to_any_private_address_is_refused(canary) -> None:
+async def test_a_name_resolving_to_any_private_address_is_refused(canary_http) -> None:
     async def mixed(host: str, port: int) -> list[str]:
         return ["8.8.8.8", "127.0.0.1"]
 
@@ -116,20 +108,22 @@ async def test_a_name_resolving_to_any_private_address_is_refused(canary) -> Non
         await guard(resolver=mixed).check("http://mixed.test/")
 
 
-async def test_allowlisted_hosts_and_cidrs_are_admitted(allowed) -> None:
-    response, _ = await guard("127.0.0.2").request("GET", f"{allowed.base}/echo", timeout_s=2)
+async def test_allowlisted_hosts_and_cidrs_are_admitted(upstream_http) -> None:
+    response, _ = await guard("127.0.0.2").request("GET", f"{upstream_http.base}/echo", timeout_s=2)
 
     assert response.status_code == 200
 
 
-async def test_redirects_are_followed_by_hand_at_most_three(allowed) -> None:
-    response, _ = await guard("127.0.0.2").request("GET", f"{allowed.base}/redirect/3", timeout_s=2)
+async def test_redirects_are_followed_by_hand_at_most_three(upstream_http) -> None:
+    response, _ = await guard("127.0.0.2").request(
+        "GET", f"{upstream_http.base}/redirect/3", timeout_s=2
+    )
 
     assert response.status_code == 200
     with pytest.raises(TooManyRedirects):
-        await guard("127.0.0.2").request("GET", f"{allowed.base}/redirect/4", timeout_s=2)
+        await guard("127.0.0.2").request("GET", f"{upstream_http.base}/redirect/4", timeout_s=2)
     with pytest.raises(TooManyRedirects):
-        await guard("127.0.0.2").request("GET", f"{allowed.base}/loop", timeout_s=2)
+        await guard("127.0.0.2").request("GET", f"{upstream_http.base}/loop", timeout_s=2)
 
 
 async def test_ports_outside_the_usual_set_need_the_allowlist() -> None:
@@ -152,14 +146,14 @@ def test_address_classification(address: str, public: bool) -> None:
     assert is_public(ipaddress.ip_address(address)) is public
 
 
-async def test_each_tenant_has_its_own_cap_on_concurrent_outbound_calls(allowed) -> None:
+async def test_each_tenant_has_its_own_cap_on_concurrent_outbound_calls(upstream_http) -> None:
     import asyncio
     import time
 
     capped = EgressGuard(
         httpx.AsyncClient(trust_env=False), Allowlist.parse("127.0.0.2"), per_tenant=1
     )
-    url = f"{allowed.base}/sleep/300"
+    url = f"{upstream_http.base}/sleep/300"
 
     started = time.perf_counter()
     await asyncio.gather(

@@ -21,22 +21,8 @@ from tests.loopback import LoopbackServer
 SECRET = "Bearer whk-SECRET-9f8e7d"
 
 
-@pytest.fixture(scope="module")
-def upstream():
-    server = LoopbackServer("127.0.0.2")
-    yield server
-    server.close()
-
-
-@pytest.fixture(scope="module")
-def canary():
-    server = LoopbackServer("127.0.0.1")
-    yield server
-    server.close()
-
-
 @pytest.fixture
-async def hooks(settings, upstream):
+async def hooks(settings, upstream_http):
     app = create_app(
         settings.model_copy(update={"egress_allow": "127.0.0.2", "result_cap_bytes": 4096})
     )
@@ -76,9 +62,9 @@ async def call(t: TenantKeys, sid: str, tool: str, arguments: dict | None = None
 
 
 async def test_get_fills_placeholders_and_sends_the_rest_as_query(
-    hooks: Api, upstream: LoopbackServer
+    hooks: Api, upstream_http: LoopbackServer
 ) -> None:
-    acme, sid = await setup(hooks, hook("lookup", upstream.base + "/orders/{id}"))
+    acme, sid = await setup(hooks, hook("lookup", upstream_http.base + "/orders/{id}"))
 
     result = await call(acme, sid, "lookup", {"id": "AB 12/3", "q": "shoes", "n": "2"})
 
@@ -90,9 +76,11 @@ async def test_get_fills_placeholders_and_sends_the_rest_as_query(
 
 
 async def test_post_sends_the_remaining_arguments_as_json(
-    hooks: Api, upstream: LoopbackServer
+    hooks: Api, upstream_http: LoopbackServer
 ) -> None:
-    acme, sid = await setup(hooks, hook("create", upstream.base + "/items/{id}", method="POST"))
+    acme, sid = await setup(
+        hooks, hook("create", upstream_http.base + "/items/{id}", method="POST")
+    )
 
     result = await call(acme, sid, "create", {"id": "7", "q": "blue", "n": 3})
 
@@ -106,10 +94,10 @@ async def test_post_sends_the_remaining_arguments_as_json(
      ("/big", "too_large"), ("/loop", "connect_error")],
 )  # fmt: skip
 async def test_failures_have_codes_and_model_messages(
-    hooks: Api, upstream: LoopbackServer, path: str, code: str, caplog
+    hooks: Api, upstream_http: LoopbackServer, path: str, code: str, caplog
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    acme, sid = await setup(hooks, hook("failing", upstream.base + path))
+    acme, sid = await setup(hooks, hook("failing", upstream_http.base + path))
 
     result = await call(acme, sid, "failing")
 
@@ -118,8 +106,8 @@ async def test_failures_have_codes_and_model_messages(
     assert "whk-SECRET" not in str(result) and "whk-SECRET" not in caplog.text
 
 
-async def test_status_is_in_the_upstream_error(hooks: Api, upstream: LoopbackServer) -> None:
-    acme, sid = await setup(hooks, hook("missing", upstream.base + "/status/404"))
+async def test_status_is_in_the_upstream_error(hooks: Api, upstream_http: LoopbackServer) -> None:
+    acme, sid = await setup(hooks, hook("missing", upstream_http.base + "/status/404"))
 
     result = await call(acme, sid, "missing")
 
@@ -134,8 +122,8 @@ async def test_connection_refused_is_connect_error(hooks: Api) -> None:
     assert result["error"]["code"] == "connect_error"
 
 
-async def test_a_redirect_chain_is_followed(hooks: Api, upstream: LoopbackServer) -> None:
-    acme, sid = await setup(hooks, hook("chain", upstream.base + "/redirect/3"))
+async def test_a_redirect_chain_is_followed(hooks: Api, upstream_http: LoopbackServer) -> None:
+    acme, sid = await setup(hooks, hook("chain", upstream_http.base + "/redirect/3"))
 
     result = await call(acme, sid, "chain")
 
@@ -143,9 +131,9 @@ async def test_a_redirect_chain_is_followed(hooks: Api, upstream: LoopbackServer
 
 
 async def test_large_results_are_truncated_with_a_marker(
-    hooks: Api, upstream: LoopbackServer
+    hooks: Api, upstream_http: LoopbackServer
 ) -> None:
-    acme, sid = await setup(hooks, hook("verbose", upstream.base + "/echo/{id}"))
+    acme, sid = await setup(hooks, hook("verbose", upstream_http.base + "/echo/{id}"))
 
     result = await call(acme, sid, "verbose", {"id": "x" * 6000})
 
@@ -166,52 +154,52 @@ async def test_large_results_are_truncated_with_a_marker(
     ],
 )
 async def test_parameter_values_stay_one_path_segment(
-    hooks: Api, upstream: LoopbackServer, canary: LoopbackServer, value: str
+    hooks: Api, upstream_http: LoopbackServer, canary_http: LoopbackServer, value: str
 ) -> None:
-    acme, sid = await setup(hooks, hook("seg", upstream.base + "/api/{id}/details"))
-    before = len(canary.seen)
+    acme, sid = await setup(hooks, hook("seg", upstream_http.base + "/api/{id}/details"))
+    before = len(canary_http.seen)
 
     result = await call(acme, sid, "seg", {"id": value})
 
     seen = result["result"]["seen"]
     assert seen["path"].startswith("/api/") and seen["path"].endswith("/details")
     assert seen["path"].count("/") == 3
-    assert len(canary.seen) == before
+    assert len(canary_http.seen) == before
 
 
 async def test_ssrf_targets_are_denied_and_the_canary_untouched(
-    hooks: Api, upstream: LoopbackServer, canary: LoopbackServer
+    hooks: Api, upstream_http: LoopbackServer, canary_http: LoopbackServer
 ) -> None:
     urls = [
-        f"http://127.0.0.1:{canary.port}/",
-        f"http://localhost:{canary.port}/",
-        f"http://[::ffff:127.0.0.1]:{canary.port}/",
-        f"http://2130706433:{canary.port}/",
+        f"http://127.0.0.1:{canary_http.port}/",
+        f"http://localhost:{canary_http.port}/",
+        f"http://[::ffff:127.0.0.1]:{canary_http.port}/",
+        f"http://2130706433:{canary_http.port}/",
         "http://169.254.169.254/latest/",
     ]
     acme, sid = await setup(
         hooks,
         *(hook(f"ssrf{i}", url) for i, url in enumerate(urls)),
-        hook("bounce", f"{upstream.base}/to/127.0.0.1:{canary.port}/"),
+        hook("bounce", f"{upstream_http.base}/to/127.0.0.1:{canary_http.port}/"),
     )
-    before = len(canary.seen)
+    before = len(canary_http.seen)
 
     results = [await call(acme, sid, f"ssrf{i}") for i in range(len(urls))] + [
         await call(acme, sid, "bounce")
     ]
 
     assert [r["error"]["code"] for r in results] == ["egress_denied"] * (len(urls) + 1)
-    assert len(canary.seen) == before
+    assert len(canary_http.seen) == before
 
 
 async def test_tenant_allowlist_admits_only_that_tenants_tools(
-    settings, canary: LoopbackServer
+    settings, canary_http: LoopbackServer
 ) -> None:
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         api = Api(app, None)  # type: ignore[arg-type]
         api.admin = api.client(ADMIN_KEY)
-        acme, sid = await setup(api, hook("internal", f"http://127.0.0.1:{canary.port}/crm"))
+        acme, sid = await setup(api, hook("internal", f"http://127.0.0.1:{canary_http.port}/crm"))
         denied = await call(acme, sid, "internal")
         granted = await api.admin.put("/v1/tenants/acme/egress", json={"allow": ["127.0.0.1/32"]})
         allowed = await call(acme, sid, "internal")
@@ -223,11 +211,13 @@ async def test_tenant_allowlist_admits_only_that_tenants_tools(
 
 
 async def test_the_auth_header_never_reaches_logs_rows_or_responses(
-    hooks: Api, upstream: LoopbackServer, caplog
+    hooks: Api, upstream_http: LoopbackServer, caplog
 ) -> None:
     caplog.set_level(logging.DEBUG)
     acme, sid = await setup(
-        hooks, hook("ok", upstream.base + "/echo"), hook("bad", upstream.base + "/status/500")
+        hooks,
+        hook("ok", upstream_http.base + "/echo"),
+        hook("bad", upstream_http.base + "/status/500"),
     )
 
     responses = [
@@ -247,13 +237,13 @@ async def test_the_auth_header_never_reaches_logs_rows_or_responses(
 
 
 async def test_rotation_keeps_webhooks_working_and_changes_the_ciphertext(
-    settings, upstream: LoopbackServer
+    settings, upstream_http: LoopbackServer
 ) -> None:
     app = create_app(settings.model_copy(update={"egress_allow": "127.0.0.2"}))
     async with app.router.lifespan_context(app):
         api = Api(app, None)  # type: ignore[arg-type]
         api.admin = api.client(ADMIN_KEY)
-        await setup(api, hook("rot", upstream.base + "/echo"))
+        await setup(api, hook("rot", upstream_http.base + "/echo"))
         await api.close()
         async with app.state.runtime.sessions() as session:
             before = (await session.scalar(select(ToolVersionRow))).auth_header_ct
