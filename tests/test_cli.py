@@ -109,3 +109,49 @@ def test_db_upgrade_tenants_and_keys_commands(tmp_path: Path) -> None:
     assert f"schema at {migrate.head_revision()}" in upgraded
     assert '"id": "acme"' in created and '"acme"' in listed
     assert '"key": "qk_' in key
+
+
+def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [*QUIVER, "serve", "--demo", "--port", str(port)],
+        env=_env(tmp_path / "data"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+    )
+    tool = tmp_path / "greet.py"
+    tool.write_text(
+        'def execute(params, context):\n    return {"success": True, "message": "hello " + params["name"]}\n\n\ntool = {"name": "greet", "description": "Greets", "parameters": {"name": {"type": "string", "required": True}}, "execute": execute}\n'
+    )
+    broken = tmp_path / "broken.py"
+    broken.write_text(
+        'def execute(p, c):\n    return {}\n\ntool = {"name": "broken", "description": "d", "execute": execute, "extra": 1}\n'
+    )
+    try:
+        lines = _wait_for_line(proc, "agent key")
+        developer = next(line for line in lines if "developer key" in line).split()[-1]
+        base = f"http://127.0.0.1:{port}"
+        _wait_for_ready(base)
+        env = {**_env(tmp_path / "data"), "QUIVER_URL": base, "QUIVER_KEY": developer}
+
+        def run(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [*QUIVER, "tools", *args], env=env, capture_output=True, text=True, cwd=tmp_path
+            )
+
+        validated = run("validate", str(tool))
+        refused = run("push", str(broken))
+        pushed = run("push", str(tool))
+        listed = run("list")
+        tested = run("test", "greet", "--arguments", '{"name": "Ada"}')
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+    assert validated.returncode == 0 and '"valid": true' in validated.stdout
+    assert refused.returncode == 1 and "tool.extra" in refused.stdout
+    assert pushed.returncode == 0 and '"version": 1' in pushed.stdout
+    assert '"greet"' in listed.stdout
+    assert tested.returncode == 0 and "hello Ada" in tested.stdout
