@@ -212,6 +212,13 @@ class WorkerPool:
             for worker in workers:
                 self._idle.put_nowait(worker)
             self._started = True
+            inactive = {k: v for k, v in self.stats.layers.items() if not v.startswith("active")}
+            if inactive:
+                log.warning("sandbox workers started without some isolation layers: %s", inactive)
+            else:
+                log.info(
+                    "sandbox workers started with every isolation layer: %s", self.stats.layers
+                )
 
     async def _spawn(self, index: int) -> WorkerProcess:
         uid = (
