@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -43,7 +45,9 @@ def _wait_for_line(proc: subprocess.Popen, needle: str, timeout: float = 30) -> 
     raise AssertionError(f"{needle!r} never printed; got {''.join(lines)}")
 
 
-def test_serve_demo_prints_url_and_keys_and_serves_the_demo(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def demo_server(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
+    """``quiver serve --demo`` as a real process: its base URL and the lines it printed."""
     port = _free_port()
     proc = subprocess.Popen(
         [*QUIVER, "serve", "--demo", "--port", str(port)],
@@ -55,30 +59,37 @@ def test_serve_demo_prints_url_and_keys_and_serves_the_demo(tmp_path: Path) -> N
     )
     try:
         lines = _wait_for_line(proc, "agent key")
-        text = "".join(lines)
-        agent = lines[-1].split()[-1]
         base = f"http://127.0.0.1:{port}"
         _wait_for_ready(base)
+        yield base, lines
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
+
+def _key(lines: list[str], role: str) -> str:
+    return next(line for line in lines if f"{role} key" in line).split()[-1]
+
+
+def test_serve_demo_prints_url_and_keys_and_serves_the_demo(tmp_path: Path) -> None:
+    with demo_server(tmp_path) as (base, lines):
         snapshot = httpx.get(
             f"{base}/v1/bots/support/snapshot?format=openai",
-            headers={"Authorization": f"Bearer {agent}"},
+            headers={"Authorization": f"Bearer {_key(lines, 'agent')}"},
         )
         order = httpx.get(f"{base}/demo/orders/AB1234")
         docs = httpx.get(f"{base}/openapi.json")
 
-        assert "admin key" in text and base in text and "developer key" in text
-        assert snapshot.status_code == 200
-        assert {t["function"]["name"] for t in snapshot.json()["tools"]} == {
-            "check_order",
-            "order_status",
-            "escalate_to_human",
-        }
-        assert order.json()["order_id"] == "AB1234"
-        assert "/v1/tools/validate" in docs.json()["paths"]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    text = "".join(lines)
+    assert "admin key" in text and base in text and "developer key" in text
+    assert snapshot.status_code == 200
+    assert {t["function"]["name"] for t in snapshot.json()["tools"]} == {
+        "check_order",
+        "order_status",
+        "escalate_to_human",
+    }
+    assert order.json()["order_id"] == "AB1234"
+    assert "/v1/tools/validate" in docs.json()["paths"]
 
 
 def _wait_for_ready(base: str) -> None:
@@ -112,15 +123,6 @@ def test_db_upgrade_tenants_and_keys_commands(tmp_path: Path) -> None:
 
 
 def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [*QUIVER, "serve", "--demo", "--port", str(port)],
-        env=_env(tmp_path / "data"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=tmp_path,
-    )
     tool = tmp_path / "greet.py"
     tool.write_text(
         'def execute(params, context):\n    return {"success": True, "message": "hello " + params["name"]}\n\n\ntool = {"name": "greet", "description": "Greets", "parameters": {"name": {"type": "string", "required": True}}, "execute": execute}\n'
@@ -129,12 +131,12 @@ def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
     broken.write_text(
         'def execute(p, c):\n    return {}\n\ntool = {"name": "broken", "description": "d", "execute": execute, "extra": 1}\n'
     )
-    try:
-        lines = _wait_for_line(proc, "agent key")
-        developer = next(line for line in lines if "developer key" in line).split()[-1]
-        base = f"http://127.0.0.1:{port}"
-        _wait_for_ready(base)
-        env = {**_env(tmp_path / "data"), "QUIVER_URL": base, "QUIVER_KEY": developer}
+    with demo_server(tmp_path) as (base, lines):
+        env = {
+            **_env(tmp_path / "data"),
+            "QUIVER_URL": base,
+            "QUIVER_KEY": _key(lines, "developer"),
+        }
 
         def run(*args: str) -> subprocess.CompletedProcess[str]:
             return subprocess.run(
@@ -146,9 +148,6 @@ def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
         pushed = run("push", str(tool))
         listed = run("list")
         tested = run("test", "greet", "--arguments", '{"name": "Ada"}')
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
     assert validated.returncode == 0 and '"valid": true' in validated.stdout
     assert refused.returncode == 1 and "tool.extra" in refused.stdout

@@ -68,7 +68,7 @@ class CallPipeline:
         log: CallLog,
         default_timeout_ms: int,
         max_timeout_ms: int,
-        modules_for,
+        sandbox_for,  # tenant -> (granted modules, egress allowlist), when a request lacks them
     ) -> None:
         self.registry = registry
         self.engines = {**engines, "builtin": InProcessEngine()}
@@ -79,7 +79,7 @@ class CallPipeline:
         self.checkers = ArgumentCheckers()
         self.default_timeout_ms = default_timeout_ms
         self.max_timeout_ms = max_timeout_ms
-        self.modules_for = modules_for
+        self.sandbox_for = sandbox_for
         self._sources: OrderedDict[str, ToolSource] = OrderedDict()
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[tuple[str, str, int], Executable] = OrderedDict()
@@ -170,7 +170,7 @@ class CallPipeline:
         if request.modules is not None and request.egress_allow is not None:
             modules, egress = request.modules, request.egress_allow
         else:
-            modules, egress = await self.modules_for(store, request.tenant_id)
+            modules, egress = await self.sandbox_for(store, request.tenant_id)
         extra = Allowlist.parse(egress) if egress else None
         engine = self.engines.get(executable.engine)
         run_kwargs = {"modules": modules} if executable.engine == "restricted" else {}

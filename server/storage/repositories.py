@@ -124,6 +124,13 @@ class KeyRepository:
         return int(await self.session.scalar(stmt) or 0)
 
 
+# What a version holds (everything but its identity and provenance): what a rollback copies.
+VERSION_CONTENT = (
+    "kind", "sandbox", "description", "parameters", "meta", "source", "module", "module_sha256",
+    "webhook", "auth_header_ct", "content_hash",
+)  # fmt: skip
+
+
 class ToolRepository:
     def __init__(self, session: AsyncSession, box: SecretBox) -> None:
         self.session = session
@@ -202,15 +209,19 @@ class ToolRepository:
                 str(draft.auth_header), secret_binding(tenant_id, draft.name)
             )
         row = ToolVersionRow(
-            tool_id=tool.id, version=tool.current_version + 1, kind=draft.kind, sandbox=draft.sandbox,
+            kind=draft.kind, sandbox=draft.sandbox,
             description=draft.description, parameters=draft.parameters, meta=draft.metadata,
             source=draft.source, module=draft.module, module_sha256=draft.module_sha256,
             webhook=draft.webhook, auth_header_ct=secret_ct, content_hash=draft.content_hash,
-            created_at=utcnow(), created_by=actor,
         )  # fmt: skip
-        return tool, await self._add_version(tool, row)
+        return tool, await self._add_version(tool, row, actor)
 
-    async def _add_version(self, tool: ToolRow, row: ToolVersionRow) -> ToolVersionRow:
+    async def _add_version(
+        self, tool: ToolRow, row: ToolVersionRow, actor: str | None
+    ) -> ToolVersionRow:
+        """Append ``row`` as the tool's next version and make it current."""
+        row.tool_id, row.version = tool.id, tool.current_version + 1
+        row.created_at, row.created_by = utcnow(), actor
         self.session.add(row)
         tool.current_version = row.version
         tool.updated_at = utcnow()
@@ -251,14 +262,8 @@ class ToolRepository:
         """Restore an old version by saving a copy of it as the newest version."""
         tool, _ = await self.get(tenant_id, name)
         old = await self.version(tool, version)
-        copy = ToolVersionRow(
-            tool_id=tool.id, version=tool.current_version + 1, kind=old.kind, sandbox=old.sandbox,
-            description=old.description, parameters=old.parameters, meta=old.meta, source=old.source,
-            module=old.module, module_sha256=old.module_sha256, webhook=old.webhook,
-            auth_header_ct=old.auth_header_ct, content_hash=old.content_hash,
-            created_at=utcnow(), created_by=actor,
-        )  # fmt: skip
-        return tool, await self._add_version(tool, copy)
+        copy = ToolVersionRow(**{column: getattr(old, column) for column in VERSION_CONTENT})
+        return tool, await self._add_version(tool, copy, actor)
 
     async def set_enabled(
         self, tenant_id: str, name: str, enabled: bool

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi import APIRouter, Header, Query, Response
 
 from server.api.deps import (
     PrincipalDep,
@@ -15,9 +15,8 @@ from server.api.deps import (
     require,
     same_name,
 )
+from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import BotBody, bot_public
-from server.errors import FieldError, ValidationFailedError
-from server.registry.formats import FORMATS
 
 router = APIRouter(prefix="/v1/bots", tags=["bots"])
 
@@ -78,7 +77,6 @@ async def delete_bot(
 @router.get("/{bot}/snapshot")
 async def bot_snapshot(
     bot: str,
-    request: Request,
     principal: PrincipalDep,
     runtime: RuntimeDep,
     store: StoreDep,
@@ -89,17 +87,7 @@ async def bot_snapshot(
 ) -> Response:
     """The bot's tools in a provider format, with an ETag (send `If-None-Match` for a 304)."""
     require(principal, "developer", "agent")
-    if format not in FORMATS:
-        raise ValidationFailedError(
-            [FieldError(f"must be one of {', '.join(FORMATS)}", field="format")]
-        )
-    fmt = "openai-strict" if format == "openai" and strict else format
+    fmt = snapshot_format(format, strict)
     view = await runtime.registry.view(store, acting_tenant(principal, tenant))
     view.bot(bot)
-    etag = runtime.registry.etag(view, bot, fmt)  # type: ignore[arg-type]
-    if if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]:
-        return Response(status_code=304, headers={"ETag": etag})
-    etag, body = runtime.registry.rendered(view, bot, fmt)  # type: ignore[arg-type]
-    return Response(
-        body, media_type="application/json", headers={"ETag": etag, "Cache-Control": "no-cache"}
-    )
+    return snapshot_response(runtime.registry, view, bot, fmt, if_none_match)

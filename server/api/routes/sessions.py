@@ -8,12 +8,12 @@ import orjson
 from fastapi import APIRouter, Header, Query, Response
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import CallBody, IntentUpdate, SessionCreate
 from server.bootstrap import Runtime
 from server.calls import envelope
 from server.calls.pipeline import CallRequest, session_inputs
 from server.errors import FieldError, ValidationFailedError
-from server.registry.formats import FORMATS
 from server.registry.model import SessionInputs
 from server.registry.service import TenantView
 from server.storage.repositories import Store
@@ -92,19 +92,9 @@ async def session_snapshot(
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The session's tools now: the bot's tools for the current intent, minus completed and broken ones."""
-    if format not in FORMATS:
-        raise ValidationFailedError(
-            [FieldError(f"must be one of {', '.join(FORMATS)}", field="format")]
-        )
-    fmt = "openai-strict" if format == "openai" and strict else format
+    fmt = snapshot_format(format, strict)
     _, row, view, inputs, _ = await _state(principal, runtime, store, sid, tenant)
-    etag = runtime.registry.etag(view, row.bot, fmt, inputs)  # type: ignore[arg-type]
-    if if_none_match is not None and etag in [t.strip() for t in if_none_match.split(",")]:
-        return Response(status_code=304, headers={"ETag": etag})
-    etag, body = runtime.registry.rendered(view, row.bot, fmt, inputs)  # type: ignore[arg-type]
-    return Response(
-        body, media_type="application/json", headers={"ETag": etag, "Cache-Control": "no-cache"}
-    )
+    return snapshot_response(runtime.registry, view, row.bot, fmt, if_none_match, inputs)
 
 
 @router.put("/{sid}/intent")

@@ -128,7 +128,8 @@ async def create_tool(
 ) -> dict[str, Any]:
     tenant_id = _developer_scope(principal, tenant)
     draft = await _checked(runtime, store, tenant_id, body)
-    await store.tenants.get(tenant_id) if tenant_id != "*" else None
+    if tenant_id != "*":
+        await store.tenants.get(tenant_id)  # 404 for an unknown tenant before anything is stored
     tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
     await store.changed(
         principal.key_id, tenant_id, "tool.create", tool.name, {"version": version.version}
