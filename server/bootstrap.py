@@ -6,17 +6,23 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from sandbox.restricted.engine import RestrictedEngine
 from sandbox.restricted.pool import PoolConfig
+from server import metrics
+from server.calls.breakers import BreakerPolicy, MemoryBreakers, RedisBreakers
+from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.host import HttpHost
 from server.calls.pipeline import CallPipeline
+from server.calls.sessions import SessionTracker, UsageRanking
 from server.calls.webhook import WebhookEngine
 from server.egress import Allowlist, EgressGuard
+from server.events import EventHub
 from server.keycache import KeyCache
 from server.registry.definitions import DefinitionLimits
 from server.registry.disk import DiskTools, load_disk_tools
@@ -46,6 +52,9 @@ class Runtime:
     http_client: httpx.AsyncClient
     call_log: CallLog
     pipeline: CallPipeline
+    tracker: SessionTracker
+    events: EventHub
+    redis: Any = None
     notices: list[str] = field(default_factory=list)
 
     def store(self, session) -> Store:
@@ -55,14 +64,31 @@ class Runtime:
         """Make this node's caches see what a committed unit of work changed."""
         if store.changed_tenants:
             self.registry.invalidate(store.changed_tenants)
+            for tenant in store.changed_tenants:
+                self.events.tenant_changed(tenant)
+        for session in store.sessions.bumped:
+            self.events.session_changed(session)
         if store.revoked_keys:
             self.keys.evict(store.revoked_keys)
 
     async def close(self) -> None:
+        self.events.close()
         await self.call_log.stop()
+        await self.tracker.breakers.close()
+        if self.redis is not None:
+            await self.redis.aclose()
         await self.restricted.close()
         await self.http_client.aclose()
         await self.engine.dispose()
+
+
+def redis_client(settings: Settings) -> Any:
+    """The shared tier (breakers, result cache) when ``QUIVER_REDIS_URL`` is set."""
+    if not settings.redis_url:
+        return None
+    import redis.asyncio
+
+    return redis.asyncio.from_url(settings.redis_url)
 
 
 def definition_limits(settings: Settings) -> DefinitionLimits:
@@ -170,10 +196,26 @@ async def start(settings: Settings) -> Runtime:
     )
     call_log = CallLog(sessions, settings.call_log_flush_ms / 1000)
     call_log.start()
+    redis = redis_client(settings)
+    events = EventHub()
+    tracker = SessionTracker(
+        RedisBreakers(redis) if redis is not None else MemoryBreakers(),
+        BreakerPolicy(
+            min_calls=settings.breaker_min_calls,
+            failure_rate=settings.breaker_failure_rate,
+            window_s=settings.breaker_window_s,
+            cooldown_s=settings.breaker_cooldown_s,
+        ),
+        UsageRanking(settings.usage_refresh_s),
+        on_tenant_change=events.tenant_changed,
+    )
     pipeline = CallPipeline(
         registry, {"restricted": restricted}, HttpHost(guard), WebhookEngine(guard), call_log,
-        settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox,
+        settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox, tracker,
+        ResultCache(settings.result_cache_entries, redis),
     )  # fmt: skip
+    pool = restricted.pool
+    metrics.watch_pool(lambda: pool.busy, lambda: pool.stats.waiting, lambda: pool.stats.killed)
     pipeline.result_cap = settings.result_cap_bytes
     runtime = Runtime(
         settings=settings,
@@ -187,6 +229,9 @@ async def start(settings: Settings) -> Runtime:
         http_client=http_client,
         call_log=call_log,
         pipeline=pipeline,
+        tracker=tracker,
+        events=events,
+        redis=redis,
     )
     token = await ensure_admin_key(runtime)
     if token is not None:

@@ -32,14 +32,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     logs.configure(settings.log_level)
-    uvicorn.run(
-        create_app(settings),
+    app = create_app(settings)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame) -> None:
+            # uvicorn waits for open connections before the app's shutdown runs: end the event
+            # streams first, or every attached agent would hold the shutdown up.
+            runtime = getattr(app.state, "runtime", None)
+            if runtime is not None:
+                runtime.events.close()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app,
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
         log_config=None,  # uvicorn's loggers go through the JSON handler too
         proxy_headers=True,
+        timeout_graceful_shutdown=10,
     )
+    Server(config).run()
     return 0
 
 

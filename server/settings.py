@@ -72,6 +72,23 @@ class Settings(BaseSettings):
     registry_cache_ttl_ms: int = Field(
         default=1_000, description="how long a node trusts a tenant's registry version counters"
     )
+    breaker_min_calls: int = Field(
+        default=10, description="rolling breaker: calls in the window before it may open"
+    )
+    breaker_failure_rate: float = Field(
+        default=0.5, description="rolling breaker: failure share that opens it"
+    )
+    breaker_window_s: float = Field(default=60.0, description="rolling breaker: window length")
+    breaker_cooldown_s: float = Field(
+        default=30.0, description="rolling breaker: open this long, then half-open"
+    )
+    result_cache_entries: int = Field(
+        default=10_000, description="in-process result cache size (entries) per node"
+    )
+    usage_refresh_s: float = Field(
+        default=300.0, description="how often the tool budget's by-use ranking is refreshed"
+    )
+    sse_heartbeat_s: float = Field(default=15.0, description="event stream heartbeat interval")
 
     @property
     def effective_database_url(self) -> str:

@@ -31,6 +31,8 @@ PG_DB = f"quiver_test_{os.getpid()}"
 ADMIN_KEY = "test-admin-key-" + "a" * 40
 TABLES = (
     "tool_calls",
+    "breaker_openings",
+    "session_tool_failures",
     "session_variables",
     "sessions",
     "audit_log",
@@ -216,3 +218,24 @@ def upstream_http():
     server = LoopbackServer("127.0.0.2")
     yield server
     server.close()
+
+
+REDIS_URL = os.environ.get("QUIVER_TEST_REDIS_URL", "redis://127.0.0.1:6379/9")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """A flushed Redis database for the shared tier. Skipped when Redis is unreachable, unless
+    ``QUIVER_REQUIRE_REDIS=1`` (set by ``.ci/run``), which makes that a failure."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+    try:
+        client.flushdb()
+    except redis.RedisError as exc:
+        if os.environ.get("QUIVER_REQUIRE_REDIS") == "1":
+            raise
+        pytest.skip(f"Redis unavailable ({type(exc).__name__}); Redis tests skipped")
+    finally:
+        client.close()
+    return REDIS_URL

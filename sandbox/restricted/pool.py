@@ -185,6 +185,7 @@ class WorkerProcess:
 class PoolStats:
     spawned: int = 0
     killed: int = 0
+    waiting: int = 0  # calls queued for a tenant slot or a free worker right now
     layers: dict[str, str] = field(default_factory=dict)
 
 
@@ -272,6 +273,11 @@ class WorkerPool:
         self._spawning.add(task)
         task.add_done_callback(self._spawning.discard)
 
+    @property
+    def busy(self) -> int:
+        """Workers running a call now (started workers not idle)."""
+        return max(0, len(self._all) - self._idle.qsize())
+
     async def request(
         self,
         tenant: str,
@@ -289,7 +295,11 @@ class WorkerPool:
         semaphore = self._tenants[tenant]
         try:
             if semaphore.locked():
-                await asyncio.wait_for(semaphore.acquire(), wait_s)
+                self.stats.waiting += 1
+                try:
+                    await asyncio.wait_for(semaphore.acquire(), wait_s)
+                finally:
+                    self.stats.waiting -= 1
             else:
                 await semaphore.acquire()  # free now: no timer task needed
         except TimeoutError:
@@ -301,7 +311,11 @@ class WorkerPool:
         try:
             try:
                 if self._idle.empty():
-                    worker = await asyncio.wait_for(self._idle.get(), wait_s)
+                    self.stats.waiting += 1
+                    try:
+                        worker = await asyncio.wait_for(self._idle.get(), wait_s)
+                    finally:
+                        self.stats.waiting -= 1
                 else:
                     worker = self._idle.get_nowait()
             except TimeoutError:

@@ -10,7 +10,8 @@ from fastapi import FastAPI
 from server import bootstrap
 from server.api import problems
 from server.api.limits import BodyLimitMiddleware
-from server.api.routes import bots, demo, health, sessions, tenants, tools
+from server.api.routes import analytics, bots, demo, health, sessions, tenants, tools
+from server.logs import RequestIdMiddleware
 from server.settings import Settings
 
 DESCRIPTION = """Multi-tenant registry and sandboxed runner of tools for LLM agents.
@@ -43,7 +44,8 @@ def create_app(settings: Settings) -> FastAPI:
     )
     problems.install(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
-    for module in (health, tenants, tools, bots, sessions):
+    app.add_middleware(RequestIdMiddleware)
+    for module in (health, tenants, tools, bots, sessions, analytics):
         app.include_router(module.router)
     if settings.demo:
         app.include_router(demo.router)

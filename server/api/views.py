@@ -81,6 +81,28 @@ class CallBody(Strict):
     arguments: Any = Field(default_factory=dict, examples=[{"order_id": "AB1234"}])
 
 
+class ActionsBody(Strict):
+    actions: Any = Field(
+        description="the session's browser actions (replaces the set): name, description, parameters",
+        examples=[[{"name": "open_cart", "description": "Show the cart", "parameters": {}}]],
+    )
+
+
+class OutcomeError(Strict):
+    code: str = Field(default="browser_error", pattern=r"^[a-z][a-z0-9_]{0,31}$")
+    message: str = Field(default="", max_length=2000)
+
+
+class OutcomeBody(Strict):
+    """What the agent reports after running a browser action."""
+
+    tool: str = Field(pattern=TOOL_NAME, examples=["open_cart"])
+    success: bool
+    result: Any = None
+    error: OutcomeError | None = None
+    latency_ms: float = Field(default=0.0, ge=0, le=3_600_000)
+
+
 class BotBody(Strict):
     name: str = Field(pattern=TOOL_NAME, examples=["support"])
     tools: list[str] | None = Field(
@@ -93,6 +115,13 @@ class BotBody(Strict):
         default=None,
         description="intent → tool names; `*` lists always-on tools",
         examples=[{"orders": ["check_order"], "*": ["escalate_to_human"]}],
+    )
+    max_tools: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="per-turn tool budget: at most this many tools in a snapshot, the most "
+        "relevant first (the intent's tools, then the most used); null = no cap",
     )
 
     @field_validator("tools")
@@ -177,6 +206,7 @@ def bot_public(row: BotRow) -> dict[str, Any]:
         "name": row.name,
         "tools": row.tools,
         "intents": row.intents,
+        "max_tools": row.max_tools,
         "created_at": iso(row.created_at),
         "updated_at": iso(row.updated_at),
     }

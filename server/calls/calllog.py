@@ -57,6 +57,7 @@ class CallLog:
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self._lock = asyncio.Lock()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -69,14 +70,17 @@ class CallLog:
             self._wakeup.set()
 
     async def flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
-            try:
-                async with self.sessions() as session, session.begin():
-                    await session.execute(insert(ToolCallRow), batch)
-            except Exception:
-                log.exception("could not write %d tool-call log rows", len(batch))
-                return
+        """Write what is queued; returns once rows queued before the call are committed (a flush
+        already in flight is waited for, so readers of the log see their own calls)."""
+        async with self._lock:
+            while self._pending:
+                batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+                try:
+                    async with self.sessions() as session, session.begin():
+                        await session.execute(insert(ToolCallRow), batch)
+                except Exception:
+                    log.exception("could not write %d tool-call log rows", len(batch))
+                    return
 
     async def _run(self) -> None:
         while not self._stopping:

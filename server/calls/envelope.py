@@ -14,6 +14,8 @@ MODEL_MESSAGES = {
     "result_too_large": "Tool '{tool}' failed: its result was too large. Tell the user you cannot do this right now.",
     "engine_unavailable": "Tool '{tool}' cannot run on this server yet. Tell the user you cannot do this right now.",
     "tool_failed": "Tool '{tool}' reported a failure: {detail}",
+    "circuit_open": "Tool '{tool}' has failed repeatedly and is switched off. Do not call it again; tell the user you cannot do this right now and continue without it.",
+    "browser_action": "Tool '{tool}' runs in the user's browser, not on the server. Call it through the page's agent instead.",
 }
 DEFAULT_MESSAGE = "Tool '{tool}' failed: {detail} Tell the user you cannot do this right now."
 

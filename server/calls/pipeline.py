@@ -12,15 +12,18 @@ import orjson
 
 from sandbox.engine import Limits, RunResult, ToolSource
 from sandbox.toolfile import parse_tool_file
+from server import logs, metrics
 from server.calls import envelope
 from server.calls.arguments import ArgumentCheckers, ArgumentError
+from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key
 from server.calls.calllog import CallLog, truncate
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.inprocess import InProcessEngine
+from server.calls.sessions import SessionTracker
 from server.calls.webhook import WebhookEngine
 from server.egress import Allowlist
-from server.registry.model import SessionInputs, ToolDef
-from server.registry.service import Registry, TenantView
+from server.registry.model import ToolDef
+from server.registry.service import Registry
 from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
@@ -38,6 +41,7 @@ class CallRequest:
     variables: dict[str, Any] | None = None  # a session's, when the caller already read them
     modules: tuple[str, ...] | None = None  # the tenant's granted modules, when already known
     egress_allow: tuple[str, ...] | None = None  # the tenant's own egress allowlist, likewise
+    trial: bool = False  # the tenant's breaker for this tool is half-open: ask before running
 
 
 @dataclass(frozen=True)
@@ -47,15 +51,6 @@ class Executable:
     engine: str | None  # "restricted", "builtin", "webhook", or None: no engine for it yet
     webhook: dict[str, Any] | None = None
     secret: str | None = None
-
-
-def session_inputs(row: SessionRow, view: TenantView, variables: dict[str, Any]) -> SessionInputs:
-    completed = frozenset(
-        name
-        for name, tool in view.visible.items()
-        if tool.metadata.get("once_per_session") and variables.get(f"{name}_done")
-    )
-    return SessionInputs(intent=row.intent, completed=completed, version=row.version)
 
 
 class CallPipeline:
@@ -69,7 +64,11 @@ class CallPipeline:
         default_timeout_ms: int,
         max_timeout_ms: int,
         sandbox_for,  # tenant -> (granted modules, egress allowlist), when a request lacks them
+        tracker: SessionTracker,
+        cache: ResultCache,
     ) -> None:
+        self.tracker = tracker
+        self.cache = cache
         self.registry = registry
         self.engines = {**engines, "builtin": InProcessEngine()}
         self.http = http
@@ -128,6 +127,11 @@ class CallPipeline:
     async def call(self, store: Store, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
         """Run a resolved (and, for sessions, gated) tool; always returns an envelope."""
         started = time.perf_counter()
+        logs.bind(
+            tenant=request.tenant_id,
+            session=request.session.id if request.session else None,
+            tool=tool.name,
+        )
         try:
             params = self.checkers.get(tool.content_hash, tool.parameters).prepare(
                 request.arguments
@@ -136,18 +140,71 @@ class CallPipeline:
             result = envelope.failure(
                 tool.name, _ms(started), "invalid_arguments", str(exc), argument=exc.argument
             )
-            self._log(request, tool, result, started)
-            return result
+            return await self._finish(store, request, tool, result, started)
+        if (
+            request.trial
+            and not request.test
+            and not await self.tracker.admit(request.tenant_id, tool.name)
+        ):
+            return self.circuit_open(request, tool, started)
+        cache_key_ = None
+        if tool.metadata.get("cacheable") is True and not request.test:
+            cache_key_ = cache_key(request.tenant_id, tool.content_hash, params)
+            hit = await self.cache.get(cache_key_)
+            if hit is not None:
+                metrics.CACHE_HITS.labels(tier=hit[1]).inc()
+                result = envelope.success(tool.name, _ms(started), hit[0], cached=True)
+                self._log(request, tool, result, cached=True)
+                metrics.observe_call(tool.kind, None, _ms(started) / 1000)
+                return result
+            metrics.CACHE_MISSES.inc()
+        result = await self._run(store, request, tool, params, started)
+        if cache_key_ is not None and result["success"]:
+            ttl = tool.metadata.get("cache_ttl")
+            await self.cache.put(
+                cache_key_, result["result"], DEFAULT_TTL_S if ttl is None else float(ttl)
+            )
+        return await self._finish(store, request, tool, result, started)
+
+    def circuit_open(self, request: CallRequest, tool: ToolDef, started: float) -> dict[str, Any]:
+        """The answer while a breaker holds the tool out (logged, not counted as a failure)."""
+        result = envelope.failure(
+            tool.name, _ms(started), "circuit_open",
+            f"{tool.name!r} failed repeatedly and is switched off for now",
+        )  # fmt: skip
+        self._log(request, tool, result)
+        metrics.observe_call(tool.kind, "circuit_open", _ms(started) / 1000)
+        return result
+
+    async def _finish(
+        self,
+        store: Store,
+        request: CallRequest,
+        tool: ToolDef,
+        result: dict[str, Any],
+        started: float,
+    ) -> dict[str, Any]:
+        """Count the outcome for the breakers and the metrics, and log the call."""
+        code = None if result["success"] else result["error"]["code"]
+        if not request.test:
+            await self.tracker.outcome(
+                store, request.tenant_id, request.session, tool.name, code, tool.metadata, tool.kind
+            )
+        metrics.observe_call(tool.kind, code, _ms(started) / 1000)
+        self._log(request, tool, result)
+        return result
+
+    async def _run(
+        self, store: Store, request: CallRequest, tool: ToolDef, params: Any, started: float
+    ) -> dict[str, Any]:
         executable = await self.executable(store, tool)
         if executable.engine is None:
-            result = envelope.failure(
+            return envelope.failure(
                 tool.name,
                 _ms(started),
                 "engine_unavailable",
                 f"{tool.kind} tools ({tool.sandbox or 'no sandbox'}) cannot run on this server yet",
             )
-            self._log(request, tool, result, started)
-            return result
         session = request.session
         variables = (
             dict(request.variables)
@@ -205,7 +262,6 @@ class CallPipeline:
             )
         if request.test:
             result["logs"] = list(outcome.logs)
-        self._log(request, tool, result, started)
         return result
 
     async def _apply_updates(
@@ -291,14 +347,20 @@ class CallPipeline:
         return handle
 
     def _log(
-        self, request: CallRequest, tool: ToolDef, result: dict[str, Any], started: float
+        self,
+        request: CallRequest,
+        tool: ToolDef,
+        result: dict[str, Any],
+        cached: bool = False,
     ) -> None:
+        """Queue the call's log row; its latency is the envelope's ``executionTime``."""
         error = result.get("error") or {}
         self.log.record(
             tenant_id=request.tenant_id, session_id=request.session.id if request.session else None,
             tool=tool.name, version=tool.version, kind=tool.kind, arguments=request.arguments if isinstance(request.arguments, dict) else {},
-            result=truncate(result.get("result")), success=bool(result["success"]), latency_ms=_ms(started),
+            result=truncate(result.get("result")), success=bool(result["success"]), latency_ms=result["executionTime"],
             error_code=error.get("code"), error_message=error.get("message"), test=request.test,
+            cached=cached,
         )  # fmt: skip
 
 

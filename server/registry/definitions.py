@@ -16,6 +16,8 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from sandbox.toolfile import DYNAMIC, ToolFileSpec, parse_tool_file
 from server.errors import Problems
 from server.registry.model import ToolKind
@@ -156,10 +158,48 @@ def check_metadata(
         not isinstance(intents, list) or not all(isinstance(i, str) for i in intents)
     ):
         problems.add(f"{field_}.intents", "must be a list of intent names", line)
-    known = {"timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents"}
+    if meta.get("cacheable") is True and meta.get("once_per_session") is True:
+        problems.add(
+            f"{field_}.cacheable",
+            "a once_per_session tool cannot be cacheable: its effect must happen once, not be replayed",
+            line,
+        )
+    _check_breaker(meta, problems, f"{field_}.breaker", line)
+    known = {
+        "timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents", "breaker",
+    }  # fmt: skip
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)
     return meta
+
+
+BREAKER_KEYS = {
+    "min_calls": (1, 100_000),
+    "failure_rate": (0.01, 1.0),
+    "window_s": (1, 86_400),
+    "cooldown_s": (1, 86_400),
+}
+
+
+def _check_breaker(meta: dict[str, Any], problems: Problems, field_: str, line: int | None) -> None:
+    """``metadata.breaker``: this tool's rolling-breaker thresholds (each optional)."""
+    if "breaker" not in meta:
+        return
+    breaker = meta["breaker"]
+    if not isinstance(breaker, dict):
+        problems.add(field_, f"must be an object with any of {', '.join(BREAKER_KEYS)}", line)
+        return
+    for key, value in breaker.items():
+        if key not in BREAKER_KEYS:
+            problems.add(f"{field_}.{key}", f"unknown; allowed: {', '.join(BREAKER_KEYS)}", line)
+            continue
+        low, high = BREAKER_KEYS[key]
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not low <= value <= high
+        ):
+            problems.add(f"{field_}.{key}", f"must be a number from {low} to {high}", line)
 
 
 def check_tool_body(
@@ -362,6 +402,11 @@ def _webhook_body(
         )
     ):
         problems.add("auth_header", "must be a single-line string of at most 4096 characters")
+    if metadata.get("cacheable") is True and method.upper() != "GET":
+        problems.add(
+            "metadata.cacheable",
+            f"only GET webhooks can be cacheable; a {method.upper()} may change something upstream",
+        )
     webhook = {"url": url, "method": method.upper(), "headers": headers, "timeout_ms": timeout_ms}
     return ToolDraft(
         name=name,
@@ -421,3 +466,40 @@ def _check_headers(raw: Any, problems: Problems) -> dict[str, str]:
         else:
             headers[key] = value
     return headers
+
+
+MAX_BROWSER_ACTIONS = 64
+
+
+def check_browser_actions(raw: Any, problems: Problems) -> list[dict[str, Any]]:
+    """A session's browser actions (DESIGN §4.4), checked like tool definitions: name,
+    description and parameters each, names unique. Each gets a fingerprint of its content."""
+    if not isinstance(raw, list):
+        problems.add("actions", "must be a list of {name, description, parameters}")
+        return []
+    if len(raw) > MAX_BROWSER_ACTIONS:
+        problems.add("actions", f"at most {MAX_BROWSER_ACTIONS} actions per session")
+        return []
+    actions: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        where = f"actions[{i}]"
+        if not isinstance(item, dict):
+            problems.add(where, "must be an object with name, description and parameters")
+            continue
+        for key in sorted(item.keys() - {"name", "description", "parameters"}):
+            problems.add(f"{where}.{key}", "unknown field; allowed: name, description, parameters")
+        name = check_name(item.get("name"), problems, f"{where}.name")
+        description = _check_description(item.get("description"), problems, f"{where}.description")
+        parameters = normalise_parameters(item.get("parameters"), problems, f"{where}.parameters")
+        if name in seen:
+            problems.add(f"{where}.name", f"{name!r} is registered twice")
+        seen.add(name)
+        fingerprint = hashlib.sha256(
+            orjson.dumps([name, description, parameters], option=orjson.OPT_SORT_KEYS)
+        ).hexdigest()[:24]
+        actions.append(
+            {"name": name, "description": description, "parameters": parameters,
+             "fingerprint": fingerprint}
+        )  # fmt: skip
+    return actions

@@ -37,6 +37,7 @@ class BotDef:
     name: str
     tools: tuple[str, ...] | None = None
     intents: dict[str, tuple[str, ...]] | None = None
+    max_tools: int | None = None  # the per-turn tool budget
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,7 @@ class BrowserAction:
     name: str
     description: str
     parameters: dict[str, Any]
+    fingerprint: str = ""  # a hash of the three above: what caches and diffs compare
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,10 @@ class SessionInputs:
     open_breakers: frozenset[str] = frozenset()
     browser_actions: tuple[BrowserAction, ...] = ()
     version: int = 0
+    # The tenant's tools by recent use, most used first, for the per-turn budget; the epoch
+    # numbers each refresh of that ranking so a budgeted snapshot's version moves with it.
+    ranking: tuple[str, ...] = ()
+    ranking_epoch: int = 0
 
     @property
     def cache_key(self) -> tuple[Any, ...]:
@@ -65,7 +71,8 @@ class SessionInputs:
             self.completed,
             self.open_breakers,
             self.version,
-            tuple(a.name for a in self.browser_actions),
+            tuple((a.name, a.fingerprint) for a in self.browser_actions),
+            self.ranking,
         )
 
 

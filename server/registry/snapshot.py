@@ -29,20 +29,44 @@ def bot_tool_names(visible: Mapping[str, ToolDef], bot: BotDef) -> list[str]:
     return [name for name in dict.fromkeys(bot.tools) if name in visible]
 
 
+def by_relevance(names: list[str], bot: BotDef, inputs: SessionInputs) -> list[str]:
+    """The intent's own tools, then its always-on (``*``) tools, then by recent use, then bot
+    order: what a per-turn budget keeps first."""
+    intents = bot.intents or {}
+    own = set(intents.get(inputs.intent, ())) if inputs.intent is not None else set()
+    always = set(intents.get("*", ()))
+    used = {name: rank for rank, name in enumerate(inputs.ranking)}
+    position = {name: i for i, name in enumerate(names)}
+    return sorted(
+        names,
+        key=lambda n: (
+            0 if n in own else 1 if n in always else 2,
+            used.get(n, len(used)),
+            position[n],
+        ),
+    )
+
+
 def build_snapshot(
     visible: Mapping[str, ToolDef],
     bot: BotDef,
     inputs: SessionInputs = NO_SESSION,
     base_version: int = 0,
 ) -> Snapshot:
-    """bot tools ∩ intent tools − completed once-per-session − open breakers + browser actions."""
+    """bot tools ∩ intent tools − completed once-per-session − open breakers, capped by the
+    bot's budget, + browser actions (the agent's own, never cut by the budget)."""
     names = bot_tool_names(visible, bot)
     if bot.intents and inputs.intent is not None:
         allowed = set(bot.intents.get(inputs.intent, ())) | set(bot.intents.get("*", ()))
         names = [n for n in names if n in allowed]
     hidden = inputs.completed | inputs.open_breakers
-    entries = [tool_entry(visible[n]) for n in names if n not in hidden]
-    taken = {e.name for e in entries}
+    names = [n for n in names if n not in hidden]
+    version = base_version + inputs.version
+    if bot.max_tools is not None and len(names) > bot.max_tools:
+        names = by_relevance(names, bot, inputs)[: bot.max_tools]
+        version += inputs.ranking_epoch
+    entries = [tool_entry(visible[n]) for n in names]
+    taken = set(names)
     for action in inputs.browser_actions:
         if action.name in taken or action.name in inputs.open_breakers:
             continue
@@ -55,6 +79,7 @@ def build_snapshot(
                 kind="browser",
                 origin="session",
                 version=0,
+                content_hash=action.fingerprint,
             )
         )
-    return Snapshot(version=base_version + inputs.version, entries=tuple(entries))
+    return Snapshot(version=version, entries=tuple(entries))

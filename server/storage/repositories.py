@@ -23,11 +23,13 @@ from server.registry.definitions import KEEP, ToolDraft
 from server.registry.model import GLOBAL_TENANT, BotDef, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.secretbox import SecretBox
+from server.storage.calls import CallRepository
 from server.storage.tables import (
     ApiKeyRow,
     AuditRow,
     BotRow,
     SessionRow,
+    SessionToolFailureRow,
     SessionVariableRow,
     TenantRow,
     ToolRow,
@@ -333,6 +335,7 @@ class BotRepository:
         name: str,
         tools: list[str] | None,
         intents: dict[str, list[str]] | None,
+        max_tools: int | None = None,
     ) -> BotRow:
         if await self.find(tenant_id, name) is not None:
             raise ConflictError(f"bot {name!r} already exists")
@@ -341,6 +344,7 @@ class BotRepository:
             name=name,
             tools=tools,
             intents=intents,
+            max_tools=max_tools,
             created_at=utcnow(),
             updated_at=utcnow(),
         )
@@ -354,9 +358,11 @@ class BotRepository:
         name: str,
         tools: list[str] | None,
         intents: dict[str, list[str]] | None,
+        max_tools: int | None = None,
     ) -> BotRow:
         row = await self.get(tenant_id, name)
-        row.tools, row.intents, row.updated_at = tools, intents, utcnow()
+        row.tools, row.intents, row.max_tools = tools, intents, max_tools
+        row.updated_at = utcnow()
         return row
 
     async def delete(self, tenant_id: str, name: str) -> None:
@@ -400,7 +406,10 @@ def tool_def(tool: ToolRow, version: ToolVersionRow) -> ToolDef:
 def bot_def(row: BotRow) -> BotDef:
     intents = {k: tuple(v) for k, v in row.intents.items()} if row.intents is not None else None
     return BotDef(
-        name=row.name, tools=tuple(row.tools) if row.tools is not None else None, intents=intents
+        name=row.name,
+        tools=tuple(row.tools) if row.tools is not None else None,
+        intents=intents,
+        max_tools=row.max_tools,
     )
 
 
@@ -415,6 +424,7 @@ class Store:
         self.bots = BotRepository(session)
         self.audit = AuditRepository(session)
         self.sessions = SessionRepository(session)
+        self.calls = CallRepository(session)
         self.changed_tenants: set[str] = set()
         self.revoked_keys: set[str] = set()
 
@@ -463,6 +473,7 @@ class Store:
 class SessionRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
+        self.bumped: set[str] = set()  # sessions whose snapshot this unit of work changed
 
     async def create(
         self, tenant_id: str, bot: str, intent: str | None, created_by: str | None
@@ -525,8 +536,30 @@ class SessionRepository:
         await self.session.execute(stmt)
 
     async def bump(self, session_id: str) -> None:
+        """A change to this session's snapshot: a new version (and an event for its stream)."""
         await self.session.execute(
             update(SessionRow)
             .where(SessionRow.id == session_id)
             .values(version=SessionRow.version + 1)
         )
+        self.bumped.add(session_id)
+
+    async def count_failure(self, session_id: str, tool: str) -> int:
+        """One more failure of ``tool`` in this session; the new count (atomic upsert)."""
+        insert_ = pg_insert if self.session.bind.dialect.name == "postgresql" else sqlite_insert
+        stmt = insert_(SessionToolFailureRow).values(session_id=session_id, tool=tool, failures=1)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=["session_id", "tool"],
+            set_={"failures": SessionToolFailureRow.failures + 1},
+        ).returning(SessionToolFailureRow.failures)
+        return (await self.session.execute(stmt)).scalar_one()
+
+    async def open_breaker(self, row: SessionRow, tool: str) -> None:
+        row.open_breakers = sorted({*(row.open_breakers or ()), tool})
+        await self.session.flush()
+        await self.bump(row.id)
+
+    async def set_actions(self, row: SessionRow, actions: list[dict[str, Any]]) -> None:
+        row.actions = actions
+        await self.session.flush()
+        await self.bump(row.id)

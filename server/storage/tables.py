@@ -122,6 +122,7 @@ class BotRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     tools: Mapped[list[str] | None] = mapped_column(JSONType)
     intents: Mapped[dict[str, list[str]] | None] = mapped_column(JSONType)
+    max_tools: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -148,6 +149,32 @@ class SessionRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     created_by: Mapped[str | None] = mapped_column(String(32))
+    open_breakers: Mapped[list[str]] = mapped_column(JSONType, default=list)
+    actions: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
+
+
+class SessionToolFailureRow(Base):
+    """Failures of one tool in one session, for the per-session breaker."""
+
+    __tablename__ = "session_tool_failures"
+
+    session_id: Mapped[str] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True
+    )
+    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+
+
+class BreakerOpeningRow(Base):
+    __tablename__ = "breaker_openings"
+    __table_args__ = (Index("ix_breaker_openings_tenant_at", "tenant_id", "at"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    tenant_id: Mapped[str] = mapped_column(String(64))
+    tool: Mapped[str] = mapped_column(String(64))
+    scope: Mapped[str] = mapped_column(String(16))  # "session" or "tool"
+    session_id: Mapped[str | None] = mapped_column(String(36))
 
 
 class SessionVariableRow(Base):
@@ -163,7 +190,7 @@ class SessionVariableRow(Base):
 
 class ToolCallRow(Base):
     __tablename__ = "tool_calls"
-    __table_args__ = (Index("ix_tool_calls_tenant_tool_at", "tenant_id", "tool", "at"),)
+    # The analytics indexes differ per database (INCLUDE on PostgreSQL): see migration 0004.
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
@@ -179,3 +206,5 @@ class ToolCallRow(Base):
     error_code: Mapped[str | None] = mapped_column(String(32))
     error_message: Mapped[str | None] = mapped_column(Text)
     test: Mapped[bool] = mapped_column(Boolean, default=False)
+    cached: Mapped[bool] = mapped_column(Boolean, default=False)
+    call_id: Mapped[str | None] = mapped_column(String(36))

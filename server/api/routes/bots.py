@@ -17,6 +17,7 @@ from server.api.deps import (
 )
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import BotBody, bot_public
+from server.registry.model import SessionInputs
 
 router = APIRouter(prefix="/v1/bots", tags=["bots"])
 
@@ -28,7 +29,7 @@ async def create_bot(
     require(principal, "developer")
     tenant_id = acting_tenant(principal, tenant)
     await store.tenants.get(tenant_id)
-    row = await store.bots.create(tenant_id, body.name, body.tools, body.intents)
+    row = await store.bots.create(tenant_id, body.name, body.tools, body.intents, body.max_tools)
     await store.changed(principal.key_id, tenant_id, "bot.create", body.name)
     return bot_public(row)
 
@@ -58,7 +59,7 @@ async def replace_bot(
     require(principal, "developer")
     tenant_id = acting_tenant(principal, tenant)
     same_name(body.name, bot)
-    row = await store.bots.replace(tenant_id, bot, body.tools, body.intents)
+    row = await store.bots.replace(tenant_id, bot, body.tools, body.intents, body.max_tools)
     await store.changed(principal.key_id, tenant_id, "bot.update", bot)
     return bot_public(row)
 
@@ -88,6 +89,9 @@ async def bot_snapshot(
     """The bot's tools in a provider format, with an ETag (send `If-None-Match` for a 304)."""
     require(principal, "developer", "agent")
     fmt = snapshot_format(format, strict)
-    view = await runtime.registry.view(store, acting_tenant(principal, tenant))
+    tenant_id = acting_tenant(principal, tenant)
+    view = await runtime.registry.view(store, tenant_id)
     view.bot(bot)
-    return snapshot_response(runtime.registry, view, bot, fmt, if_none_match)
+    breakers = await runtime.tracker.tenant_breakers(tenant_id)
+    inputs = SessionInputs(open_breakers=breakers.open, version=breakers.generation)
+    return snapshot_response(runtime.registry, view, bot, fmt, if_none_match, inputs)

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
+from server import metrics
 from server.api.deps import AdminDep, RuntimeDep
 from server.storage import migrate
 
 router = APIRouter(tags=["operations"])
+
+
+@router.get("/metrics", response_class=Response)
+async def prometheus_metrics(runtime: RuntimeDep) -> Response:
+    """Prometheus text format: call counts and latencies by kind and outcome, the worker pool,
+    breaker openings, cache hits, attached event streams."""
+    metrics.EVENT_STREAMS.set(runtime.events.streams)
+    body, content_type = metrics.exposition()
+    return Response(body, media_type=content_type)
 
 
 @router.get("/healthz")

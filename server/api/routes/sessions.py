@@ -1,25 +1,55 @@
-"""Agents: attach to a bot (a session), read its snapshot and variables, call server tools."""
+"""Agents: attach to a bot (a session), read its snapshot, variables and events, register
+browser actions, call server tools and report browser outcomes."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import re
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Response
+from fastapi.responses import StreamingResponse
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
 from server.api.snapshots import snapshot_format, snapshot_response
-from server.api.views import CallBody, IntentUpdate, SessionCreate
+from server.api.views import (
+    ActionsBody,
+    CallBody,
+    IntentUpdate,
+    OutcomeBody,
+    OutcomeError,
+    SessionCreate,
+    iso,
+)
 from server.bootstrap import Runtime
 from server.calls import envelope
-from server.calls.pipeline import CallRequest, session_inputs
-from server.errors import FieldError, ValidationFailedError
-from server.registry.model import SessionInputs
+from server.calls.calllog import truncate
+from server.calls.pipeline import CallRequest
+from server.errors import ConflictError, FieldError, NotFoundError, Problems, ValidationFailedError
+from server.events import diff, fingerprints
+from server.registry.definitions import check_browser_actions
+from server.registry.model import SessionInputs, Snapshot
 from server.registry.service import TenantView
 from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
+CALL_ID = r"^[A-Za-z0-9_-]{1,36}$"
+
+
+@dataclass
+class SessionState:
+    tenant_id: str
+    row: SessionRow
+    view: TenantView
+    inputs: SessionInputs
+    variables: dict[str, Any]
+    trial: frozenset[str]  # tools whose tenant breaker is half-open
 
 
 async def _session(principal, store: Store, sid: str, tenant: str | None) -> tuple[str, SessionRow]:
@@ -28,16 +58,19 @@ async def _session(principal, store: Store, sid: str, tenant: str | None) -> tup
     return tenant_id, await store.sessions.get(tenant_id, sid)
 
 
-async def _state(
-    principal, runtime: Runtime, store: Store, sid: str, tenant: str | None
-) -> tuple[str, SessionRow, TenantView, SessionInputs, dict[str, Any]]:
-    """Everything a session request needs: one query, plus the cached registry view."""
-    require(principal, "agent", "developer")
-    tenant_id = acting_tenant(principal, tenant)
+async def load_state(runtime: Runtime, store: Store, tenant_id: str, sid: str) -> SessionState:
+    """Everything a session request needs: one query, the cached registry view, the breakers."""
     row, variables = await store.sessions.get_with_variables(tenant_id, sid)
     view = await runtime.registry.view(store, tenant_id)
     view.bot(row.bot)
-    return tenant_id, row, view, session_inputs(row, view, variables), variables
+    breakers = await runtime.tracker.tenant_breakers(tenant_id)
+    inputs = await runtime.tracker.inputs(store, row, view, variables, breakers)
+    return SessionState(tenant_id, row, view, inputs, variables, breakers.half_open)
+
+
+async def _state(principal, runtime: Runtime, store: Store, sid: str, tenant: str | None):
+    require(principal, "agent", "developer")
+    return await load_state(runtime, store, acting_tenant(principal, tenant), sid)
 
 
 def _check_intent(view: TenantView, bot: str, intent: str | None) -> None:
@@ -64,7 +97,7 @@ async def attach(
     view.bot(body.bot)
     _check_intent(view, body.bot, body.intent)
     row = await store.sessions.create(tenant_id, body.bot, body.intent, principal.key_id)
-    inputs = session_inputs(row, view, {})
+    inputs = await runtime.tracker.inputs(store, row, view, {})
     etag, snapshot = runtime.registry.rendered(view, body.bot, "native", inputs)
     payload = {
         "id": row.id,
@@ -91,10 +124,13 @@ async def session_snapshot(
     strict: bool = False,
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
-    """The session's tools now: the bot's tools for the current intent, minus completed and broken ones."""
+    """The session's tools now: the bot's tools for the current intent, minus completed and
+    broken ones, capped by the bot's budget, plus the session's browser actions."""
     fmt = snapshot_format(format, strict)
-    _, row, view, inputs, _ = await _state(principal, runtime, store, sid, tenant)
-    return snapshot_response(runtime.registry, view, row.bot, fmt, if_none_match, inputs)
+    state = await _state(principal, runtime, store, sid, tenant)
+    return snapshot_response(
+        runtime.registry, state.view, state.row.bot, fmt, if_none_match, state.inputs
+    )
 
 
 @router.put("/{sid}/intent")
@@ -112,6 +148,38 @@ async def set_intent(
     row.intent = body.intent
     await store.sessions.bump(row.id)
     return {"id": row.id, "intent": body.intent}
+
+
+@router.put("/{sid}/actions")
+async def set_actions(
+    sid: str,
+    body: ActionsBody,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """Replace the session's browser actions. A name taken by a server tool is refused (409)."""
+    state = await _state(principal, runtime, store, sid, tenant)
+    problems = Problems()
+    actions = check_browser_actions(body.actions, problems)
+    problems.raise_if_any()
+    server_tools = {
+        e.name: e
+        for e in runtime.registry.snapshot(state.view, state.row.bot, state.inputs).entries
+        if e.executor == "server"
+    }
+    taken = [a["name"] for a in actions if a["name"] in server_tools]
+    if taken:
+        clashes = "; ".join(
+            f"browser action {n!r} and server tool {n!r} ({server_tools[n].origin} "
+            f"{server_tools[n].kind} tool, version {server_tools[n].version})"
+            for n in taken
+        )
+        raise ConflictError(f"names already in this session's snapshot: {clashes}")
+    if actions != list(state.row.actions or []):
+        await store.sessions.set_actions(state.row, actions)
+    return {"id": sid, "actions": [a["name"] for a in actions]}
 
 
 @router.get("/{sid}/variables")
@@ -132,24 +200,181 @@ async def call_tool(
     tenant: TenantQuery = None,
 ) -> Response:
     """Run a server tool of the session's snapshot; the envelope says whether the tool succeeded."""
-    tenant_id, row, view, inputs, variables = await _state(principal, runtime, store, sid, tenant)
-    snapshot = runtime.registry.snapshot(view, row.bot, inputs)
+    state = await _state(principal, runtime, store, sid, tenant)
+    snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
     entry = next((e for e in snapshot.entries if e.name == body.tool), None)
-    if entry is None or entry.executor != "server":
-        result = envelope.failure(
-            body.tool, 0.0, "tool_not_available", f"{body.tool!r} is not in this session's tools"
-        )
-        return _json(result)
+    tool = state.view.visible.get(body.tool)
     request = CallRequest(
-        tenant_id=tenant_id,
+        tenant_id=state.tenant_id,
         tool=body.tool,
         arguments=body.arguments,
-        session=row,
-        variables=variables,
-        modules=view.sandbox_modules,
-        egress_allow=view.egress_allow,
+        session=state.row,
+        variables=state.variables,
+        modules=state.view.sandbox_modules,
+        egress_allow=state.view.egress_allow,
+        trial=body.tool in state.trial,
     )
-    return _json(await runtime.pipeline.call(store, request, view.visible[body.tool]))
+    if entry is None and tool is not None and body.tool in state.inputs.open_breakers:
+        return _json(runtime.pipeline.circuit_open(request, tool, time.perf_counter()))
+    if entry is None:
+        message = f"{body.tool!r} is not in this session's tools"
+        return _json(envelope.failure(body.tool, 0.0, "tool_not_available", message))
+    if entry.executor == "browser":
+        message = f"{body.tool!r} is a browser action: the agent runs it and reports the outcome"
+        return _json(envelope.failure(body.tool, 0.0, "browser_action", message))
+    return _json(await runtime.pipeline.call(store, request, state.view.visible[body.tool]))
+
+
+@router.post("/{sid}/calls/{call_id}/result", status_code=201)
+async def report_outcome(
+    sid: str,
+    call_id: Annotated[str, Path(pattern=CALL_ID)],
+    body: OutcomeBody,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """Record what a browser action did: logged with the session's calls, and counted for the
+    session breaker (three failures take the action out of the snapshot)."""
+    state = await _state(principal, runtime, store, sid, tenant)
+    if body.tool not in {a.name for a in state.inputs.browser_actions}:
+        raise ValidationFailedError(
+            [FieldError(f"{body.tool!r} is not a browser action of this session", field="tool")]
+        )
+    if await store.calls.find(sid, call_id) is not None:
+        raise ConflictError(f"call {call_id!r} was already reported")
+    error = body.error or OutcomeError(code="browser_error", message="the browser action failed")
+    store.calls.record(
+        tenant_id=state.tenant_id, session_id=sid, tool=body.tool, version=0, kind="browser",
+        arguments={}, result=truncate(body.result), success=body.success,
+        latency_ms=body.latency_ms, error_code=None if body.success else error.code,
+        error_message=None if body.success else error.message, test=False, cached=False,
+        call_id=call_id,
+    )  # fmt: skip
+    await runtime.tracker.outcome(
+        store, state.tenant_id, state.row, body.tool,
+        None if body.success else error.code, {}, "browser", rolling=False,
+    )  # fmt: skip
+    return {"id": call_id, "recorded": True}
+
+
+@router.get("/{sid}/calls")
+async def session_calls(
+    sid: str,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """The tool calls of one conversation, oldest first (server calls and browser outcomes)."""
+    _, row = await _session(principal, store, sid, tenant)
+    await runtime.call_log.flush()  # this node's pending log rows first: read your own calls
+    return {
+        "id": row.id,
+        "calls": [
+            {
+                "call_id": c.call_id,
+                "at": iso(c.at),
+                "tool": c.tool,
+                "version": c.version,
+                "kind": c.kind,
+                "arguments": c.arguments,
+                "success": c.success,
+                "latency_ms": c.latency_ms,
+                "cached": c.cached,
+                "error": {"code": c.error_code, "message": c.error_message}
+                if c.error_code
+                else None,
+                "result": orjson.loads(c.result) if _json_text(c.result) else c.result,
+            }  # fmt: skip
+            for c in await store.calls.of_session(row.id)
+        ],
+    }
+
+
+def _json_text(text: str | None) -> bool:
+    return text is not None and not text.endswith("…[truncated]")
+
+
+@router.get("/{sid}/events")
+async def events(
+    sid: str,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> StreamingResponse:
+    """Server-sent events: a `snapshot` event (version, diff, tools) whenever this session's
+    tools change, heartbeats in between. Send `Last-Event-ID` to resume with a diff."""
+    state = await _state(principal, runtime, store, sid, tenant)
+    last = (
+        int(last_event_id) if last_event_id and re.fullmatch(r"\d{1,18}", last_event_id) else None
+    )
+    hub = runtime.events
+    watcher = hub.watch(state.tenant_id, sid)
+
+    async def stream() -> AsyncIterator[bytes]:
+        sent_version, sent = last, hub.recall(sid, last) if last is not None else None
+        try:
+            yield b"retry: 1000\n\n"
+            while not hub.closing.is_set():
+                watcher.wake.clear()
+                snapshot = await _current_snapshot(runtime, state.tenant_id, sid)
+                if snapshot is None:
+                    yield b'event: closed\ndata: {"reason": "session deleted"}\n\n'
+                    return
+                prints = fingerprints(snapshot)
+                if snapshot.version != sent_version or prints != sent:
+                    hub.remember(sid, snapshot.version, prints)
+                    yield _event(snapshot, diff(sent, prints))
+                    sent_version, sent = snapshot.version, prints
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(watcher.wake.wait(), runtime.settings.sse_heartbeat_s)
+                    continue
+                yield b": heartbeat\n\n"
+            yield b'event: closed\ndata: {"reason": "server shutting down"}\n\n'
+        finally:
+            hub.unwatch(watcher)
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+async def _current_snapshot(runtime: Runtime, tenant_id: str, sid: str) -> Snapshot | None:
+    async with runtime.sessions() as session, session.begin():
+        store = runtime.store(session)
+        try:
+            state = await load_state(runtime, store, tenant_id, sid)
+        except NotFoundError:
+            return None
+    return runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
+
+
+def _event(snapshot: Snapshot, change: dict[str, Any]) -> bytes:
+    data = orjson.dumps(
+        {
+            "version": snapshot.version,
+            **change,
+            "tools": [
+                {
+                    "name": e.name,
+                    "description": e.description,
+                    "parameters": e.parameters,
+                    "executor": e.executor,
+                    "kind": e.kind,
+                    "origin": e.origin,
+                    "version": e.version,
+                }
+                for e in snapshot.entries
+            ],
+        }  # fmt: skip
+    )
+    return b"id: %d\nevent: snapshot\ndata: %s\n\n" % (snapshot.version, data)
 
 
 def _json(envelope_: dict[str, Any]) -> Response:

@@ -1,0 +1,103 @@
+"""Live snapshot events (DESIGN §5): a per-node fan-out of "this may have changed" to the event
+streams attached here, and the diff an agent is sent.
+
+Streams do not trust the notification's content: a wake-up makes each stream rebuild its
+session's snapshot and send an event only when the version or the tools differ from what it
+sent last. So any change source — a commit on this node, a breaker, another node's NOTIFY, a
+poll — only has to say *which tenant or session* to look at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.registry.model import GLOBAL_TENANT, Snapshot
+
+HISTORY = 32  # versions kept per session, so a resuming agent gets a diff rather than a reset
+MAX_SESSIONS_WITH_HISTORY = 10_000
+
+
+def fingerprints(snapshot: Snapshot) -> dict[str, str]:
+    return {e.name: f"{e.executor}:{e.version}:{e.content_hash}" for e in snapshot.entries}
+
+
+def diff(before: dict[str, str] | None, after: dict[str, str]) -> dict[str, Any]:
+    if before is None:
+        return {"added": sorted(after), "removed": [], "changed": [], "full": True}
+    return {
+        "added": sorted(after.keys() - before.keys()),
+        "removed": sorted(before.keys() - after.keys()),
+        "changed": sorted(n for n in after.keys() & before.keys() if after[n] != before[n]),
+        "full": False,
+    }
+
+
+@dataclass(eq=False)
+class Watcher:
+    tenant: str
+    session: str
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class EventHub:
+    def __init__(self) -> None:
+        self._by_tenant: dict[str, set[Watcher]] = defaultdict(set)
+        self._by_session: dict[str, set[Watcher]] = defaultdict(set)
+        self._history: OrderedDict[str, OrderedDict[int, dict[str, str]]] = OrderedDict()
+        self.closing = asyncio.Event()
+
+    @property
+    def streams(self) -> int:
+        return sum(len(w) for w in self._by_session.values())
+
+    def watch(self, tenant: str, session: str) -> Watcher:
+        watcher = Watcher(tenant, session)
+        self._by_tenant[tenant].add(watcher)
+        self._by_session[session].add(watcher)
+        return watcher
+
+    def unwatch(self, watcher: Watcher) -> None:
+        for index, key in ((self._by_tenant, watcher.tenant), (self._by_session, watcher.session)):
+            watchers = index.get(key)
+            if watchers is not None:
+                watchers.discard(watcher)
+                if not watchers:
+                    del index[key]
+
+    def tenant_changed(self, tenant: str) -> None:
+        """Wake every stream of a tenant; a global change (``*``) wakes every stream."""
+        groups = (
+            self._by_tenant.values()
+            if tenant == GLOBAL_TENANT
+            else [self._by_tenant.get(tenant, ())]
+        )
+        for watchers in list(groups):
+            for watcher in watchers:
+                watcher.wake.set()
+
+    def everything_changed(self) -> None:
+        self.tenant_changed(GLOBAL_TENANT)
+
+    def session_changed(self, session: str) -> None:
+        for watcher in self._by_session.get(session, ()):
+            watcher.wake.set()
+
+    def remember(self, session: str, version: int, prints: dict[str, str]) -> None:
+        versions = self._history.setdefault(session, OrderedDict())
+        self._history.move_to_end(session)
+        versions[version] = prints
+        while len(versions) > HISTORY:
+            versions.popitem(last=False)
+        while len(self._history) > MAX_SESSIONS_WITH_HISTORY:
+            self._history.popitem(last=False)
+
+    def recall(self, session: str, version: int) -> dict[str, str] | None:
+        return self._history.get(session, {}).get(version)
+
+    def close(self) -> None:
+        """Shutting down: every stream ends after its current event."""
+        self.closing.set()
+        self.everything_changed()

@@ -1,0 +1,82 @@
+"""Prometheus metrics (``/metrics``). Labels are bounded sets only — kind, outcome, scope,
+tier — never tenant or tool names, whose number has no bound."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+REGISTRY = CollectorRegistry()
+
+CALLS = Counter(
+    "quiver_tool_calls_total",
+    "Tool calls by tool kind and outcome (ok, or the failure code)",
+    ["kind", "outcome"],
+    registry=REGISTRY,
+)
+CALL_SECONDS = Histogram(
+    "quiver_tool_call_seconds",
+    "Tool call latency by tool kind and outcome (ok or error)",
+    ["kind", "outcome"],
+    buckets=(
+        0.0005,
+        0.001,
+        0.0025,
+        0.005,
+        0.01,
+        0.025,
+        0.05,
+        0.1,
+        0.25,
+        0.5,
+        1,
+        2.5,
+        5,
+        10,
+        30,
+        60,
+    ),
+    registry=REGISTRY,
+)
+BREAKER_OPENINGS = Counter(
+    "quiver_breaker_openings_total",
+    "Breakers opened: per session (3 failures) or per tool (rolling failure rate)",
+    ["scope"],
+    registry=REGISTRY,
+)
+CACHE_HITS = Counter(
+    "quiver_result_cache_hits_total", "Result cache hits by tier", ["tier"], registry=REGISTRY
+)
+CACHE_MISSES = Counter("quiver_result_cache_misses_total", "Result cache misses", registry=REGISTRY)
+POOL_BUSY = Gauge("quiver_worker_pool_busy", "Sandbox workers running a call", registry=REGISTRY)
+POOL_QUEUED = Gauge(
+    "quiver_worker_pool_queued", "Calls waiting for a sandbox worker", registry=REGISTRY
+)
+POOL_RESTARTS = Gauge(
+    "quiver_worker_pool_restarts",
+    "Sandbox workers killed and replaced since start",
+    registry=REGISTRY,
+)
+EVENT_STREAMS = Gauge(
+    "quiver_event_streams", "Agents attached to a session event stream", registry=REGISTRY
+)
+
+
+def observe_call(kind: str, code: str | None, seconds: float) -> None:
+    CALLS.labels(kind=kind, outcome=code or "ok").inc()
+    CALL_SECONDS.labels(kind=kind, outcome="ok" if code is None else "error").observe(seconds)
+
+
+def watch_pool(
+    busy: Callable[[], float], queued: Callable[[], float], restarts: Callable[[], float]
+) -> None:
+    """Read the node's worker pool at scrape time."""
+    POOL_BUSY.set_function(busy)
+    POOL_QUEUED.set_function(queued)
+    POOL_RESTARTS.set_function(restarts)
+
+
+def exposition() -> tuple[bytes, str]:
+    return generate_latest(REGISTRY), CONTENT_TYPE_LATEST

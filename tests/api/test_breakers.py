@@ -1,0 +1,184 @@
+"""Breakers through HTTP on SQLite and PostgreSQL: the per-session one (3 failures) and the
+per-tool rolling one (in process, and shared by two server processes through Redis)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from server.settings import Settings
+from tests.api.test_calls import call, python
+from tests.conftest import ADMIN_KEY, Api, TenantKeys
+from tests.servers import EventReader, node_process, served
+
+FLAKY = python("""
+def execute(params, context):
+    if params.get("fail"):
+        raise ValueError("upstream said no")
+    return {"success": True, "message": "fine"}
+
+
+tool = {
+    "name": "flaky",
+    "description": "Fails when asked to",
+    "parameters": {"fail": {"type": "boolean"}},
+    "execute": execute,
+    "metadata": {"timeout": 3000, "breaker": {"min_calls": 4, "failure_rate": 0.5, "cooldown_s": 1}},
+}
+""")
+STEADY = python("""
+def execute(params, context):
+    return {"success": True, "message": "steady"}
+
+
+tool = {"name": "steady", "description": "Always works", "execute": execute}
+""")
+
+
+async def attach(t: TenantKeys, bot: str = "b") -> str:
+    response = await t.agent.post("/v1/sessions", json={"bot": bot})
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+async def names(t: TenantKeys, sid: str) -> list[str]:
+    return [e["name"] for e in (await t.agent.get(f"/v1/sessions/{sid}/snapshot")).json()["tools"]]
+
+
+async def setup(t: TenantKeys) -> None:
+    for body in (FLAKY, STEADY):
+        assert (await t.dev.post("/v1/tools", json=body)).status_code == 201
+    assert (await t.dev.post("/v1/bots", json={"name": "b", "tools": None})).status_code == 201
+
+
+async def test_third_failure_in_a_session_removes_the_tool_there_and_the_stream_says_so(
+    api: Api,
+) -> None:
+    acme = await api.tenant("acme")
+    await setup(acme)
+    sid, other = await attach(acme), await attach(acme)
+    async with served(api.app) as base:
+        agent = httpx.AsyncClient(
+            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
+        )
+        async with EventReader(agent, f"/v1/sessions/{sid}/events") as stream:
+            first = await stream.next()
+            before = (await acme.agent.get(f"/v1/sessions/{sid}/snapshot")).json()["version"]
+            failures = [await call(acme, sid, "flaky", {"fail": True}) for _ in range(3)]
+            removed = await stream.until(lambda d: "flaky" in d["removed"], within=1.0)
+        await agent.aclose()
+    after = (await acme.agent.get(f"/v1/sessions/{sid}/snapshot")).json()
+    retried = await call(acme, sid, "flaky", {"fail": False})
+
+    assert [f["error"]["code"] for f in failures] == ["tool_error"] * 3
+    assert first["event"] == "snapshot" and "flaky" in [t["name"] for t in first["data"]["tools"]]
+    assert [t["name"] for t in after["tools"]] == ["steady"] and after["version"] > before
+    assert removed["data"]["version"] == after["version"]
+    assert retried["error"]["code"] == "circuit_open"
+    assert "Do not call it again" in retried["modelMessage"]
+    assert await names(acme, other) == ["flaky", "steady"]  # other sessions keep it
+
+
+async def test_invalid_arguments_count_for_the_session_breaker(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await setup(acme)
+    sid = await attach(acme)
+
+    results = [await call(acme, sid, "flaky", {"fail": "not a boolean"}) for _ in range(3)]
+
+    assert {r["error"]["code"] for r in results} == {"invalid_arguments"}
+    assert await names(acme, sid) == ["steady"]
+
+
+async def _fail_in_fresh_sessions(t: TenantKeys, times: int, fail: bool = True) -> list[dict]:
+    return [await call(t, await attach(t), "flaky", {"fail": fail}) for _ in range(times)]
+
+
+async def test_rolling_breaker_opens_half_opens_and_closes(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await setup(acme)
+    watcher = await attach(acme)
+    v0 = (await acme.agent.get(f"/v1/sessions/{watcher}/snapshot")).json()["version"]
+
+    await _fail_in_fresh_sessions(acme, 4)  # 4 calls, 100% failures ≥ min_calls 4 → open
+    open_names = await names(acme, await attach(acme))
+    bot_names = [t["name"] for t in (await acme.dev.get("/v1/bots/b/snapshot")).json()["tools"]]
+    v1 = (await acme.agent.get(f"/v1/sessions/{watcher}/snapshot")).json()["version"]
+    refused = await call(acme, watcher, "flaky", {"fail": False})
+    await asyncio.sleep(1.1)  # cool-down over: half-open, offered again for one trial
+    half_names = await names(acme, watcher)
+    trial_failed = await call(acme, watcher, "flaky", {"fail": True})
+    reopened = await names(acme, await attach(acme))
+    await asyncio.sleep(1.1)
+    trial_ok = await call(acme, await attach(acme), "flaky", {"fail": False})
+    closed_names = await names(acme, await attach(acme))
+    after_close = await call(acme, await attach(acme), "flaky", {"fail": False})
+
+    assert open_names == ["steady"] and bot_names == ["steady"] and v1 > v0
+    assert refused["error"]["code"] == "circuit_open"
+    assert half_names == ["flaky", "steady"]
+    assert trial_failed["error"]["code"] == "tool_error" and reopened == ["steady"]
+    assert trial_ok["success"] is True and closed_names == ["flaky", "steady"]
+    assert after_close["success"] is True
+
+
+async def test_half_open_admits_one_trial_at_a_time(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await setup(acme)
+    await _fail_in_fresh_sessions(acme, 4)
+    await asyncio.sleep(1.1)
+    runtime = api.runtime
+
+    first = await runtime.tracker.admit("acme", "flaky")
+    second = await runtime.tracker.admit("acme", "flaky")
+
+    assert (first, second) == (True, False)
+
+
+async def test_a_healthy_tool_never_opens(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await setup(acme)
+
+    results = await _fail_in_fresh_sessions(acme, 12, fail=False)
+    mixed = await _fail_in_fresh_sessions(acme, 1) + await _fail_in_fresh_sessions(acme, 6, False)
+
+    assert all(r["success"] for r in results) and mixed[0]["success"] is False
+    assert all(r["success"] for r in mixed[1:])
+    assert (await runtime_state(api)).open == frozenset()
+
+
+async def runtime_state(api: Api):
+    return await api.runtime.tracker.tenant_breakers("acme")
+
+
+async def test_two_server_processes_sharing_redis_agree_on_an_open_breaker(
+    settings: Settings, redis_url: str
+) -> None:
+    from server.api.app import create_app
+
+    shared = settings.model_copy(update={"redis_url": redis_url})
+    app = create_app(shared)
+    async with app.router.lifespan_context(app):
+        api = Api(app, None)  # type: ignore[arg-type]
+        api.admin = api.client(ADMIN_KEY)
+        acme = await api.tenant("acme")
+        await setup(acme)
+        with node_process(shared) as node2:
+            remote = httpx.AsyncClient(
+                base_url=node2, headers={"Authorization": f"Bearer {acme.agent_key}"}
+            )
+            remote_sid = (await remote.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+            before = await remote.get(f"/v1/sessions/{remote_sid}/snapshot")
+            await _fail_in_fresh_sessions(acme, 4)  # opened on node 1
+            after = await remote.get(f"/v1/sessions/{remote_sid}/snapshot")
+            refused = await remote.post(
+                f"/v1/sessions/{remote_sid}/calls", json={"tool": "flaky", "arguments": {}}
+            )
+            await remote.aclose()
+        await api.close()
+
+    assert [t["name"] for t in before.json()["tools"]] == ["flaky", "steady"]
+    assert [t["name"] for t in after.json()["tools"]] == ["steady"]
+    assert after.json()["version"] > before.json()["version"]
+    assert refused.json()["error"]["code"] == "circuit_open"

@@ -1,0 +1,155 @@
+"""The result cache through HTTP on SQLite and PostgreSQL, and its Redis tier across processes."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from server.settings import Settings
+from tests.api.test_breakers import attach
+from tests.api.test_calls import call, python
+from tests.conftest import ADMIN_KEY, Api, TenantKeys
+from tests.factories import webhook_tool
+from tests.servers import node_process
+
+
+def lucky(ttl: int = 60, salt: str = "") -> dict:
+    """A cacheable tool whose every real run returns a fresh random number."""
+    return python(f"""
+import random
+
+
+def execute(params, context):
+    return {{"success": True, "n": random.random(), "city": params["city"]{salt}}}
+
+
+tool = {{
+    "name": "lucky",
+    "description": "A lucky number for a city",
+    "parameters": {{"city": {{"type": "string", "required": True}}}},
+    "execute": execute,
+    "metadata": {{"cacheable": True, "cache_ttl": {ttl}}},
+}}
+""")
+
+
+async def ready(t: TenantKeys, body: dict) -> str:
+    response = await t.dev.post("/v1/tools", json=body)
+    assert response.status_code == 201, response.text
+    await t.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    return await attach(t)
+
+
+async def test_second_identical_call_is_served_from_the_cache(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await ready(acme, lucky())
+
+    first = await call(acme, sid, "lucky", {"city": "Oslo"})
+    second = await call(acme, sid, "lucky", {"city": "Oslo"})
+    other_args = await call(acme, sid, "lucky", {"city": "Rome"})
+    calls = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+
+    assert "cached" not in first and second["cached"] is True
+    assert second["result"] == first["result"]
+    assert other_args["result"]["n"] != first["result"]["n"] and "cached" not in other_args
+    assert [c["cached"] for c in calls] == [False, True, False]  # the log marks it too
+
+
+async def test_an_edit_changes_the_key_so_no_stale_result_is_served(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await ready(acme, lucky())
+    first = await call(acme, sid, "lucky", {"city": "Oslo"})
+
+    edited = await acme.dev.put("/v1/tools/lucky", json=lucky(salt=', "v": 2'))
+    after = await call(acme, sid, "lucky", {"city": "Oslo"})
+
+    assert edited.status_code == 200, edited.text
+    assert "cached" not in after and after["result"]["v"] == 2
+    assert after["result"]["n"] != first["result"]["n"]
+
+
+async def test_entries_expire_after_cache_ttl(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await ready(acme, lucky(ttl=1))
+    first = await call(acme, sid, "lucky", {"city": "Oslo"})
+
+    await asyncio.sleep(1.1)
+    later = await call(acme, sid, "lucky", {"city": "Oslo"})
+
+    assert "cached" not in later and later["result"]["n"] != first["result"]["n"]
+
+
+async def test_test_runs_neither_read_nor_fill_the_cache(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await ready(acme, lucky())
+
+    tested = await acme.dev.post("/v1/tools/lucky/test", json={"arguments": {"city": "Oslo"}})
+    real = await call(acme, sid, "lucky", {"city": "Oslo"})
+
+    assert "cached" not in tested.json() and "cached" not in real
+
+
+async def test_failures_are_not_cached(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await ready(acme, lucky())
+
+    bad = [await call(acme, sid, "lucky", {}) for _ in range(2)]
+
+    assert [b["error"]["code"] for b in bad] == ["invalid_arguments"] * 2
+    assert not any("cached" in b for b in bad)
+
+
+async def test_cacheable_writes_are_refused_with_the_field_named(api: Api) -> None:
+    acme = await api.tenant("acme")
+    post_hook = webhook_tool(method="POST", metadata={"cacheable": True})
+    once = python("""
+def execute(params, context):
+    return {"success": True}
+
+
+tool = {"name": "lead", "description": "Take a lead", "execute": execute,
+        "metadata": {"cacheable": True, "once_per_session": True}}
+""")
+
+    refused_hook = await acme.dev.post("/v1/tools", json=post_hook)
+    refused_once = await acme.dev.post("/v1/tools", json=once)
+    get_hook = await acme.dev.post(
+        "/v1/tools", json=webhook_tool(name="weather", metadata={"cacheable": True})
+    )
+
+    assert refused_hook.status_code == 422
+    assert refused_hook.json()["errors"][0]["field"] == "metadata.cacheable"
+    assert "GET" in refused_hook.json()["errors"][0]["message"]
+    assert refused_once.status_code == 422
+    assert "once_per_session" in refused_once.json()["errors"][0]["message"]
+    assert get_hook.status_code == 201, get_hook.text
+
+
+async def test_two_processes_share_results_through_redis(
+    settings: Settings, redis_url: str
+) -> None:
+    from server.api.app import create_app
+
+    shared = settings.model_copy(update={"redis_url": redis_url})
+    app = create_app(shared)
+    async with app.router.lifespan_context(app):
+        api = Api(app, None)  # type: ignore[arg-type]
+        api.admin = api.client(ADMIN_KEY)
+        acme = await api.tenant("acme")
+        sid = await ready(acme, lucky())
+        first = await call(acme, sid, "lucky", {"city": "Oslo"})
+        with node_process(shared) as node2:
+            async with httpx.AsyncClient(
+                base_url=node2, headers={"Authorization": f"Bearer {acme.agent_key}"}
+            ) as remote:
+                remote_sid = (await remote.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+                there = (
+                    await remote.post(
+                        f"/v1/sessions/{remote_sid}/calls",
+                        json={"tool": "lucky", "arguments": {"city": "Oslo"}},
+                    )
+                ).json()
+        await api.close()
+
+    assert there["cached"] is True and there["result"] == first["result"]
