@@ -11,7 +11,6 @@ from tests.api.test_calls import call, simple_tool
 from tests.api.test_result_cache import lucky
 from tests.conftest import Api, TenantKeys
 
-
 # the same tool with the default rolling-breaker thresholds (10 calls): it stays closed here
 STEADILY_FLAKY = {
     **FLAKY,
