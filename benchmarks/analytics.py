@@ -20,6 +20,7 @@ import os
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from sqlalchemy import text
 
 from server.secretbox import generate_key
 from server.settings import Settings
-from server.storage import migrate
+from server.storage import migrate, rollups
 from server.storage.calls import CallRepository
 from server.storage.database import create_engine, session_factory
 from server.storage.tables import utcnow
@@ -90,12 +91,14 @@ async def bench_analytics(
         await _fill(engine, postgres, "acme", size - done)
         await _fill(engine, postgres, "other", size - done)
         done = size
+        async with engine.begin() as conn:  # rows loaded in bulk: count them into the rollups
+            await rollups.rebuild(conn)
         async with engine.begin() as conn:
-            await conn.execute(text("ANALYZE" if not postgres else "ANALYZE tool_calls"))
+            await conn.execute(text("ANALYZE"))
         if postgres:  # an index-only scan needs the visibility map: what autovacuum keeps up
             async with engine.connect() as conn:
                 conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-                await conn.execute(text("VACUUM tool_calls"))
+                await conn.execute(text("VACUUM"))
         until = utcnow()
         since = until - timedelta(days=31)
 
@@ -161,23 +164,38 @@ async def bench_cache(calls: int) -> tuple[float, float]:
             await dev.post("/v1/bots", json={"name": "b", "tools": None})
             sid = (await dev.post("/v1/sessions", json={"bot": "b"})).json()["id"]
 
-            async def timed(x: str) -> float:
+            async def timed(x: str) -> tuple[float, float]:
                 started = time.perf_counter()
                 response = await dev.post(
                     f"/v1/sessions/{sid}/calls", json={"tool": "echo", "arguments": {"x": x}}
                 )
-                took = time.perf_counter() - started
+                took = (time.perf_counter() - started) * 1000
                 assert response.json()["success"], response.text
-                return took
+                return took, response.json()["executionTime"]
 
             for i in range(50):  # warm both paths
                 await timed(f"warm{i}")
                 await timed("hit")
-            misses = [await timed(f"miss{i}") for i in range(calls)]
-            hits = [await timed("hit") for _ in range(calls)]
+            misses, hits = [], []
+            for i in range(calls):  # interleaved, so drift hits both alike
+                misses.append(await timed(f"miss{i}"))
+                hits.append(await timed("hit"))
             await admin.aclose()
             await dev.aclose()
-    return statistics.median(misses) * 1000, statistics.median(hits) * 1000
+    return Timings(
+        statistics.median(m[0] for m in misses),
+        statistics.median(h[0] for h in hits),
+        statistics.median(m[1] for m in misses),
+        statistics.median(h[1] for h in hits),
+    )
+
+
+@dataclass
+class Timings:
+    miss_request: float
+    hit_request: float
+    miss_pipeline: float
+    hit_pipeline: float
 
 
 async def main() -> None:
@@ -204,10 +222,15 @@ async def main() -> None:
             )
     print("calls = rows of the measured tenant (another tenant holds as many); range: 31 days")
 
-    miss, hit = await bench_cache(args.calls)
+    t = await bench_cache(args.calls)
+    print("\nresult cache on a trivial code tool, median per call (hits and misses interleaved):")
     print(
-        f"\nresult cache, server time per call: miss {miss:.3f} ms, hit {hit:.3f} ms, "
-        f"hit/miss {hit / miss:.1%}"
+        f"  pipeline (executionTime): miss {t.miss_pipeline:.3f} ms, hit {t.hit_pipeline:.3f} ms,"
+        f" hit/miss {t.hit_pipeline / t.miss_pipeline:.1%}"
+    )
+    print(
+        f"  whole request (ASGI)    : miss {t.miss_request:.3f} ms, hit {t.hit_request:.3f} ms,"
+        f" hit/miss {t.hit_request / t.miss_request:.1%}"
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from server.calls.webhook import WebhookEngine
 from server.egress import Allowlist, EgressGuard
 from server.events import EventHub
 from server.keycache import KeyCache
+from server.propagation import Propagation, announce_now
 from server.registry.definitions import DefinitionLimits
 from server.registry.disk import DiskTools, load_disk_tools
 from server.registry.service import Registry
@@ -55,6 +57,7 @@ class Runtime:
     tracker: SessionTracker
     events: EventHub
     redis: Any = None
+    propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
 
     def store(self, session) -> Store:
@@ -73,6 +76,8 @@ class Runtime:
 
     async def close(self) -> None:
         self.events.close()
+        if self.propagation is not None:
+            await self.propagation.stop()
         await self.call_log.stop()
         await self.tracker.breakers.close()
         if self.redis is not None:
@@ -198,6 +203,15 @@ async def start(settings: Settings) -> Runtime:
     call_log.start()
     redis = redis_client(settings)
     events = EventHub()
+    background: set[asyncio.Task[None]] = set()
+
+    def breaker_moved(tenant: str) -> None:
+        """A rolling breaker opened or closed: this node's streams now, other nodes by NOTIFY."""
+        events.tenant_changed(tenant)
+        task = asyncio.get_running_loop().create_task(announce_now(engine, f"t:{tenant}:breaker"))
+        background.add(task)
+        task.add_done_callback(background.discard)
+
     tracker = SessionTracker(
         RedisBreakers(redis) if redis is not None else MemoryBreakers(),
         BreakerPolicy(
@@ -207,7 +221,7 @@ async def start(settings: Settings) -> Runtime:
             cooldown_s=settings.breaker_cooldown_s,
         ),
         UsageRanking(settings.usage_refresh_s),
-        on_tenant_change=events.tenant_changed,
+        on_tenant_change=breaker_moved,
     )
     pipeline = CallPipeline(
         registry, {"restricted": restricted}, HttpHost(guard), WebhookEngine(guard), call_log,
@@ -233,6 +247,11 @@ async def start(settings: Settings) -> Runtime:
         events=events,
         redis=redis,
     )
+    if not settings.is_sqlite:
+        runtime.propagation = Propagation(
+            runtime, listen=settings.notify, poll_s=settings.poll_ms / 1000
+        )
+        runtime.propagation.start()
     token = await ensure_admin_key(runtime)
     if token is not None:
         notice = f"Created the first admin key (shown once, store it now): {token}"

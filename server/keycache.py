@@ -46,6 +46,9 @@ class KeyCache:
             self._entries[row.id] = entry
         return entry
 
+    def clear(self) -> None:
+        self._entries.clear()
+
     def evict(self, key_ids: set[str]) -> None:
         for key_id in key_ids:
             self._entries.pop(key_id, None)

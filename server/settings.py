@@ -89,6 +89,17 @@ class Settings(BaseSettings):
         default=300.0, description="how often the tool budget's by-use ranking is refreshed"
     )
     sse_heartbeat_s: float = Field(default=15.0, description="event stream heartbeat interval")
+    cors_origins: str = Field(
+        default="*",
+        description="comma-separated origins whose pages may call the API (web agents); empty = none",
+    )
+    notify: bool = Field(
+        default=True, description="PostgreSQL: announce and hear changes with LISTEN/NOTIFY"
+    )
+    poll_ms: int = Field(
+        default=1_000,
+        description="PostgreSQL: poll for other nodes' changes this often while not listening",
+    )
 
     @property
     def effective_database_url(self) -> str:

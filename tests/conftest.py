@@ -31,6 +31,8 @@ PG_DB = f"quiver_test_{os.getpid()}"
 ADMIN_KEY = "test-admin-key-" + "a" * 40
 TABLES = (
     "tool_calls",
+    "tool_call_daily",
+    "tool_call_latency",
     "breaker_openings",
     "session_tool_failures",
     "session_variables",

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,9 +64,15 @@ def node_env(settings: Settings, **extra: str) -> dict[str, str]:
     return env
 
 
+@dataclass
+class Node:
+    base: str
+    pid: int
+
+
 @contextlib.contextmanager
-def node_process(settings: Settings, **extra: str) -> Iterator[str]:
-    """``quiver serve`` in its own process on the same database: its base URL."""
+def node_process(settings: Settings, **extra: str) -> Iterator[Node]:
+    """``quiver serve`` in its own process on the same database."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
@@ -86,7 +93,7 @@ def node_process(settings: Settings, **extra: str) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise AssertionError("node 2 never became ready")
             time.sleep(0.1)
-        yield base
+        yield Node(base, proc.pid)
     finally:
         proc.terminate()
         try:

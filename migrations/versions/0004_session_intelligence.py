@@ -28,6 +28,24 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+def rebuild_sql(dialect: str) -> list[str]:
+    """Backfill the daily rollups from the calls logged so far (a frozen copy of
+    ``server.storage.rollups.rebuild_sql``: buckets of growth 1.04 from 0.001 ms)."""
+    postgres = dialect == "postgresql"
+    day = "CAST((at AT TIME ZONE 'UTC') AS date)" if postgres else "date(at)"
+    greatest = "greatest" if postgres else "max"
+    bucket = f"CAST(ceil(ln({greatest}(latency_ms, 0.001)) / ln(1.04)) AS INTEGER)"
+    ok, hit = "CASE WHEN success THEN 1 ELSE 0 END", "CASE WHEN cached THEN 1 ELSE 0 END"
+    return [
+        f"""INSERT INTO tool_call_daily (tenant_id, tool, day, calls, successes, cached)
+            SELECT tenant_id, tool, {day}, count(*), sum({ok}), sum({hit})
+            FROM tool_calls WHERE NOT test GROUP BY tenant_id, tool, {day}""",
+        f"""INSERT INTO tool_call_latency (tenant_id, tool, day, bucket, calls)
+            SELECT tenant_id, tool, {day}, {bucket}, count(*)
+            FROM tool_calls WHERE NOT test GROUP BY tenant_id, tool, {day}, {bucket}""",
+    ]
+
+
 def upgrade() -> None:
     postgres = op.get_bind().dialect.name == "postgresql"
     with op.batch_alter_table("sessions", schema=None) as batch_op:
@@ -83,8 +101,32 @@ def upgrade() -> None:
     )
     op.create_index("ix_breaker_openings_tenant_at", "breaker_openings", ["tenant_id", "at"])
 
+    op.create_table(
+        "tool_call_daily",
+        sa.Column("tenant_id", sa.String(length=64), nullable=False),
+        sa.Column("tool", sa.String(length=64), nullable=False),
+        sa.Column("day", sa.Date(), nullable=False),
+        sa.Column("calls", sa.Integer(), nullable=False),
+        sa.Column("successes", sa.Integer(), nullable=False),
+        sa.Column("cached", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("tenant_id", "tool", "day"),
+    )
+    op.create_table(
+        "tool_call_latency",
+        sa.Column("tenant_id", sa.String(length=64), nullable=False),
+        sa.Column("tool", sa.String(length=64), nullable=False),
+        sa.Column("day", sa.Date(), nullable=False),
+        sa.Column("bucket", sa.Integer(), nullable=False),
+        sa.Column("calls", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("tenant_id", "tool", "day", "bucket"),
+    )
+    for statement in rebuild_sql(op.get_bind().dialect.name):  # count the calls logged so far
+        op.execute(statement)
+
 
 def downgrade() -> None:
+    op.drop_table("tool_call_latency")
+    op.drop_table("tool_call_daily")
     op.drop_index("ix_breaker_openings_tenant_at", table_name="breaker_openings")
     op.drop_table("breaker_openings")
     op.drop_table("session_tool_failures")

@@ -6,11 +6,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 
 from server import bootstrap
 from server.api import problems
 from server.api.limits import BodyLimitMiddleware
-from server.api.routes import analytics, bots, demo, health, sessions, tenants, tools
+from server.api.routes import agent, analytics, bots, demo, health, sessions, tenants, tools
 from server.logs import RequestIdMiddleware
 from server.settings import Settings
 
@@ -45,7 +46,23 @@ def create_app(settings: Settings) -> FastAPI:
     problems.install(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestIdMiddleware)
-    for module in (health, tenants, tools, bots, sessions, analytics):
+    if settings.cors_origins:
+        # Web agents call from their own pages: bearer keys, never cookies, so no credentials.
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=[o.strip() for o in settings.cors_origins.split(",") if o.strip()],
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "Last-Event-ID",
+                "If-None-Match",
+                "X-Request-ID",
+            ],
+            expose_headers=["ETag", "X-Request-ID"],
+            max_age=600,
+        )
+    for module in (health, tenants, tools, bots, sessions, analytics, agent):
         app.include_router(module.router)
     if settings.demo:
         app.include_router(demo.router)

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from server.storage import rollups
 from server.storage.tables import ToolCallRow, utcnow
 
 log = logging.getLogger("quiver.calls")
@@ -78,6 +79,7 @@ class CallLog:
                 try:
                     async with self.sessions() as session, session.begin():
                         await session.execute(insert(ToolCallRow), batch)
+                        await rollups.add(session, batch)
                 except Exception:
                     log.exception("could not write %d tool-call log rows", len(batch))
                     return

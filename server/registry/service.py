@@ -68,6 +68,12 @@ class Registry:
         for tenant_id in tenant_ids:
             self._versions.pop(tenant_id, None)
 
+    def forget_all(self, views: bool = False) -> None:
+        """Trust nothing cached about versions (and, with ``views``, drop the tenant views)."""
+        self._versions.clear()
+        if views:
+            self._views.clear()
+
     async def _current_versions(
         self, store: RegistryStore, tenant_id: str
     ) -> RegistryVersions | None:

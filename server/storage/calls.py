@@ -1,23 +1,55 @@
 """The call log read side: analytics, a session's calls, usage ranking, breaker openings.
 
-Analytics run in SQL on both databases (docs/analytics.md has the index design): one grouped
-scan of the covering index ``ix_tool_calls_analytics`` for counts and exact percentiles
-(nearest rank: ``percentile_disc`` on PostgreSQL, the same rank picked with window functions
-on SQLite), then the last errors per tool from the partial index of failures.
+Analytics run in SQL on both databases (docs/analytics.md has the design): counts from the
+daily rollups (``storage.rollups``) plus the raw rows of the range's partial days; percentiles
+exact over the raw rows (covering index ``ix_tool_calls_analytics``; ``percentile_disc`` on
+PostgreSQL, the same nearest rank with window functions on SQLite) while the range is small
+enough, else from the rollups' latency buckets; the last errors per tool from the partial index
+of failures.
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import Integer, and_, case, cast, func, select
+from sqlalchemy import Integer, and_, bindparam, case, cast, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.storage.tables import BreakerOpeningRow, ToolCallRow, utcnow
+from server.storage import rollups
+from server.storage.tables import (
+    BreakerOpeningRow,
+    ToolCallDailyRow,
+    ToolCallLatencyRow,
+    ToolCallRow,
+    UTCDateTime,
+    utcnow,
+)
 
 LAST_ERRORS = 5
+EXACT_LIMIT = 20_000  # calls in range up to which percentiles are computed exactly
+
+
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=UTC)
+
+
+def percentiles(histogram: Counter, calls: int) -> tuple[float | None, float | None]:
+    """p50 and p95 by nearest rank over latency buckets: each the bucket's upper bound."""
+    if not calls:
+        return None, None
+    wanted = [(p, max(1, math.ceil(p * calls))) for p in (0.5, 0.95)]
+    found: dict[float, float] = {}
+    seen = 0
+    for index in sorted(histogram):
+        seen += histogram[index]
+        for p, rank in wanted:
+            if p not in found and seen >= rank:
+                found[p] = rollups.bucket_value(index)
+    return found.get(0.5), found.get(0.95)
 
 
 @dataclass
@@ -29,6 +61,7 @@ class ToolFigures:
     cache_hits: int
     p50_ms: float | None
     p95_ms: float | None
+    exact: bool = True  # False: percentiles from the latency buckets (within 4 %)
     breaker_openings: int = 0
     last_errors: list[dict[str, Any]] = field(default_factory=list)
 
@@ -41,6 +74,7 @@ class ToolFigures:
             "success_rate": round(self.successes / self.calls, 4) if self.calls else None,
             "p50_ms": self.p50_ms,
             "p95_ms": self.p95_ms,
+            "percentiles": "exact" if self.exact else "within 4%",
             "cache_hits": self.cache_hits,
             "cache_hit_rate": round(self.cache_hits / self.calls, 4) if self.calls else None,
             "breaker_openings": self.breaker_openings,
@@ -68,10 +102,11 @@ class CallRepository:
             )
         )
 
-    def record(self, **row: Any) -> None:
+    async def record(self, **row: Any) -> None:
         """A row written in this unit of work (browser outcomes; server calls are batched)."""
         row.setdefault("at", utcnow())
         self.session.add(ToolCallRow(**row))
+        await rollups.add(self.session, [row])
 
     async def find(self, session_id: str, call_id: str) -> ToolCallRow | None:
         return await self.session.scalar(
@@ -84,7 +119,7 @@ class CallRepository:
         rows = await self.session.scalars(
             select(ToolCallRow)
             .where(ToolCallRow.session_id == session_id)
-            .order_by(ToolCallRow.id)
+            .order_by(ToolCallRow.at, ToolCallRow.id)  # rows reach the table in batches
             .limit(limit)
         )
         return list(rows)
@@ -104,7 +139,97 @@ class CallRepository:
     async def analytics(
         self, tenant: str | None, since: datetime, until: datetime, tool: str | None = None
     ) -> list[ToolFigures]:
-        """Per-tool figures for one tenant (or every tenant: ``None``), most used first."""
+        """Per-tool figures for one tenant (or every tenant: ``None``), most used first.
+
+        Counts always come from the daily rollups plus the raw rows of the partial days at the
+        range's ends. Percentiles are exact (nearest rank over the raw rows) while the range
+        holds at most ``EXACT_LIMIT`` calls, else read from the rollups' latency buckets
+        (within 4 %); ``ToolFigures.exact`` says which."""
+        figures, histograms = await self._from_rollups(tenant, since, until, tool)
+        if sum(f.calls for f in figures) <= EXACT_LIMIT:
+            figures = await self._exact(tenant, since, until, tool)
+        else:
+            for figure in figures:
+                figure.exact = False
+                figure.p50_ms, figure.p95_ms = percentiles(
+                    histograms[(figure.tenant_id, figure.tool)], figure.calls
+                )
+        figures.sort(key=lambda f: (-f.calls, f.tenant_id, f.tool))
+        await self._openings(figures, since, until)
+        for figure in figures:
+            figure.last_errors = await self._last_errors(figure, since, until)
+        return figures
+
+    async def _from_rollups(
+        self, tenant: str | None, since: datetime, until: datetime, tool: str | None
+    ) -> tuple[list[ToolFigures], dict[tuple[str, str], Counter]]:
+        first_full = since.date() if since.time() == time.min else since.date() + timedelta(days=1)
+        last_full = until.date()  # days in [first_full, last_full) lie wholly in the range
+        totals: dict[tuple[str, str], list[int]] = {}
+        histograms: dict[tuple[str, str], Counter] = {}
+
+        def add(key: tuple[str, str], calls: int, oks: int, hits: int) -> None:
+            counts = totals.setdefault(key, [0, 0, 0])
+            counts[0] += int(calls)
+            counts[1] += int(oks or 0)
+            counts[2] += int(hits or 0)
+
+        if first_full < last_full:
+            d, h = ToolCallDailyRow, ToolCallLatencyRow
+            where = [d.day >= first_full, d.day < last_full]
+            where += [d.tenant_id == tenant] if tenant is not None else []
+            where += [d.tool == tool] if tool is not None else []
+            rows = await self.session.execute(
+                select(d.tenant_id, d.tool, func.sum(d.calls), func.sum(d.successes), func.sum(d.cached))
+                .where(*where).group_by(d.tenant_id, d.tool)
+            )  # fmt: skip
+            for tenant_id, name, calls, oks, hits in rows.all():
+                add((tenant_id, name), calls, oks, hits)
+            hwhere = [h.day >= first_full, h.day < last_full]
+            hwhere += [h.tenant_id == tenant] if tenant is not None else []
+            hwhere += [h.tool == tool] if tool is not None else []
+            rows = await self.session.execute(
+                select(h.tenant_id, h.tool, h.bucket, func.sum(h.calls))
+                .where(*hwhere).group_by(h.tenant_id, h.tool, h.bucket)
+            )  # fmt: skip
+            for tenant_id, name, index, calls in rows.all():
+                histograms.setdefault((tenant_id, name), Counter())[index] += int(calls)
+            edges = [(since, _midnight(first_full)), (_midnight(last_full), until)]
+        else:
+            edges = [(since, until)]
+        dialect = self.session.bind.dialect.name
+        for start, end in edges:
+            if start >= end:
+                continue
+            params = {"since": start, "until": end, "tenant": tenant, "tool": tool}
+            scope = " AND tenant_id = :tenant" if tenant is not None else ""
+            scope += " AND tool = :tool" if tool is not None else ""
+            rows = await self.session.execute(
+                text(
+                    f"SELECT tenant_id, tool, {rollups.bucket_sql(dialect)} AS b, count(*),"
+                    " sum(CASE WHEN success THEN 1 ELSE 0 END),"
+                    " sum(CASE WHEN cached THEN 1 ELSE 0 END)"
+                    f" FROM tool_calls WHERE at >= :since AND at < :until AND NOT test{scope}"
+                    " GROUP BY tenant_id, tool, b"
+                ).bindparams(
+                    bindparam("since", type_=UTCDateTime()), bindparam("until", type_=UTCDateTime())
+                ),
+                params,
+            )
+            for tenant_id, name, index, calls, oks, hits in rows.all():
+                add((tenant_id, name), calls, oks, hits)
+                histograms.setdefault((tenant_id, name), Counter())[index] += int(calls)
+        figures = [
+            ToolFigures(name, tenant_id, calls, oks, hits, None, None)
+            for (tenant_id, name), (calls, oks, hits) in totals.items()
+        ]
+        return figures, histograms
+
+    async def _exact(
+        self, tenant: str | None, since: datetime, until: datetime, tool: str | None
+    ) -> list[ToolFigures]:
+        """Every figure from the raw rows: ``percentile_disc`` on PostgreSQL, the same nearest
+        rank picked with window functions on SQLite."""
         t = ToolCallRow
         where = [t.at >= since, t.at < until, ~t.test]
         if tenant is not None:
@@ -139,15 +264,10 @@ class CallRepository:
                 func.max(case((r.rn == cast(_rank(50, r.n), Integer), r.latency_ms))),
                 func.max(case((r.rn == cast(_rank(95, r.n), Integer), r.latency_ms))),
             ).group_by(r.tenant_id, r.tool)  # fmt: skip
-        figures = [
+        return [
             ToolFigures(name, tenant_id, int(calls), int(oks or 0), int(cached or 0), p50, p95)
             for tenant_id, name, calls, oks, cached, p50, p95 in (await self.session.execute(stmt))
         ]
-        figures.sort(key=lambda f: (-f.calls, f.tenant_id, f.tool))
-        await self._openings(figures, since, until)
-        for figure in figures:
-            figure.last_errors = await self._last_errors(figure, since, until)
-        return figures
 
     async def _openings(self, figures: list[ToolFigures], since: datetime, until: datetime) -> None:
         if not figures:

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.errors import ConflictError, NotFoundError
 from server.keys import NewKey, new_key
+from server.propagation import announce
 from server.registry.definitions import KEEP, ToolDraft
 from server.registry.model import GLOBAL_TENANT, BotDef, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
@@ -69,12 +70,16 @@ class TenantRepository:
         row.shared_tools = names
         return row
 
-    async def bump(self, tenant_id: str) -> None:
-        await self.session.execute(
+    async def bump(self, tenant_id: str) -> int | None:
+        """The tenant's registry version, one higher; announced to other nodes at commit."""
+        version = await self.session.scalar(
             update(TenantRow)
             .where(TenantRow.id == tenant_id)
             .values(registry_version=TenantRow.registry_version + 1)
+            .returning(TenantRow.registry_version)
         )
+        await announce(self.session, f"t:{tenant_id}:{version}")
+        return version
 
 
 class KeyRepository:
@@ -110,6 +115,7 @@ class KeyRepository:
             raise NotFoundError(f"key {key_id!r} not found")
         if row.revoked_at is None:
             row.revoked_at = utcnow()
+            await announce(self.session, f"k:{key_id}")
         return row
 
     async def touch(self, key_id: str, when: datetime) -> None:
@@ -542,6 +548,8 @@ class SessionRepository:
             .where(SessionRow.id == session_id)
             .values(version=SessionRow.version + 1)
         )
+        if session_id not in self.bumped:
+            await announce(self.session, f"s:{session_id}")
         self.bumped.add(session_id)
 
     async def count_failure(self, session_id: str, tool: str) -> int:

@@ -5,13 +5,14 @@ The schema only changes through Alembic migrations (``migrations/``).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Date,
     DateTime,
     Float,
     ForeignKey,
@@ -208,3 +209,28 @@ class ToolCallRow(Base):
     test: Mapped[bool] = mapped_column(Boolean, default=False)
     cached: Mapped[bool] = mapped_column(Boolean, default=False)
     call_id: Mapped[str | None] = mapped_column(String(36))
+
+
+class ToolCallDailyRow(Base):
+    """Per tool and UTC day: calls, successes and cache hits (test runs excluded)."""
+
+    __tablename__ = "tool_call_daily"
+
+    tenant_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    calls: Mapped[int] = mapped_column(Integer)
+    successes: Mapped[int] = mapped_column(Integer)
+    cached: Mapped[int] = mapped_column(Integer)
+
+
+class ToolCallLatencyRow(Base):
+    """Per tool and UTC day: how many calls fell in each latency bucket (see storage.rollups)."""
+
+    __tablename__ = "tool_call_latency"
+
+    tenant_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    bucket: Mapped[int] = mapped_column(Integer, primary_key=True)
+    calls: Mapped[int] = mapped_column(Integer)

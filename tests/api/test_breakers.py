@@ -166,7 +166,7 @@ async def test_two_server_processes_sharing_redis_agree_on_an_open_breaker(
         await setup(acme)
         with node_process(shared) as node2:
             remote = httpx.AsyncClient(
-                base_url=node2, headers={"Authorization": f"Bearer {acme.agent_key}"}
+                base_url=node2.base, headers={"Authorization": f"Bearer {acme.agent_key}"}
             )
             remote_sid = (await remote.post("/v1/sessions", json={"bot": "b"})).json()["id"]
             before = await remote.get(f"/v1/sessions/{remote_sid}/snapshot")

@@ -141,7 +141,7 @@ async def test_two_processes_share_results_through_redis(
         first = await call(acme, sid, "lucky", {"city": "Oslo"})
         with node_process(shared) as node2:
             async with httpx.AsyncClient(
-                base_url=node2, headers={"Authorization": f"Bearer {acme.agent_key}"}
+                base_url=node2.base, headers={"Authorization": f"Bearer {acme.agent_key}"}
             ) as remote:
                 remote_sid = (await remote.post("/v1/sessions", json={"bot": "b"})).json()["id"]
                 there = (

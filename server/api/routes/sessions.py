@@ -33,6 +33,7 @@ from server.calls.pipeline import CallRequest
 from server.errors import ConflictError, FieldError, NotFoundError, Problems, ValidationFailedError
 from server.events import diff, fingerprints
 from server.registry.definitions import check_browser_actions
+from server.registry.formats import native
 from server.registry.model import SessionInputs, Snapshot
 from server.registry.service import TenantView
 from server.storage.repositories import Store
@@ -245,7 +246,7 @@ async def report_outcome(
     if await store.calls.find(sid, call_id) is not None:
         raise ConflictError(f"call {call_id!r} was already reported")
     error = body.error or OutcomeError(code="browser_error", message="the browser action failed")
-    store.calls.record(
+    await store.calls.record(
         tenant_id=state.tenant_id, session_id=sid, tool=body.tool, version=0, kind="browser",
         arguments={}, result=truncate(body.result), success=body.success,
         latency_ms=body.latency_ms, error_code=None if body.success else error.code,
@@ -357,22 +358,7 @@ async def _current_snapshot(runtime: Runtime, tenant_id: str, sid: str) -> Snaps
 
 def _event(snapshot: Snapshot, change: dict[str, Any]) -> bytes:
     data = orjson.dumps(
-        {
-            "version": snapshot.version,
-            **change,
-            "tools": [
-                {
-                    "name": e.name,
-                    "description": e.description,
-                    "parameters": e.parameters,
-                    "executor": e.executor,
-                    "kind": e.kind,
-                    "origin": e.origin,
-                    "version": e.version,
-                }
-                for e in snapshot.entries
-            ],
-        }  # fmt: skip
+        {"version": snapshot.version, **change, "tools": [native(e) for e in snapshot.entries]}
     )
     return b"id: %d\nevent: snapshot\ndata: %s\n\n" % (snapshot.version, data)
 

@@ -1,0 +1,260 @@
+// quiver-agent.js — the Quiver client for web agents. A plain ES module, no build step:
+//
+//   import { attach, registerAction, tools, call, on, toOpenAITools } from "https://<quiver>/quiver-agent.js";
+//   registerAction({ name: "open_cart", description: "Show the cart", parameters: {}, handler: () => openCart() });
+//   await attach({ baseUrl: "https://<quiver>", key: "<agent key>", bot: "support" });
+//   const reply = await llm(messages, toOpenAITools());       // server tools + this page's actions
+//   const result = await call(name, args);                     // runs here or on the server
+//   on("change", ({ added, removed }) => { /* tools changed: the next turn sees them */ });
+//
+// Actions may be registered before or after attach. The snapshot is kept current over the
+// session's event stream (read with fetch, so the key travels in a header, never in a URL).
+
+const RETRY_MS = 1000;
+
+function newCallId() {
+  if (globalThis.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  return "c-" + Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 10);
+}
+
+class QuiverError extends Error {
+  constructor(status, problem) {
+    super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
+    this.name = "QuiverError";
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+export class QuiverAgent {
+  constructor() {
+    this.actions = new Map();
+    this.listeners = { change: new Set(), error: new Set() };
+    this.snapshot = { version: 0, tools: [] };
+    this.session = null;
+    this._base = null;
+    this._key = null;
+    this._stream = null;
+    this._lastEventId = null;
+  }
+
+  // ---- actions ----------------------------------------------------------------------------
+  registerAction({ name, description, parameters = {}, handler }) {
+    if (typeof name !== "string" || !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(name)) {
+      throw new TypeError(`action name ${JSON.stringify(name)} must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$`);
+    }
+    if (typeof handler !== "function") throw new TypeError(`action ${name}: handler must be a function`);
+    this.actions.set(name, { name, description: description || "", parameters, handler });
+    return this.session ? this._pushActions() : Promise.resolve();
+  }
+
+  unregisterAction(name) {
+    this.actions.delete(name);
+    return this.session ? this._pushActions() : Promise.resolve();
+  }
+
+  async _pushActions() {
+    const actions = [...this.actions.values()].map(({ name, description, parameters }) => ({
+      name, description, parameters,
+    }));
+    await this._request("PUT", `/v1/sessions/${this.session}/actions`, { actions });
+    await this.refresh();
+  }
+
+  // ---- session ----------------------------------------------------------------------------
+  async attach({ baseUrl, key, bot, intent = null }) {
+    if (this.session) throw new Error("already attached; detach() first");
+    this._base = String(baseUrl).replace(/\/+$/, "");
+    this._key = key;
+    const attached = await this._request("POST", "/v1/sessions", { bot, intent });
+    this.session = attached.id;
+    this._setSnapshot(attached.snapshot);
+    if (this.actions.size) await this._pushActions();
+    this._listen();
+    return this;
+  }
+
+  async detach() {
+    if (this._stream) this._stream.abort();
+    this._stream = null;
+    this.session = null;
+  }
+
+  async refresh() {
+    const snapshot = await this._request("GET", `/v1/sessions/${this.session}/snapshot`);
+    this._applyChange(snapshot.version, snapshot.tools);
+    return this.snapshot;
+  }
+
+  setIntent(intent) {
+    return this._request("PUT", `/v1/sessions/${this.session}/intent`, { intent }).then(() => this.refresh());
+  }
+
+  // ---- tools --------------------------------------------------------------------------------
+  tools() {
+    return this.snapshot.tools.slice();
+  }
+
+  toOpenAITools() {
+    return this.snapshot.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+
+  toAnthropicTools() {
+    return this.snapshot.tools.map((t) => ({
+      name: t.name, description: t.description, input_schema: t.parameters,
+    }));
+  }
+
+  async call(name, args = {}) {
+    if (!this.session) throw new Error("not attached");
+    const entry = this.snapshot.tools.find((t) => t.name === name);
+    const action = this.actions.get(name);
+    if (entry && entry.executor === "browser" && action) return this._runAction(action, args);
+    // A server tool — or a name the snapshot does not hold: the server answers with an
+    // envelope either way (tool_not_available, circuit_open, …), which the model can read.
+    return this._request("POST", `/v1/sessions/${this.session}/calls`, { tool: name, arguments: args });
+  }
+
+  async _runAction(action, args) {
+    const callId = newCallId();
+    const started = performance.now();
+    let envelope;
+    try {
+      const result = await action.handler(args);
+      envelope = { success: true, toolName: action.name, result: result === undefined ? null : result };
+    } catch (err) {
+      const message = err && err.message ? String(err.message) : String(err);
+      envelope = {
+        success: false, toolName: action.name, error: { code: "browser_error", message },
+        modelMessage: `Tool '${action.name}' failed in the page: ${message}`,
+      };
+    }
+    envelope.executionTime = Math.round((performance.now() - started) * 1000) / 1000;
+    const report = {
+      tool: action.name, success: envelope.success, latency_ms: envelope.executionTime,
+      result: envelope.success ? envelope.result : null,
+      error: envelope.success ? null : envelope.error,
+    };
+    try {
+      await this._request("POST", `/v1/sessions/${this.session}/calls/${callId}/result`, report);
+    } catch (err) {
+      this._emit("error", err);  // the outcome still goes back to the model
+    }
+    return envelope;
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+  on(event, fn) {
+    if (!this.listeners[event]) throw new Error(`unknown event ${event}; use "change" or "error"`);
+    this.listeners[event].add(fn);
+    return () => this.listeners[event].delete(fn);
+  }
+
+  _emit(event, value) {
+    for (const fn of this.listeners[event]) {
+      try { fn(value); } catch (err) { if (event !== "error") this._emit("error", err); }
+    }
+  }
+
+  _setSnapshot(snapshot) {
+    this.snapshot = { version: snapshot.version, tools: snapshot.tools };
+  }
+
+  _applyChange(version, tools, diff) {
+    const before = new Map(this.snapshot.tools.map((t) => [t.name, JSON.stringify(t)]));
+    const after = new Map(tools.map((t) => [t.name, JSON.stringify(t)]));
+    const change = diff || {
+      added: [...after.keys()].filter((n) => !before.has(n)),
+      removed: [...before.keys()].filter((n) => !after.has(n)),
+      changed: [...after.keys()].filter((n) => before.has(n) && before.get(n) !== after.get(n)),
+    };
+    const moved = version !== this.snapshot.version || change.added.length || change.removed.length || change.changed.length;
+    this.snapshot = { version, tools };
+    if (moved) this._emit("change", { version, added: change.added, removed: change.removed, changed: change.changed, tools: this.tools() });
+  }
+
+  _listen() {
+    const controller = new AbortController();
+    this._stream = controller;
+    const session = this.session;
+    const loop = async () => {
+      while (!controller.signal.aborted && this.session === session) {
+        try {
+          await this._readStream(session, controller.signal);
+        } catch (err) {
+          if (controller.signal.aborted) return;
+          this._emit("error", err);
+        }
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    };
+    loop();
+  }
+
+  async _readStream(session, signal) {
+    const headers = { Authorization: `Bearer ${this._key}`, Accept: "text/event-stream" };
+    if (this._lastEventId) headers["Last-Event-ID"] = this._lastEventId;
+    const response = await fetch(`${this._base}/v1/sessions/${session}/events`, { headers, signal });
+    if (!response.ok) throw new QuiverError(response.status, await response.json().catch(() => null));
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        this._onBlock(block);
+      }
+    }
+  }
+
+  _onBlock(block) {
+    let event = "message", data = "", id = null;
+    for (const line of block.split("\n")) {
+      if (line.startsWith("event: ")) event = line.slice(7);
+      else if (line.startsWith("data: ")) data += line.slice(6);
+      else if (line.startsWith("id: ")) id = line.slice(4);
+    }
+    if (event !== "snapshot" || !data) return;
+    const payload = JSON.parse(data);
+    if (id) this._lastEventId = id;
+    this._applyChange(payload.version, payload.tools, payload.full ? null : payload);
+  }
+
+  async _request(method, path, body) {
+    const response = await fetch(this._base + path, {
+      method,
+      headers: { Authorization: `Bearer ${this._key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const parsed = text ? JSON.parse(text) : null;
+    if (!response.ok) throw new QuiverError(response.status, parsed);
+    return parsed;
+  }
+}
+
+// The default agent, for pages with one: module-level functions bound to it.
+const agent = new QuiverAgent();
+export const attach = (options) => agent.attach(options);
+export const detach = () => agent.detach();
+export const registerAction = (action) => agent.registerAction(action);
+export const unregisterAction = (name) => agent.unregisterAction(name);
+export const tools = () => agent.tools();
+export const call = (name, args) => agent.call(name, args);
+export const on = (event, fn) => agent.on(event, fn);
+export const setIntent = (intent) => agent.setIntent(intent);
+export const toOpenAITools = () => agent.toOpenAITools();
+export const toAnthropicTools = () => agent.toAnthropicTools();
+export function createAgent() {
+  return new QuiverAgent();
+}
+export { QuiverError };
+export default agent;

@@ -1,0 +1,110 @@
+"""A real page in headless Chromium (Debian's, driven by Playwright) uses quiver-agent.js against
+a real uvicorn: attach, browser actions registered before and after attach, live changes,
+a server tool call and a browser action call.
+
+The page is served from a second origin, as a customer's site would be, so CORS is exercised.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.api.test_breakers import STEADY, setup
+from tests.conftest import Api
+from tests.servers import served
+
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+CHROMIUM = os.environ.get("QUIVER_TEST_CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+
+
+@pytest.fixture
+def chromium() -> str:
+    if shutil.which(CHROMIUM) is None:
+        if os.environ.get("QUIVER_REQUIRE_BROWSER") == "1":
+            raise AssertionError(f"{CHROMIUM} is missing; .ci/run installs Debian's chromium")
+        pytest.skip(f"{CHROMIUM} not installed; browser tests skipped")
+    return CHROMIUM
+
+
+@pytest.fixture
+def page_origin() -> Iterator[str]:
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(Path(__file__).parent))
+    handler.log_message = lambda *args: None  # type: ignore[method-assign]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+async def test_a_page_attaches_registers_actions_and_calls_tools(
+    api: Api, chromium: str, page_origin: str
+) -> None:
+    from playwright.async_api import async_playwright
+
+    acme = await api.tenant("acme")
+    await setup(acme)
+    async with served(api.app) as base, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
+        page = await browser.new_page()
+        await page.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
+        await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+        assert await page.evaluate("window.failed || null") is None
+
+        sid = await page.evaluate("window.quiver.default.session")
+        server_view = (await acme.agent.get(f"/v1/sessions/{sid}/snapshot")).json()["tools"]
+        page_tools = await page.evaluate("window.quiver.tools().map(t => [t.name, t.executor])")
+        openai = await page.evaluate("window.quiver.toOpenAITools().map(t => t.function.name)")
+
+        started = time.monotonic()
+        fresh = {**STEADY, "source": STEADY["source"].replace('"steady"', '"fresh"')}
+        assert (await acme.dev.post("/v1/tools", json=fresh)).status_code == 201
+        await page.wait_for_function(
+            "window.changes.some(c => c.added.includes('fresh'))", timeout=1_000
+        )
+        reached = time.monotonic() - started
+        await acme.dev.delete("/v1/tools/fresh")
+        await page.wait_for_function(
+            "window.changes.some(c => c.removed.includes('fresh'))", timeout=1_000
+        )
+
+        server_call = await page.evaluate("window.quiver.call('steady', {})")
+        action_call = await page.evaluate("window.quiver.call('highlight', {selector: '#cart'})")
+        failed_call = await page.evaluate("window.quiver.call('broken', {})")
+        highlighted = await page.evaluate("document.querySelector('#cart').dataset.highlighted")
+        errors = await page.evaluate("window.errors")
+        await browser.close()
+
+    calls = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+    js = await httpx.AsyncClient(transport=httpx.ASGITransport(app=api.app)).get(
+        "http://quiver.test/quiver-agent.js"
+    )
+
+    assert [(t["name"], t["executor"]) for t in server_view] == [
+        ("flaky", "server"), ("steady", "server"), ("highlight", "browser"), ("broken", "browser"),
+    ]  # fmt: skip
+    assert page_tools == [[t["name"], t["executor"]] for t in server_view]
+    assert openai == ["flaky", "steady", "highlight", "broken"]
+    assert reached < 1.0
+    assert server_call["success"] is True and server_call["result"]["message"] == "steady"
+    assert action_call["success"] is True and action_call["result"] == {"highlighted": "#cart"}
+    assert highlighted == "yes"
+    assert failed_call["success"] is False and "no such element" in failed_call["error"]["message"]
+    assert [(c["tool"], c["kind"], c["success"]) for c in calls] == [
+        ("steady", "python", True), ("highlight", "browser", True), ("broken", "browser", False),
+    ]  # fmt: skip
+    assert errors == []
+    assert js.headers["content-type"].startswith("text/javascript")
