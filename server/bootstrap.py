@@ -59,6 +59,28 @@ class Runtime:
     redis: Any = None
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
+    _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
+    _watcher: asyncio.Task[None] | None = None
+
+    def reload_disk(self) -> DiskTools:
+        """Read the tools folder (and builtins) again; every attached agent sees the result."""
+        disk = load_disk(self.settings, self.limits, self.registry.disk.generation + 1)
+        self.registry.replace_disk(disk)
+        self.events.everything_changed()
+        log.info(
+            "disk tools reloaded: %d tools, %d invalid files", len(disk.tools), len(disk.errors)
+        )
+        return disk
+
+    async def watch_disk(self) -> None:
+        """Development: reload whenever a file in the tools folder changes."""
+        import watchfiles
+
+        folder = self.settings.tools_dir
+        if folder is None:
+            return
+        async for _changes in watchfiles.awatch(folder, stop_event=self._stop_watching):
+            self.reload_disk()
 
     def store(self, session) -> Store:
         return Store(session, self.box)
@@ -76,6 +98,9 @@ class Runtime:
 
     async def close(self) -> None:
         self.events.close()
+        self._stop_watching.set()
+        if self._watcher is not None:
+            await self._watcher
         if self.propagation is not None:
             await self.propagation.stop()
         await self.call_log.stop()
@@ -247,6 +272,8 @@ async def start(settings: Settings) -> Runtime:
         events=events,
         redis=redis,
     )
+    if settings.watch_tools and settings.tools_dir is not None:
+        runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())
     if not settings.is_sqlite:
         runtime.propagation = Propagation(
             runtime, listen=settings.notify, poll_s=settings.poll_ms / 1000

@@ -22,6 +22,10 @@ def _settings(args: argparse.Namespace) -> Settings:
             overrides[name] = value
     if getattr(args, "demo", False):
         overrides["demo"] = True
+    if getattr(args, "tools_dir", None) is not None:
+        overrides["tools_dir"] = args.tools_dir
+    if getattr(args, "watch", False):
+        overrides["watch_tools"] = True
     return Settings(**overrides)
 
 
@@ -195,6 +199,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=None)
     serve.add_argument(
         "--demo", action="store_true", help="seed a demo tenant, keys, a bot and example tools"
+    )
+    serve.add_argument("--tools-dir", type=Path, default=None, help="a folder of global tool files")
+    serve.add_argument(
+        "--watch", action="store_true", help="development: reload the tools folder on every change"
     )
     serve.set_defaults(func=cmd_serve)
 

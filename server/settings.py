@@ -89,6 +89,10 @@ class Settings(BaseSettings):
         default=300.0, description="how often the tool budget's by-use ranking is refreshed"
     )
     sse_heartbeat_s: float = Field(default=15.0, description="event stream heartbeat interval")
+    watch_tools: bool = Field(
+        default=False,
+        description="development: reload the tools folder whenever a file in it changes",
+    )
     cors_origins: str = Field(
         default="*",
         description="comma-separated origins whose pages may call the API (web agents); empty = none",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import signal
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -22,11 +24,22 @@ Authenticate with `Authorization: Bearer <api key>`. Admins act for a tenant wit
 """
 
 
+def _on_sighup(reload) -> Callable[[], None]:
+    """Production: ``kill -HUP`` reloads the tools folder. Returns the undo."""
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGHUP, reload)
+    except (NotImplementedError, RuntimeError, ValueError, AttributeError):
+        return lambda: None  # not the main thread, or a platform without SIGHUP
+    return lambda: loop.remove_signal_handler(signal.SIGHUP)
+
+
 def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = await bootstrap.start(settings)
         app.state.runtime = runtime
+        hangup = _on_sighup(runtime.reload_disk)
         if settings.demo:
             from server.demo import seed_demo
 
@@ -34,6 +47,7 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            hangup()
             await runtime.close()
 
     app = FastAPI(

@@ -51,8 +51,19 @@ async def readyz(runtime: RuntimeDep) -> JSONResponse:
 @router.get("/v1/disk-tools", tags=["tools"])
 async def disk_tools(admin: AdminDep, runtime: RuntimeDep) -> dict[str, Any]:
     """Tools loaded from the tools folder and builtins, and every file that failed, by name."""
-    disk = runtime.registry.disk
+    return _disk_report(runtime.registry.disk)
+
+
+@router.post("/v1/disk-tools/reload", tags=["tools"])
+async def reload_disk_tools(admin: AdminDep, runtime: RuntimeDep) -> dict[str, Any]:
+    """Read the tools folder again (production; `SIGHUP` does the same). Attached agents get
+    the change on their event streams."""
+    return _disk_report(runtime.reload_disk())
+
+
+def _disk_report(disk) -> dict[str, Any]:
     return {
+        "generation": disk.generation,
         "tools": [
             {"name": t.tool.name, "origin": t.tool.origin, "file": t.path.name}
             for t in disk.tools.values()
