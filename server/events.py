@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,8 @@ class EventHub:
         self._by_session: dict[str, set[Watcher]] = defaultdict(set)
         self._history: OrderedDict[str, OrderedDict[int, dict[str, str]]] = OrderedDict()
         self.closing = asyncio.Event()
+        # Called with each changed tenant (``*`` = all), e.g. to tell MCP clients.
+        self.tenant_listeners: list[Callable[[str], None]] = []
 
     @property
     def streams(self) -> int:
@@ -69,6 +72,8 @@ class EventHub:
 
     def tenant_changed(self, tenant: str) -> None:
         """Wake every stream of a tenant; a global change (``*``) wakes every stream."""
+        for listener in self.tenant_listeners:
+            listener(tenant)
         groups = (
             self._by_tenant.values()
             if tenant == GLOBAL_TENANT

@@ -9,10 +9,12 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from starlette.routing import Route
 
 from server import bootstrap
 from server.api import problems
 from server.api.limits import BodyLimitMiddleware
+from server.api.mcp import QuiverMcp
 from server.api.routes import agent, analytics, bots, demo, health, sessions, tenants, tools
 from server.logs import RequestIdMiddleware
 from server.settings import Settings
@@ -44,9 +46,11 @@ def create_app(settings: Settings) -> FastAPI:
             from server.demo import seed_demo
 
             await seed_demo(runtime)
+        await mcp.start(runtime)
         try:
             yield
         finally:
+            await mcp.stop()
             hangup()
             await runtime.close()
 
@@ -57,6 +61,8 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
         docs_url="/docs",
     )
+    mcp = QuiverMcp()
+    app.router.routes.append(Route("/mcp", endpoint=mcp, methods=["GET", "POST", "DELETE"]))
     problems.install(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestIdMiddleware)

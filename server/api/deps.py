@@ -50,7 +50,11 @@ async def get_principal(
 ) -> Principal:
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise UnauthenticatedError("send `Authorization: Bearer <api key>`")
-    token = credentials.credentials
+    return await authenticate(runtime, store, credentials.credentials)
+
+
+async def authenticate(runtime: Runtime, store: Store, token: str) -> Principal:
+    """The caller a bearer token names (the API and ``/mcp`` share this)."""
     admin_key = runtime.settings.admin_key
     if admin_key is not None and hmac.compare_digest(
         token.encode(), admin_key.get_secret_value().encode()

@@ -1,0 +1,265 @@
+"""Model Context Protocol at ``/mcp`` (streamable HTTP), with the official ``mcp`` SDK's
+low-level ``Server``: the same registry and call pipeline as the HTTP API.
+
+* Auth: an agent (or developer) key as ``Authorization: Bearer``; the bot as ``?bot=``.
+  Checked before the SDK sees the request (401/403/422 as problem+json).
+* ``tools/list``: the bot's server tools for that key's tenant, as its session's snapshot has
+  them (breakers, once-per-session, budget applied), in snapshot order, ``PAGE_SIZE`` per
+  page with an opaque cursor.
+* ``tools/call``: through the call pipeline. Argument and tool failures are ``isError``
+  results carrying the envelope's ``modelMessage``; a name the snapshot does not hold is a
+  protocol error.
+* ``list_changed``: on every change of the tenant (this node's commits, other nodes' NOTIFY,
+  breakers), to ``subscriptions/listen`` streams (2026-07-28 clients) and to handshake-era
+  sessions as ``notifications/tools/list_changed``.
+
+Each MCP client (key, bot, ``Mcp-Session-Id``) gets one Quiver session, so the per-session
+breaker and once-per-session tools work as for any agent; clients without a session id (the
+stateless era) share one session per key and bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+import weakref
+from typing import Any
+
+import mcp_types as types
+import orjson
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+from starlette.types import Receive, Scope, Send
+
+from server.api.deps import authenticate
+from server.api.problems import problem
+from server.api.routes.sessions import load_state
+from server.calls.pipeline import CallRequest
+from server.errors import (
+    FieldError,
+    ForbiddenError,
+    QuiverError,
+    UnauthenticatedError,
+    ValidationFailedError,
+)
+from server.keys import Principal
+
+PAGE_SIZE = 100
+BOT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+log = logging.getLogger("quiver.mcp")
+
+
+class QuiverMcp:
+    """One per app: the SDK server, its session manager, and the per-tenant change fan-out."""
+
+    def __init__(self) -> None:
+        self.server: Server[Any] = Server(
+            "quiver",
+            version="0.1.0",
+            instructions="Tools of a Quiver bot. Failures come back as tool results the model can read.",
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_subscriptions_listen=self._listen,
+        )
+        self.manager = StreamableHTTPSessionManager(app=self.server, security_settings=None)
+        self.asgi = StreamableHTTPASGIApp(self.manager)
+        self._buses: dict[str, tuple[InMemorySubscriptionBus, ListenHandler]] = {}
+        self._legacy: dict[str, weakref.WeakSet[Any]] = {}
+        self._sessions: dict[tuple[str, str, str], str] = {}
+        self._runtime: Any = None
+        self._pending: set[asyncio.Task[None]] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+
+    def options(self):
+        return self.server.create_initialization_options(
+            notification_options=NotificationOptions(tools_changed=True)
+        )
+
+    async def start(self, runtime: Any) -> None:
+        """Run the SDK's session manager in a task of its own (its task group must be entered
+        and left by the same task, whatever task runs the app's lifespan)."""
+        self._runtime = runtime
+        runtime.events.tenant_listeners.append(self.tenant_changed)
+        started, self._stop = asyncio.Event(), asyncio.Event()
+
+        async def run() -> None:
+            async with self.manager.run():
+                started.set()
+                await self._stop.wait()
+                for _bus, handler in self._buses.values():
+                    handler.close()
+
+        self._task = asyncio.get_running_loop().create_task(run())
+        await started.wait()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._stop.set()
+            await self._task
+
+    # ASGI entry: authenticate, then hand over to the SDK ------------------------------------
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.asgi(scope, receive, send)
+            return
+        runtime = scope["app"].state.runtime
+        try:
+            principal, bot = await self._authorise(runtime, scope)
+        except QuiverError as exc:
+            response = problem(
+                exc.status, exc.code, exc.title, exc.detail, scope.get("path"), **exc.extra()
+            )
+            await response(scope, receive, send)
+            return
+        scope.setdefault("state", {})
+        scope["state"]["quiver_principal"] = principal
+        scope["state"]["quiver_bot"] = bot
+        await self.asgi(scope, receive, send)
+
+    async def _authorise(self, runtime: Any, scope: Scope) -> tuple[Principal, str]:
+        headers = dict(scope["headers"])
+        scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise UnauthenticatedError("send `Authorization: Bearer <agent key>`")
+        async with runtime.sessions() as session, session.begin():
+            principal = await authenticate(runtime, runtime.store(session), token.strip())
+        if principal.tenant_id is None or principal.role not in ("agent", "developer"):
+            raise ForbiddenError("/mcp needs an agent or developer key of a tenant")
+        query = dict(
+            part.split("=", 1)
+            for part in scope.get("query_string", b"").decode().split("&")
+            if "=" in part
+        )
+        bot = query.get("bot", "")
+        if not BOT.match(bot):
+            raise ValidationFailedError([FieldError("name the bot: /mcp?bot=<bot>", field="bot")])
+        return principal, bot
+
+    # handlers ---------------------------------------------------------------------------------
+    def _caller(self, ctx: Any) -> tuple[Principal, str, str]:
+        state = ctx.request.scope["state"]
+        mcp_session = ctx.request.headers.get("mcp-session-id", "")
+        return state["quiver_principal"], state["quiver_bot"], mcp_session
+
+    async def _state(self, ctx: Any, store: Any):
+        """The caller's Quiver session (created on first use) and its snapshot, in ``store``'s
+        transaction — a call must change the session in that same one."""
+        principal, bot, mcp_session = self._caller(ctx)
+        runtime = self._runtime
+        tenant = principal.tenant_id
+        if ctx.session is not None:
+            self._legacy.setdefault(tenant, weakref.WeakSet()).add(ctx.session)
+        key = (principal.key_id, bot, mcp_session)
+        view = await runtime.registry.view(store, tenant)
+        try:
+            view.bot(bot)
+        except QuiverError as exc:
+            raise MCPError(types.INVALID_PARAMS, str(exc)) from None
+        sid = self._sessions.get(key)
+        if sid is None:
+            row = await store.sessions.create(tenant, bot, None, principal.key_id)
+            sid = self._sessions[key] = row.id
+        state = await load_state(runtime, store, tenant, sid)
+        return state, runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
+
+    async def _list_tools(
+        self, ctx: Any, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        async with self._runtime.sessions() as session, session.begin():
+            _state, snapshot = await self._state(ctx, self._runtime.store(session))
+        entries = [e for e in snapshot.entries if e.executor == "server"]
+        cursor = params.cursor if params is not None else None
+        start = 0
+        if cursor:
+            if not cursor.isdigit() or int(cursor) > len(entries):
+                raise MCPError(types.INVALID_PARAMS, f"invalid cursor {cursor!r}")
+            start = int(cursor)
+        page = entries[start : start + PAGE_SIZE]
+        more = start + PAGE_SIZE < len(entries)
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(name=e.name, description=e.description, input_schema=e.parameters)
+                for e in page
+            ],
+            next_cursor=str(start + PAGE_SIZE) if more else None,
+        )
+
+    async def _call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        runtime = self._runtime
+        async with runtime.sessions() as session, session.begin():
+            store = runtime.store(session)
+            result = await self._call_in(ctx, params, store)
+        runtime.committed(store)  # breakers and once-per-session changes reach other agents
+        return result
+
+    async def _call_in(
+        self, ctx: Any, params: types.CallToolRequestParams, store: Any
+    ) -> types.CallToolResult:
+        state, snapshot = await self._state(ctx, store)
+        runtime = self._runtime
+        name = params.name
+        entry = next(
+            (e for e in snapshot.entries if e.name == name and e.executor == "server"), None
+        )
+        tool = state.view.visible.get(name)
+        request = CallRequest(
+            tenant_id=state.tenant_id, tool=name, arguments=params.arguments or {},
+            session=state.row, variables=state.variables, modules=state.view.sandbox_modules,
+            egress_allow=state.view.egress_allow, trial=name in state.trial,
+        )  # fmt: skip
+        if entry is None and tool is not None and name in state.inputs.open_breakers:
+            return _result(runtime.pipeline.circuit_open(request, tool, time.perf_counter()))
+        if entry is None:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
+        return _result(await runtime.pipeline.call(store, request, tool))
+
+    async def _listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams):
+        principal, _bot, _sid = self._caller(ctx)
+        _bus, handler = self._bus(principal.tenant_id)
+        return await handler(ctx, params)
+
+    def _bus(self, tenant: str) -> tuple[InMemorySubscriptionBus, ListenHandler]:
+        hit = self._buses.get(tenant)
+        if hit is None:
+            bus = InMemorySubscriptionBus()
+            hit = self._buses[tenant] = (bus, ListenHandler(bus))
+        return hit
+
+    # change fan-out ---------------------------------------------------------------------------
+    def tenant_changed(self, tenant: str) -> None:
+        tenants = list(self._buses) + list(self._legacy) if tenant == "*" else [tenant]
+        for name in set(tenants):
+            task = asyncio.get_running_loop().create_task(self._announce(name))
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+
+    async def _announce(self, tenant: str) -> None:
+        if tenant in self._buses:
+            await self._buses[tenant][0].publish(ToolsListChanged())
+        for session in list(self._legacy.get(tenant, ())):
+            with contextlib.suppress(Exception):  # a session without a listening stream
+                await session.send_tool_list_changed()
+
+
+def _result(envelope: dict[str, Any]) -> types.CallToolResult:
+    if envelope["success"]:
+        text = orjson.dumps(envelope["result"]).decode()
+        structured = envelope["result"] if isinstance(envelope["result"], dict) else None
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)],
+            structured_content=structured,
+            is_error=False,
+        )
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=envelope["modelMessage"])],
+        structured_content={"error": envelope["error"]},
+        is_error=True,
+    )

@@ -1,0 +1,138 @@
+"""MCP at /mcp through the official SDK's own client, against a real uvicorn, on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import httpx
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from tests.api.test_breakers import setup
+from tests.api.test_calls import python
+from tests.conftest import Api, TenantKeys
+from tests.servers import served
+
+ORDER = python("""
+def execute(params, context):
+    return {"success": True, "order": params["order_id"], "status": "shipped"}
+
+
+tool = {"name": "check_order", "description": "Check an order",
+        "parameters": {"order_id": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{4}$", "required": True}},
+        "execute": execute}
+""")
+
+
+@contextlib.asynccontextmanager
+async def mcp_client(base: str, key: str, bot: str = "b", mode: str = "auto"):
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    transport = streamable_http_client(f"{base}/mcp?bot={bot}", http_client=http)
+    async with Client(transport, mode=mode, cache=None) as client:
+        yield client
+    await http.aclose()
+
+
+async def ready(t: TenantKeys) -> None:
+    await setup(t)
+    assert (await t.dev.post("/v1/tools", json=ORDER)).status_code == 201
+
+
+async def test_list_and_call_through_the_sdk_client(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await ready(acme)
+    async with served(api.app) as base, mcp_client(base, acme.agent_key) as client:
+        listed = await client.list_tools()
+        ok = await client.call_tool("check_order", {"order_id": "AB1234"})
+        invalid = await client.call_tool("check_order", {"order_id": "nope"})
+        failed = await client.call_tool("flaky", {"fail": True})
+        with pytest.raises(MCPError) as unknown:
+            await client.call_tool("no_such_tool", {})
+
+    assert [t.name for t in listed.tools] == ["check_order", "flaky", "steady"]
+    schema = listed.tools[0].input_schema
+    assert schema["properties"]["order_id"]["pattern"] == "^[A-Z]{2}[0-9]{4}$"
+    assert ok.is_error is False and ok.structured_content["status"] == "shipped"
+    assert invalid.is_error is True and "order_id" in invalid.content[0].text
+    assert failed.is_error is True and "upstream said no" in failed.content[0].text
+    assert "no_such_tool" in str(unknown.value)
+    calls = (await acme.dev.get("/v1/analytics/tools")).json()["tools"]
+    assert {c["tool"] for c in calls} == {"check_order", "flaky"}  # the same pipeline and log
+
+
+async def test_pages_are_deterministic(api: Api, monkeypatch) -> None:
+    from server.api import mcp as mcp_module
+
+    monkeypatch.setattr(mcp_module, "PAGE_SIZE", 2)
+    acme = await api.tenant("acme")
+    await ready(acme)
+    async with served(api.app) as base, mcp_client(base, acme.agent_key) as client:
+        first = await client.list_tools()
+        pages, cursor = [first], first.next_cursor
+        while cursor:
+            page = await client.list_tools(cursor=cursor)
+            pages.append(page)
+            cursor = page.next_cursor
+
+    assert [[t.name for t in p.tools] for p in pages] == [["check_order", "flaky"], ["steady"]]
+
+
+async def test_list_changed_reaches_a_listening_client(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await ready(acme)
+    async with served(api.app) as base, mcp_client(base, acme.agent_key) as client:
+        before = [t.name for t in (await client.list_tools()).tools]
+        async with client.listen(tools_list_changed=True) as subscription:
+            await acme.dev.delete("/v1/tools/flaky")
+            event = await asyncio.wait_for(anext(aiter(subscription)), 2.0)
+        after = [t.name for t in (await client.list_tools()).tools]
+
+    assert "flaky" in before and "flaky" not in after
+    assert type(event).__name__ == "ToolsListChanged"
+
+
+async def test_another_tenants_key_never_lists_or_calls_the_tool(api: Api) -> None:
+    acme, globex = await api.tenant("acme"), await api.tenant("globex")
+    await ready(acme)
+    await globex.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    async with served(api.app) as base:
+        async with mcp_client(base, globex.agent_key) as client:
+            listed = await client.list_tools()
+            with pytest.raises(MCPError):
+                await client.call_tool("check_order", {"order_id": "AB1234"})
+        raw = httpx.AsyncClient(base_url=base)
+        anonymous = await raw.post(
+            "/mcp?bot=b", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        )
+        admin = await raw.post(
+            "/mcp?bot=b",
+            headers={"Authorization": "Bearer " + api.admin.headers["authorization"].split()[1]},
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        )
+        no_bot = await raw.post(
+            "/mcp",
+            headers={"Authorization": f"Bearer {acme.agent_key}"},
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        )
+        await raw.aclose()
+
+    assert listed.tools == []
+    assert anonymous.status_code == 401 and admin.status_code == 403
+    assert no_bot.status_code == 422 and no_bot.json()["errors"][0]["field"] == "bot"
+
+
+async def test_a_session_breaker_takes_the_tool_out_of_the_mcp_list(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await ready(acme)
+    async with served(api.app) as base, mcp_client(base, acme.agent_key) as client:
+        for _ in range(3):
+            await client.call_tool("flaky", {"fail": True})
+        listed = [t.name for t in (await client.list_tools()).tools]
+        refused = await client.call_tool("flaky", {})
+
+    assert listed == ["check_order", "steady"]
+    assert refused.is_error is True and "Do not call it again" in refused.content[0].text
