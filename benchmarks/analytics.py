@@ -104,7 +104,7 @@ async def bench_analytics(
 
         async def analytics(since=since, until=until) -> None:
             async with sessions() as session:
-                await CallRepository(session).analytics("acme", since, until)
+                await CallRepository(session, sessions).analytics("acme", since, until)
 
         async def baseline() -> None:
             async with sessions() as session:

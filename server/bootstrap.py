@@ -83,7 +83,7 @@ class Runtime:
             self.reload_disk()
 
     def store(self, session) -> Store:
-        return Store(session, self.box)
+        return Store(session, self.box, self.sessions)
 
     def committed(self, store: Store) -> None:
         """Make this node's caches see what a committed unit of work changed."""

@@ -10,14 +10,17 @@ of failures.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import math
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import Integer, and_, bindparam, case, cast, func, select, text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.storage import rollups
 from server.storage.tables import (
@@ -88,8 +91,10 @@ def _rank(fraction_percent: int, n: Any) -> Any:
 
 
 class CallRepository:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, parallel: async_sessionmaker | None = None) -> None:
         self.session = session
+        # PostgreSQL: a session factory for reads that may run side by side on other connections
+        self.parallel = parallel if session.bind.dialect.name == "postgresql" else None
 
     @property
     def _postgres(self) -> bool:
@@ -165,60 +170,40 @@ class CallRepository:
     ) -> tuple[list[ToolFigures], dict[tuple[str, str], Counter]]:
         first_full = since.date() if since.time() == time.min else since.date() + timedelta(days=1)
         last_full = until.date()  # days in [first_full, last_full) lie wholly in the range
-        totals: dict[tuple[str, str], list[int]] = {}
-        histograms: dict[tuple[str, str], Counter] = {}
-
-        def add(key: tuple[str, str], calls: int, oks: int, hits: int) -> None:
-            counts = totals.setdefault(key, [0, 0, 0])
-            counts[0] += int(calls)
-            counts[1] += int(oks or 0)
-            counts[2] += int(hits or 0)
-
+        parts: list[Callable[[AsyncSession], Awaitable[list[tuple]]]] = []
         if first_full < last_full:
-            d, h = ToolCallDailyRow, ToolCallLatencyRow
-            where = [d.day >= first_full, d.day < last_full]
-            where += [d.tenant_id == tenant] if tenant is not None else []
-            where += [d.tool == tool] if tool is not None else []
-            rows = await self.session.execute(
-                select(d.tenant_id, d.tool, func.sum(d.calls), func.sum(d.successes), func.sum(d.cached))
-                .where(*where).group_by(d.tenant_id, d.tool)
-            )  # fmt: skip
-            for tenant_id, name, calls, oks, hits in rows.all():
-                add((tenant_id, name), calls, oks, hits)
-            hwhere = [h.day >= first_full, h.day < last_full]
-            hwhere += [h.tenant_id == tenant] if tenant is not None else []
-            hwhere += [h.tool == tool] if tool is not None else []
-            rows = await self.session.execute(
-                select(h.tenant_id, h.tool, h.bucket, func.sum(h.calls))
-                .where(*hwhere).group_by(h.tenant_id, h.tool, h.bucket)
-            )  # fmt: skip
-            for tenant_id, name, index, calls in rows.all():
-                histograms.setdefault((tenant_id, name), Counter())[index] += int(calls)
+            parts += [
+                functools.partial(_daily, tenant, tool, first_full, last_full),
+                functools.partial(_latency, tenant, tool, first_full, last_full),
+            ]
             edges = [(since, _midnight(first_full)), (_midnight(last_full), until)]
         else:
             edges = [(since, until)]
-        dialect = self.session.bind.dialect.name
-        for start, end in edges:
-            if start >= end:
-                continue
-            params = {"since": start, "until": end, "tenant": tenant, "tool": tool}
-            scope = " AND tenant_id = :tenant" if tenant is not None else ""
-            scope += " AND tool = :tool" if tool is not None else ""
-            rows = await self.session.execute(
-                text(
-                    f"SELECT tenant_id, tool, {rollups.bucket_sql(dialect)} AS b, count(*),"
-                    " sum(CASE WHEN success THEN 1 ELSE 0 END),"
-                    " sum(CASE WHEN cached THEN 1 ELSE 0 END)"
-                    f" FROM tool_calls WHERE at >= :since AND at < :until AND NOT test{scope}"
-                    " GROUP BY tenant_id, tool, b"
-                ).bindparams(
-                    bindparam("since", type_=UTCDateTime()), bindparam("until", type_=UTCDateTime())
-                ),
-                params,
-            )
-            for tenant_id, name, index, calls, oks, hits in rows.all():
-                add((tenant_id, name), calls, oks, hits)
-                histograms.setdefault((tenant_id, name), Counter())[index] += int(calls)
+        parts += [
+            functools.partial(_raw_edge, tenant, tool, start, end)
+            for start, end in edges
+            if start < end
+        ]
+        if self.parallel is not None and len(parts) > 1:
+            # Separate connections, so PostgreSQL works on the parts at once.
+            async def run(part):
+                async with self.parallel() as session:
+                    return await part(session)
+
+            results = await asyncio.gather(*(run(p) for p in parts))
+        else:
+            results = [await part(self.session) for part in parts]
+        totals: dict[tuple[str, str], list[int]] = {}
+        histograms: dict[tuple[str, str], Counter] = {}
+        for rows in results:
+            for key, calls, oks, hits, index, in_bucket in rows:
+                if calls is not None:
+                    counts = totals.setdefault(key, [0, 0, 0])
+                    counts[0] += int(calls)
+                    counts[1] += int(oks or 0)
+                    counts[2] += int(hits or 0)
+                if index is not None:
+                    histograms.setdefault(key, Counter())[index] += int(in_bucket)
         figures = [
             ToolFigures(name, tenant_id, calls, oks, hits, None, None)
             for (tenant_id, name), (calls, oks, hits) in totals.items()
@@ -308,3 +293,54 @@ class CallRepository:
             {"at": at.isoformat(), "code": code, "message": (message or "")[:300]}
             for at, code, message in rows.all()
         ]
+
+
+# The parts of a rollup read. Each returns rows of
+# ((tenant, tool), calls, successes, cache hits, latency bucket, calls in that bucket),
+# with None where a part does not know a value.
+async def _daily(tenant, tool, first: date, last: date, session: AsyncSession) -> list[tuple]:
+    d = ToolCallDailyRow
+    where = [d.day >= first, d.day < last]
+    where += [d.tenant_id == tenant] if tenant is not None else []
+    where += [d.tool == tool] if tool is not None else []
+    rows = await session.execute(
+        select(d.tenant_id, d.tool, func.sum(d.calls), func.sum(d.successes), func.sum(d.cached))
+        .where(*where)
+        .group_by(d.tenant_id, d.tool)
+    )
+    return [((t, n), calls, oks, hits, None, None) for t, n, calls, oks, hits in rows.all()]
+
+
+async def _latency(tenant, tool, first: date, last: date, session: AsyncSession) -> list[tuple]:
+    h = ToolCallLatencyRow
+    where = [h.day >= first, h.day < last]
+    where += [h.tenant_id == tenant] if tenant is not None else []
+    where += [h.tool == tool] if tool is not None else []
+    rows = await session.execute(
+        select(h.tenant_id, h.tool, h.bucket, func.sum(h.calls))
+        .where(*where)
+        .group_by(h.tenant_id, h.tool, h.bucket)
+    )
+    return [((t, n), None, None, None, b, calls) for t, n, b, calls in rows.all()]
+
+
+async def _raw_edge(
+    tenant, tool, start: datetime, end: datetime, session: AsyncSession
+) -> list[tuple]:
+    """A partial day at an end of the range, from the raw rows (index-only scan)."""
+    dialect = session.bind.dialect.name
+    scope = " AND tenant_id = :tenant" if tenant is not None else ""
+    scope += " AND tool = :tool" if tool is not None else ""
+    rows = await session.execute(
+        text(
+            f"SELECT tenant_id, tool, {rollups.bucket_sql(dialect)} AS b, count(*),"
+            " sum(CASE WHEN success THEN 1 ELSE 0 END),"
+            " sum(CASE WHEN cached THEN 1 ELSE 0 END)"
+            f" FROM tool_calls WHERE at >= :since AND at < :until AND NOT test{scope}"
+            " GROUP BY tenant_id, tool, b"
+        ).bindparams(
+            bindparam("since", type_=UTCDateTime()), bindparam("until", type_=UTCDateTime())
+        ),
+        {"since": start, "until": end, "tenant": tenant, "tool": tool},
+    )
+    return [((t, n), calls, oks, hits, b, calls) for t, n, b, calls, oks, hits in rows.all()]

@@ -15,7 +15,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.errors import ConflictError, NotFoundError
 from server.keys import NewKey, new_key
@@ -422,7 +422,9 @@ def bot_def(row: BotRow) -> BotDef:
 class Store:
     """One request's unit of work."""
 
-    def __init__(self, session: AsyncSession, box: SecretBox) -> None:
+    def __init__(
+        self, session: AsyncSession, box: SecretBox, parallel: async_sessionmaker | None = None
+    ) -> None:
         self.session = session
         self.tenants = TenantRepository(session)
         self.keys = KeyRepository(session)
@@ -430,7 +432,7 @@ class Store:
         self.bots = BotRepository(session)
         self.audit = AuditRepository(session)
         self.sessions = SessionRepository(session)
-        self.calls = CallRepository(session)
+        self.calls = CallRepository(session, parallel)
         self.changed_tenants: set[str] = set()
         self.revoked_keys: set[str] = set()
 
