@@ -26,6 +26,7 @@ import logging
 import re
 import time
 import weakref
+from collections import OrderedDict
 from typing import Any
 
 import mcp_types as types
@@ -50,6 +51,7 @@ from server.errors import (
 from server.keys import Principal
 
 PAGE_SIZE = 100
+MAX_CLIENTS = 10_000  # MCP clients whose Quiver session this node remembers
 BOT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 log = logging.getLogger("quiver.mcp")
 
@@ -70,7 +72,7 @@ class QuiverMcp:
         self.asgi = StreamableHTTPASGIApp(self.manager)
         self._buses: dict[str, tuple[InMemorySubscriptionBus, ListenHandler]] = {}
         self._legacy: dict[str, weakref.WeakSet[Any]] = {}
-        self._sessions: dict[tuple[str, str, str], str] = {}
+        self._sessions: OrderedDict[tuple[str, str, str], str] = OrderedDict()
         self._runtime: Any = None
         self._pending: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
@@ -165,6 +167,10 @@ class QuiverMcp:
         if sid is None:
             row = await store.sessions.create(tenant, bot, None, principal.key_id)
             sid = self._sessions[key] = row.id
+            while len(self._sessions) > MAX_CLIENTS:  # the oldest clients start afresh
+                self._sessions.popitem(last=False)
+        else:
+            self._sessions.move_to_end(key)
         state = await load_state(runtime, store, tenant, sid)
         return state, runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
 

@@ -8,6 +8,7 @@ actions, and — for bots with a tool budget — the tenant's tools by recent us
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -120,9 +121,8 @@ class SessionTracker:
         """Count one call's outcome (``code`` None = success) for the tenant's rolling breaker
         and, in a session, the session breaker."""
         if rolling and code not in NOT_THE_TOOLS_FAULT:
-            moved = await self.breakers.record(
-                tenant, tool, code is None, self.policy.merged(metadata)
-            )
+            policy = self.policy.merged(metadata)
+            moved = await self.breakers.record(tenant, tool, code is None, policy)
             if moved is not None:
                 log.warning(
                     "breaker %s for tool %s", moved, tool, extra={"tenant": tenant, "tool": tool}
@@ -130,6 +130,10 @@ class SessionTracker:
                 if moved == "opened":
                     metrics.BREAKER_OPENINGS.labels(scope="tool").inc()
                     store.calls.breaker_opened(tenant, tool, "tool", None)
+                    # at the end of the cool-down the tool is offered again: say so then too
+                    asyncio.get_running_loop().call_later(
+                        policy.cooldown_s + 0.05, self.on_tenant_change, tenant
+                    )
                 self.on_tenant_change(tenant)
         if session is None or code is None:
             return

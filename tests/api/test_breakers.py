@@ -182,3 +182,21 @@ async def test_two_server_processes_sharing_redis_agree_on_an_open_breaker(
     assert [t["name"] for t in after.json()["tools"]] == ["steady"]
     assert after.json()["version"] > before.json()["version"]
     assert refused.json()["error"]["code"] == "circuit_open"
+
+
+async def test_the_stream_hears_a_rolling_breaker_open_and_the_tool_come_back(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await setup(acme)
+    sid = await attach(acme)
+    async with served(api.app) as base:
+        agent = httpx.AsyncClient(
+            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
+        )
+        async with EventReader(agent, f"/v1/sessions/{sid}/events") as stream:
+            await stream.next()
+            await _fail_in_fresh_sessions(acme, 4)
+            opened = await stream.until(lambda d: d["removed"] == ["flaky"], within=1.0)
+            back = await stream.until(lambda d: d["added"] == ["flaky"], within=2.0)
+        await agent.aclose()
+
+    assert int(back["id"]) > int(opened["id"])
