@@ -26,3 +26,5 @@ lint: install
 
 bench: install
 	$(BIN)/python -m benchmarks.snapshot
+	$(BIN)/python -m benchmarks.analytics
+	$(BIN)/python -m benchmarks.propagation

@@ -9,6 +9,7 @@
      ├── PayloadTooLargeError       413 payload_too_large
      ├── ValidationFailedError      422 validation_error   (errors: [{field|line, message}])
      │    └── LoadTimeoutError       422 load_timeout       (the tool file's top level ran too long)
+     ├── TooManyStreamsError        429 too_many_streams   (a tenant's event streams on a node)
      └── NotReadyError              503 not_ready
 
 The API edge maps every one of them to RFC 9457 problem+json in one handler. A tool that fails
@@ -31,6 +32,7 @@ ErrorCode = Literal[
     "payload_too_large",
     "validation_error",
     "load_timeout",
+    "too_many_streams",
     "not_ready",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
@@ -88,6 +90,10 @@ class ConflictError(QuiverError):
 
 class PayloadTooLargeError(QuiverError):
     status, code, title = 413, "payload_too_large", "Request body too large"
+
+
+class TooManyStreamsError(QuiverError):
+    status, code, title = 429, "too_many_streams", "Too many event streams"
 
 
 class NotReadyError(QuiverError):

@@ -56,6 +56,9 @@ class EventHub:
     def streams(self) -> int:
         return sum(len(w) for w in self._by_session.values())
 
+    def streams_of(self, tenant: str) -> int:
+        return len(self._by_tenant.get(tenant, ()))
+
     def watch(self, tenant: str, session: str) -> Watcher:
         watcher = Watcher(tenant, session)
         self._by_tenant[tenant].add(watcher)

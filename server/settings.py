@@ -89,6 +89,9 @@ class Settings(BaseSettings):
         default=300.0, description="how often the tool budget's by-use ranking is refreshed"
     )
     sse_heartbeat_s: float = Field(default=15.0, description="event stream heartbeat interval")
+    max_streams_per_tenant: int = Field(
+        default=1_000, description="event streams one tenant may hold open on one node"
+    )
     watch_tools: bool = Field(
         default=False,
         description="development: reload the tools folder whenever a file in it changes",

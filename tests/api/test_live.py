@@ -212,3 +212,31 @@ async def test_another_tenants_key_cannot_open_the_stream(api: Api) -> None:
     response = await globex.agent.get(f"/v1/sessions/{sid}/events")
 
     assert response.status_code == 404
+
+
+async def test_a_tenant_cannot_open_unbounded_streams(api: Api) -> None:
+    acme, globex = await api.tenant("acme"), await api.tenant("globex")
+    await setup(acme)
+    await setup(globex)
+    sid, other = await attach(acme), await attach(globex)
+    api.runtime.settings.max_streams_per_tenant = 2
+    async with served(api.app) as base:
+        agent = httpx.AsyncClient(
+            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
+        )
+        foreign = httpx.AsyncClient(
+            base_url=base, headers={"Authorization": f"Bearer {globex.agent_key}"}
+        )
+        async with (
+            EventReader(agent, f"/v1/sessions/{sid}/events") as one,
+            EventReader(agent, f"/v1/sessions/{sid}/events") as two,
+        ):
+            await one.next()
+            await two.next()
+            third = await agent.get(f"/v1/sessions/{sid}/events")
+            async with EventReader(foreign, f"/v1/sessions/{other}/events") as theirs:
+                await theirs.next()  # another tenant is not affected
+        await agent.aclose()
+        await foreign.aclose()
+
+    assert third.status_code == 429 and third.json()["code"] == "too_many_streams"

@@ -30,7 +30,14 @@ from server.bootstrap import Runtime
 from server.calls import envelope
 from server.calls.calllog import truncate
 from server.calls.pipeline import CallRequest
-from server.errors import ConflictError, FieldError, NotFoundError, Problems, ValidationFailedError
+from server.errors import (
+    ConflictError,
+    FieldError,
+    NotFoundError,
+    Problems,
+    TooManyStreamsError,
+    ValidationFailedError,
+)
 from server.events import diff, fingerprints
 from server.registry.definitions import check_browser_actions
 from server.registry.formats import native
@@ -314,6 +321,12 @@ async def events(
         int(last_event_id) if last_event_id and re.fullmatch(r"\d{1,18}", last_event_id) else None
     )
     hub = runtime.events
+    if hub.streams_of(state.tenant_id) >= runtime.settings.max_streams_per_tenant:
+        # every stream rebuilds its snapshot on each change of its tenant: bound the fan-out
+        raise TooManyStreamsError(
+            f"this tenant already has {runtime.settings.max_streams_per_tenant} event streams "
+            "open on this node; close one or raise QUIVER_MAX_STREAMS_PER_TENANT"
+        )
     watcher = hub.watch(state.tenant_id, sid)
 
     async def stream() -> AsyncIterator[bytes]:
