@@ -32,6 +32,10 @@ class HardeningConfig:
     memory_bytes: int = 512 * 1024 * 1024
     network_namespace: bool = True
     seccomp: bool = True
+    # RLIMIT_NPROC for the worker's own uid. 0 (no process, no thread) for RestrictedPython
+    # workers; WASM workers need a few threads (wasmtime's WASI does blocking I/O on a thread
+    # pool), and there seccomp's clone rule — threads only — is what still forbids forks.
+    threads: int = 0
 
 
 def _libc() -> Any:
@@ -44,13 +48,13 @@ def enter_network_namespace() -> str:
     return "active"
 
 
-def set_limits(memory_bytes: int) -> str:
+def set_limits(memory_bytes: int, threads: int = 0) -> str:
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (NO_NEW_FD_LIMIT, NO_NEW_FD_LIMIT))
-    resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
-    return "active"
+    resource.setrlimit(resource.RLIMIT_NPROC, (threads, threads))
+    return "active" if threads == 0 else f"active (threads: {threads})"
 
 
 def drop_privileges(uid: int | None) -> str:
@@ -160,7 +164,7 @@ def harden(config: HardeningConfig) -> dict[str, str]:
     layers["network_namespace"] = (
         enter_network_namespace() if config.network_namespace else "disabled"
     )
-    layers["rlimits"] = set_limits(config.memory_bytes)
+    layers["rlimits"] = set_limits(config.memory_bytes, config.threads)
     layers["uid"] = drop_privileges(config.uid)
     layers["seccomp"] = install_seccomp() if config.seccomp else "disabled"
     return layers

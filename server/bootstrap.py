@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 from dataclasses import dataclass, field
@@ -13,7 +14,8 @@ import httpx
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from sandbox.restricted.engine import RestrictedEngine
-from sandbox.restricted.pool import PoolConfig
+from sandbox.restricted.pool import PoolConfig, WorkerPool
+from sandbox.wasm.engine import WasmEngine
 from server import metrics
 from server.calls.breakers import BreakerPolicy, MemoryBreakers, RedisBreakers
 from server.calls.cache import ResultCache
@@ -37,6 +39,7 @@ from server.storage.repositories import Store
 from server.storage.tables import TenantRow
 
 log = logging.getLogger("quiver")
+WASM_UID_OFFSET = 1_000
 
 
 @dataclass
@@ -51,6 +54,7 @@ class Runtime:
     limits: DefinitionLimits
     keys: KeyCache
     restricted: RestrictedEngine
+    wasm: WasmEngine
     http_client: httpx.AsyncClient
     call_log: CallLog
     pipeline: CallPipeline
@@ -108,6 +112,7 @@ class Runtime:
         if self.redis is not None:
             await self.redis.aclose()
         await self.restricted.close()
+        await self.wasm.pool.close()
         await self.http_client.aclose()
         await self.engine.dispose()
 
@@ -215,6 +220,23 @@ async def start(settings: Settings) -> Runtime:
         load_disk(settings, limits), version_ttl_s=settings.registry_cache_ttl_ms / 1000
     )
     restricted = RestrictedEngine(pool_config(settings), load_timeout_ms=settings.load_timeout_ms)
+    # WASI modules run in a sibling pool with the same hardening (its workers load wasmtime
+    # before dropping privileges); it starts at the first WASM save or call.
+    # RLIMIT_AS there is 1 GiB larger: wasmtime's thread stacks and per-store reservations are
+    # address space, not memory; guest memory is capped per call by the store's limiter.
+    # Its workers get their own uids (base + 1000 + i): RLIMIT_NPROC counts every process and
+    # thread of a uid, and WASM workers need a few threads.
+    config = pool_config(settings)
+    wasm = WasmEngine(
+        WorkerPool(
+            dataclasses.replace(
+                config,
+                wasm=True,
+                memory_bytes=config.memory_bytes + (1 << 30),
+                base_uid=None if config.base_uid is None else config.base_uid + WASM_UID_OFFSET,
+            )
+        )
+    )
     # One pooled client per node; proxies from the environment are ignored (trust_env=False).
     http_client = httpx.AsyncClient(
         trust_env=False,
@@ -249,13 +271,15 @@ async def start(settings: Settings) -> Runtime:
         on_tenant_change=breaker_moved,
     )
     pipeline = CallPipeline(
-        registry, {"restricted": restricted}, HttpHost(guard), WebhookEngine(guard), call_log,
+        registry, {"restricted": restricted, "wasm": wasm}, HttpHost(guard), WebhookEngine(guard), call_log,
         settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox, tracker,
         ResultCache(settings.result_cache_entries, redis),
     )  # fmt: skip
     pool = restricted.pool
     metrics.watch_pool(lambda: pool.busy, lambda: pool.stats.waiting, lambda: pool.stats.killed)
     pipeline.result_cap = settings.result_cap_bytes
+    pipeline.wasm_max_fuel = settings.wasm_max_fuel
+    pipeline.wasm_max_memory_mb = settings.wasm_max_memory_mb
     runtime = Runtime(
         settings=settings,
         engine=engine,
@@ -265,6 +289,7 @@ async def start(settings: Settings) -> Runtime:
         limits=limits,
         keys=KeyCache(settings.auth_cache_ttl_s),
         restricted=restricted,
+        wasm=wasm,
         http_client=http_client,
         call_log=call_log,
         pipeline=pipeline,

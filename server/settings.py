@@ -89,6 +89,12 @@ class Settings(BaseSettings):
         default=300.0, description="how often the tool budget's by-use ranking is refreshed"
     )
     sse_heartbeat_s: float = Field(default=15.0, description="event stream heartbeat interval")
+    wasm_max_fuel: int = Field(
+        default=50_000_000_000, description="the most fuel a WASM tool's metadata may ask for"
+    )
+    wasm_max_memory_mb: int = Field(
+        default=256, description="the most linear memory a WASM tool's metadata may ask for"
+    )
     max_streams_per_tenant: int = Field(
         default=1_000, description="event streams one tenant may hold open on one node"
     )

@@ -24,6 +24,7 @@ from server.settings import Settings
 from server.storage import migrate
 from server.storage.database import create_engine
 
+pytest_plugins = ["tests.wasm_modules"]  # the `compiled` fixture: WASI modules built from C
 PG_SERVER = os.environ.get(
     "QUIVER_TEST_PG_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )

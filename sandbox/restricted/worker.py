@@ -25,6 +25,7 @@ from sandbox.restricted.guards import SandboxError
 from sandbox.restricted.loader import Context, LoadedTool, Namespace, ToolLoadError, load
 
 IN, OUT = 0, 1
+WASM_THREADS = 64  # per uid: wasmtime's WASI thread pool, with room for workers sharing a uid
 MAX_CACHED_MODULES = 256
 MAX_LOG_LINES = 200
 
@@ -256,15 +257,66 @@ def host_call(module: str, method: str, args: dict[str, Any]) -> Any:
     return reply.get("value")
 
 
+def wasm_handlers(wasm: Any) -> dict[str, Any]:
+    """Requests for WASI modules (``sandbox.wasm``): compile, and call a compiled one."""
+    import base64
+
+    import orjson
+
+    from sandbox.wasm.runtime import WasmLimits, WasmModuleError
+
+    def compile_(request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            artefact = wasm.compile(base64.b64decode(request["module"]))
+        except WasmModuleError as exc:
+            return {"ok": False, "code": "invalid_module", "message": str(exc)}
+        return {"ok": True, "artefact": base64.b64encode(artefact).decode()}
+
+    def call(request: dict[str, Any]) -> dict[str, Any]:
+        key = request["key"]
+        if not wasm.has(key):
+            if "source" not in request:
+                return {"ok": False, "code": "need_source"}
+            wasm.load(key, base64.b64decode(request["source"]))
+        outcome = wasm.run(
+            key,
+            request["request"].encode(),
+            WasmLimits(
+                timeout_ms=request["timeout"], fuel=request["fuel"],
+                memory_bytes=request["memory_bytes"], output_bytes=request["output_bytes"],
+            ),
+            host_call,  # http goes to the server, which applies the egress policy
+        )  # fmt: skip
+        reply = {
+            "ok": outcome.ok, "stderr": outcome.stderr, "compilations": wasm.compilations,
+            "logs": list(outcome.logs), "updates": outcome.updates,
+        }  # fmt: skip
+        if outcome.ok:
+            reply["value"] = orjson.loads(orjson.dumps(outcome.value))
+        else:
+            reply.update(code=outcome.code, message=outcome.message)
+        return reply
+
+    return {"wasm_compile": compile_, "wasm_call": call}
+
+
 def main() -> None:
     config = channel.read_frame(IN)
     facades.prewarm()
+    wasm = None
+    if config.get("wasm", False):
+        # before hardening: the runtime's epoch ticker is a thread, and RLIMIT_NPROC 0 forbids
+        # starting one later
+        from sandbox.wasm.runtime import WasmRuntime
+
+        wasm = WasmRuntime()
     layers = harden(
         HardeningConfig(
             uid=config.get("uid"),
             memory_bytes=config.get("memory_bytes", 512 * 1024 * 1024),
             network_namespace=config.get("network_namespace", True),
             seccomp=config.get("seccomp", True),
+            threads=WASM_THREADS if wasm is not None else 0,
         )
     )
     worker = Worker(restricted=config.get("restricted", True))
@@ -273,6 +325,7 @@ def main() -> None:
         "inspect": worker.inspect,
         "call": worker.call,
         "ping": lambda r: {"ok": True, "loads": worker.loads},
+        **(wasm_handlers(wasm) if wasm is not None else {}),
     }
     while True:
         try:

@@ -14,6 +14,13 @@ async def load_draft(
     runtime: Runtime, store: Store, tenant_id: str, draft: ToolDraft
 ) -> tuple[Problems, str | None]:
     """Problems found by loading the file for real, and the failure code when loading failed."""
+    if draft.kind == "wasm" and draft.module is not None:
+        problems = Problems()  # compiled in a worker now, so a call never compiles
+        for v in await runtime.wasm.check(
+            ToolSource("wasm", "wasm", module=draft.module), tenant_id
+        ):
+            problems.add(v.field or "module", v.message)
+        return problems, "invalid_module" if problems else None
     if draft.kind != "python" or draft.sandbox != "restricted":
         return Problems(), None
     modules = await tenant_modules(store, tenant_id)  # imports at load time see the grants

@@ -69,6 +69,9 @@ class CallPipeline:
     ) -> None:
         self.tracker = tracker
         self.cache = cache
+        self.wasm_fuel = 2_000_000_000  # default fuel of a WASM call; admins set the maxima
+        self.wasm_max_fuel = 50_000_000_000
+        self.wasm_max_memory_mb = 256
         self.registry = registry
         self.engines = {**engines, "builtin": InProcessEngine()}
         self.http = http
@@ -95,9 +98,23 @@ class CallPipeline:
                 self._webhooks.popitem(last=False)
         return hit
 
+    async def _wasm(self, store: Store, tool: ToolDef) -> Executable:
+        """A WASI module's bytes, cached per content hash (the engine keeps the artefact)."""
+        source = self._sources.get(tool.content_hash)
+        if source is None:
+            row = await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
+            source = self._sources[tool.content_hash] = ToolSource(
+                "wasm", "wasm", module=row.module
+            )
+            if len(self._sources) > MAX_SOURCES:
+                self._sources.popitem(last=False)
+        return Executable(tool, source, "wasm")
+
     async def executable(self, store: Store, tool: ToolDef) -> Executable:
         if tool.kind == "webhook":
             return await self._webhook(store, tool)
+        if tool.kind == "wasm":
+            return await self._wasm(store, tool)
         if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin"):
             return Executable(tool, None, None)
         engine = "builtin" if tool.origin == "builtin" else "restricted"
@@ -224,6 +241,14 @@ class CallPipeline:
             int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
         )
         limits = Limits(timeout_ms=timeout)
+        if executable.engine == "wasm":
+            meta = tool.metadata
+            limits = Limits(
+                timeout_ms=timeout,
+                fuel=min(int(meta.get("fuel") or self.wasm_fuel), self.wasm_max_fuel),
+                memory_bytes=min(int(meta.get("memory_mb") or 64), self.wasm_max_memory_mb) << 20,
+                output_bytes=self.result_cap,
+            )
         if request.modules is not None and request.egress_allow is not None:
             modules, egress = request.modules, request.egress_allow
         else:

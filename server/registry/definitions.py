@@ -148,6 +148,8 @@ def check_metadata(
 
     _int("timeout", 1, limits.max_timeout_ms)
     _int("cache_ttl", 0, MAX_CACHE_TTL_S)
+    _int("fuel", 1_000, 50_000_000_000)  # WASM: instructions (roughly) a call may run
+    _int("memory_mb", 1, 256)  # WASM: linear memory a call may grow to
     for key in ("cacheable", "once_per_session"):
         if key in meta and not isinstance(meta[key], bool):
             problems.add(f"{field_}.{key}", "must be true or false", line)
@@ -167,6 +169,7 @@ def check_metadata(
     _check_breaker(meta, problems, f"{field_}.breaker", line)
     known = {
         "timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents", "breaker",
+        "fuel", "memory_mb",
     }  # fmt: skip
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)

@@ -1,0 +1,117 @@
+"""``WasmEngine``: WASI modules run by wasmtime inside the hardened worker processes.
+
+The server process never imports wasmtime: compiling happens in a worker (at save, and once on
+a node that has no artefact yet), and every call runs in a worker, so a wasmtime bug is still
+contained by the OS layers. Artefacts (``Module.serialize()``) are kept per node, keyed by
+tenant + content hash + wasmtime version + engine configuration; a worker that has not loaded
+one asks for it and deserialises it (~0.1 ms) — a call never compiles once the node has the
+artefact. Tenants never share an artefact, so one tenant's upload cannot plant code that
+another's calls deserialise.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib.metadata
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+import orjson
+
+from sandbox.engine import HostHandler, Limits, RunResult, ToolSource, Violation
+from sandbox.restricted.pool import WorkerPool
+
+ENGINE_CONFIG = "fuel+epoch;reserve=67108864;guard=65536;cow=off"  # must match the runtime's
+MAX_ARTEFACTS = 1024
+DEADLINE_MARGIN_MS = 1_000  # the epoch deadline fires first; the pool's kill is the backstop
+
+
+class WasmEngine:
+    name = "wasm"
+
+    def __init__(self, pool: WorkerPool) -> None:
+        self.pool = pool
+        self.version = importlib.metadata.version("wasmtime")
+        self.compilations = 0  # on this node, at save or on an artefact miss
+        self._artefacts: OrderedDict[str, str] = OrderedDict()
+
+    def key(self, tenant: str, source: ToolSource) -> str:
+        raw = f"{tenant}\0{source.content_hash}\0{self.version}\0{ENGINE_CONFIG}"
+        return hashlib.sha256(raw.encode()).hexdigest()
+
+    async def compile(self, tenant: str, source: ToolSource) -> list[Violation]:
+        """Compile in a worker and keep the artefact; the reasons it cannot, if any."""
+        reply = await self.pool.request(
+            tenant or "_compile",
+            {"op": "wasm_compile", "module": base64.b64encode(source.module or b"").decode()},
+            30_000,
+        )
+        if not reply.get("ok"):
+            return [
+                Violation(reply.get("message") or "the module cannot be compiled", field="module")
+            ]
+        self.compilations += 1
+        self._remember(self.key(tenant, source), reply["artefact"])
+        return []
+
+    async def check(self, source: ToolSource, tenant: str = "") -> list[Violation]:
+        return await self.compile(tenant, source)
+
+    def _remember(self, key: str, artefact: str) -> None:
+        self._artefacts[key] = artefact
+        self._artefacts.move_to_end(key)
+        while len(self._artefacts) > MAX_ARTEFACTS:
+            self._artefacts.popitem(last=False)
+
+    async def run(
+        self,
+        source: ToolSource,
+        tool: str,
+        params: Mapping[str, Any],
+        context: Mapping[str, Any],
+        limits: Limits,
+        host: HostHandler | None = None,
+    ) -> RunResult:
+        tenant = str(context.get("tenant_id") or "")
+        key = self.key(tenant, source)
+        started = time.perf_counter()
+        if key not in self._artefacts:  # a node that did not see the save: compile once
+            problems = await self.compile(tenant, source)
+            if problems:
+                return RunResult.failure("trap", problems[0].message)
+        request = orjson.dumps({"params": dict(params), "context": dict(context)}).decode()
+        payload = {
+            "op": "wasm_call", "key": key, "request": request, "timeout": limits.timeout_ms,
+            "fuel": limits.fuel, "memory_bytes": limits.memory_bytes, "output_bytes": limits.output_bytes,
+        }  # fmt: skip
+        reply = await self.pool.request(
+            tenant,
+            payload,
+            limits.timeout_ms + DEADLINE_MARGIN_MS,
+            host,
+            source=self._artefacts[key],
+        )
+        took = (time.perf_counter() - started) * 1000
+        stderr = [f"stderr: {line}" for line in (reply.get("stderr") or "").splitlines() if line]
+        logs = (*(reply.get("logs") or ()), *stderr)
+        if reply.get("ok"):
+            value = reply["value"]
+            if not isinstance(value, dict):
+                value = {"success": True, "result": value}
+            return RunResult(
+                ok=True,
+                value=value,
+                duration_ms=took,
+                logs=logs,
+                updates=reply.get("updates") or {},
+            )
+        return RunResult(
+            ok=False,
+            code=reply.get("code", "trap"),
+            message=reply.get("message"),
+            duration_ms=took,
+            logs=logs,
+        )
