@@ -35,6 +35,7 @@ from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.types import Receive, Scope, Send
 
 from server.api.deps import authenticate
@@ -155,8 +156,11 @@ class QuiverMcp:
         principal, bot, mcp_session = self._caller(ctx)
         runtime = self._runtime
         tenant = principal.tenant_id
-        if ctx.session is not None:
-            self._legacy.setdefault(tenant, weakref.WeakSet()).add(ctx.session)
+        # Handshake-era clients get list_changed unasked, on their connection (ctx.session is a
+        # per-request proxy; the SDK offers no public handle on the connection behind it).
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is not None and connection.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            self._legacy.setdefault(tenant, weakref.WeakSet()).add(connection)
         key = (principal.key_id, bot, mcp_session)
         view = await runtime.registry.view(store, tenant)
         try:
@@ -251,7 +255,7 @@ class QuiverMcp:
         if tenant in self._buses:
             await self._buses[tenant][0].publish(ToolsListChanged())
         for session in list(self._legacy.get(tenant, ())):
-            with contextlib.suppress(Exception):  # a session without a listening stream
+            with contextlib.suppress(Exception):  # a connection without a listening stream
                 await session.send_tool_list_changed()
 
 

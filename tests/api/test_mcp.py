@@ -136,3 +136,34 @@ async def test_a_session_breaker_takes_the_tool_out_of_the_mcp_list(api: Api) ->
 
     assert listed == ["check_order", "steady"]
     assert refused.is_error is True and "Do not call it again" in refused.content[0].text
+
+
+async def test_handshake_era_sessions_get_list_changed_notifications(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await ready(acme)
+    received: list[str] = []
+    changed = asyncio.Event()
+
+    async def on_message(message) -> None:
+        method = getattr(getattr(message, "root", message), "method", None)
+        if method is not None:
+            received.append(method)
+        if method == "notifications/tools/list_changed":
+            changed.set()
+
+    async with served(api.app) as base:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=10)
+        transport = streamable_http_client(f"{base}/mcp?bot=b", http_client=http)
+        async with Client(
+            transport, mode="legacy", cache=None, message_handler=on_message
+        ) as client:
+            version = client.protocol_version
+            before = [t.name for t in (await client.list_tools()).tools]
+            await asyncio.sleep(0.5)  # the client opens its GET stream after initialising
+            await acme.dev.delete("/v1/tools/flaky")
+            await asyncio.wait_for(changed.wait(), 2.0)
+            after = [t.name for t in (await client.list_tools()).tools]
+        await http.aclose()
+
+    assert version < "2026" and "flaky" in before and "flaky" not in after
+    assert "notifications/tools/list_changed" in received
