@@ -8,6 +8,7 @@ unreachable its tests are skipped with a reason, unless ``QUIVER_REQUIRE_POSTGRE
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 from collections.abc import AsyncIterator
@@ -193,14 +194,23 @@ class Api:
             await client.aclose()
 
 
-@pytest.fixture
-async def api(settings: Settings) -> AsyncIterator[Api]:
+@contextlib.asynccontextmanager
+async def api_for(settings: Settings) -> AsyncIterator[Api]:
+    """A started app for these settings, with the admin client (for tests that vary them)."""
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         api = Api(app, None)  # type: ignore[arg-type]
         api.admin = api.client(ADMIN_KEY)
+        try:
+            yield api
+        finally:
+            await api.close()
+
+
+@pytest.fixture
+async def api(settings: Settings) -> AsyncIterator[Api]:
+    async with api_for(settings) as api:
         yield api
-        await api.close()
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import httpx
 
 from server.settings import Settings
 from tests.api.test_calls import call, python
-from tests.conftest import ADMIN_KEY, Api, TenantKeys
+from tests.conftest import Api, TenantKeys, api_for
 from tests.servers import EventReader, node_process, served
 
 FLAKY = python("""
@@ -155,13 +155,8 @@ async def runtime_state(api: Api):
 async def test_two_server_processes_sharing_redis_agree_on_an_open_breaker(
     settings: Settings, redis_url: str
 ) -> None:
-    from server.api.app import create_app
-
     shared = settings.model_copy(update={"redis_url": redis_url})
-    app = create_app(shared)
-    async with app.router.lifespan_context(app):
-        api = Api(app, None)  # type: ignore[arg-type]
-        api.admin = api.client(ADMIN_KEY)
+    async with api_for(shared) as api:
         acme = await api.tenant("acme")
         await setup(acme)
         with node_process(shared) as node2:
@@ -176,7 +171,6 @@ async def test_two_server_processes_sharing_redis_agree_on_an_open_breaker(
                 f"/v1/sessions/{remote_sid}/calls", json={"tool": "flaky", "arguments": {}}
             )
             await remote.aclose()
-        await api.close()
 
     assert [t["name"] for t in before.json()["tools"]] == ["flaky", "steady"]
     assert [t["name"] for t in after.json()["tools"]] == ["steady"]

@@ -12,17 +12,11 @@ import httpx
 import pytest
 
 from server.settings import Settings
-from tests.conftest import ADMIN_KEY, Api
+from tests.conftest import ADMIN_KEY, Api, api_for
 from tests.factories import python_source
 from tests.servers import EventReader, node_process, served
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-
-
-async def _app(settings: Settings):
-    from server.api.app import create_app
-
-    return create_app(settings)
 
 
 async def shared_session(api: Api) -> tuple:
@@ -44,10 +38,10 @@ async def test_watched_folder_reloads_on_change_and_reports_invalid_files(
     folder = tmp_path / "tools"
     folder.mkdir()
     (folder / "greet.py").write_text(python_source("greet"))
-    app = await _app(settings.model_copy(update={"tools_dir": folder, "watch_tools": True}))
-    async with app.router.lifespan_context(app):
-        api = Api(app, None)  # type: ignore[arg-type]
-        api.admin = api.client(ADMIN_KEY)
+    async with api_for(
+        settings.model_copy(update={"tools_dir": folder, "watch_tools": True})
+    ) as api:
+        app = api.app
         acme, sid = await shared_session(api)
         before = await names(acme.agent, sid)
         async with served(app) as base:
@@ -65,7 +59,6 @@ async def test_watched_folder_reloads_on_change_and_reports_invalid_files(
                 await stream.until(lambda d: d["removed"] == ["greet"], within=3.0)
             await agent.aclose()
         report = (await api.admin.get("/v1/disk-tools")).json()
-        await api.close()
 
     assert "greet" in before and "farewell" not in before
     assert added["data"]["added"] == ["farewell"] and took < 3.0
@@ -76,10 +69,7 @@ async def test_watched_folder_reloads_on_change_and_reports_invalid_files(
 async def test_admin_endpoint_reloads_the_folder(settings: Settings, tmp_path: Path) -> None:
     folder = tmp_path / "tools"
     folder.mkdir()
-    app = await _app(settings.model_copy(update={"tools_dir": folder}))
-    async with app.router.lifespan_context(app):
-        api = Api(app, None)  # type: ignore[arg-type]
-        api.admin = api.client(ADMIN_KEY)
+    async with api_for(settings.model_copy(update={"tools_dir": folder})) as api:
         acme, sid = await shared_session(api)
         (folder / "greet.py").write_text(python_source("greet"))
         await asyncio.sleep(0.3)
@@ -87,7 +77,6 @@ async def test_admin_endpoint_reloads_the_folder(settings: Settings, tmp_path: P
         denied = await acme.dev.post("/v1/disk-tools/reload")
         reloaded = await api.admin.post("/v1/disk-tools/reload")
         after = await names(acme.agent, sid)
-        await api.close()
 
     assert "greet" not in not_yet and denied.status_code == 403
     assert reloaded.status_code == 200 and "greet" in {t["name"] for t in reloaded.json()["tools"]}

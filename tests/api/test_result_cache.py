@@ -9,7 +9,7 @@ import httpx
 from server.settings import Settings
 from tests.api.test_breakers import attach
 from tests.api.test_calls import call, python
-from tests.conftest import ADMIN_KEY, Api, TenantKeys
+from tests.conftest import Api, TenantKeys, api_for
 from tests.factories import webhook_tool
 from tests.servers import node_process
 
@@ -129,13 +129,8 @@ tool = {"name": "lead", "description": "Take a lead", "execute": execute,
 async def test_two_processes_share_results_through_redis(
     settings: Settings, redis_url: str
 ) -> None:
-    from server.api.app import create_app
-
     shared = settings.model_copy(update={"redis_url": redis_url})
-    app = create_app(shared)
-    async with app.router.lifespan_context(app):
-        api = Api(app, None)  # type: ignore[arg-type]
-        api.admin = api.client(ADMIN_KEY)
+    async with api_for(shared) as api:
         acme = await api.tenant("acme")
         sid = await ready(acme, lucky())
         first = await call(acme, sid, "lucky", {"city": "Oslo"})
@@ -150,6 +145,5 @@ async def test_two_processes_share_results_through_redis(
                         json={"tool": "lucky", "arguments": {"city": "Oslo"}},
                     )
                 ).json()
-        await api.close()
 
     assert there["cached"] is True and there["result"] == first["result"]

@@ -6,7 +6,7 @@ import pytest
 
 from server.settings import Settings
 from tests.api.test_calls import call, simple_tool
-from tests.conftest import ADMIN_KEY, Api, TenantKeys
+from tests.conftest import Api, TenantKeys, api_for
 
 
 async def tools(t: TenantKeys, *names: str, extra: str = "") -> None:
@@ -73,12 +73,7 @@ def fresh_ranking(settings: Settings) -> Settings:
 
 
 async def test_tool_budget_keeps_intent_tools_then_the_most_used(fresh_ranking: Settings) -> None:
-    from server.api.app import create_app
-
-    app = create_app(fresh_ranking)
-    async with app.router.lifespan_context(app):
-        api = Api(app, None)  # type: ignore[arg-type]
-        api.admin = api.client(ADMIN_KEY)
+    async with api_for(fresh_ranking) as api:
         acme = await api.tenant("acme")
         await tools(acme, "a_tool", "b_tool", "c_tool", "d_tool", "e_tool")
         await acme.dev.post("/v1/bots", json={"name": "all", "tools": None})
@@ -100,7 +95,6 @@ async def test_tool_budget_keeps_intent_tools_then_the_most_used(fresh_ranking: 
         sales = (
             await acme.agent.post("/v1/sessions", json={"bot": "capped", "intent": "sales"})
         ).json()
-        await api.close()
 
     def names(attached: dict) -> list[str]:
         return [t["name"] for t in attached["snapshot"]["tools"]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 
 from tests.api.test_calls import call
-from tests.conftest import Api, TenantKeys
+from tests.conftest import Api, TenantKeys, api_for
 
 
 def module_tool(name: str, module: bytes, metadata: dict | None = None) -> dict:
@@ -105,13 +105,7 @@ async def test_metadata_limits_are_checked(api: Api, compiled) -> None:
 
 
 async def test_host_calls_from_c_http_logger_and_context(settings, compiled, upstream_http) -> None:
-    from server.api.app import create_app
-    from tests.conftest import ADMIN_KEY
-
-    app = create_app(settings.model_copy(update={"egress_allow": "127.0.0.2"}))
-    async with app.router.lifespan_context(app):
-        api = Api(app, None)  # type: ignore[arg-type]
-        api.admin = api.client(ADMIN_KEY)
+    async with api_for(settings.model_copy(update={"egress_allow": "127.0.0.2"})) as api:
         acme = await api.tenant("acme")
         tool = module_tool("order_status", compiled["order_status"])
         tool["parameters"] = {"url": {"type": "string"}}
@@ -122,7 +116,6 @@ async def test_host_calls_from_c_http_logger_and_context(settings, compiled, ups
             "/v1/tools/order_status/test", json={"arguments": {"url": upstream_http.base + "/a"}}
         )
         variables = (await acme.agent.get(f"/v1/sessions/{sid}/variables")).json()["variables"]
-        await api.close()
 
     assert allowed["success"] is True and allowed["result"] == {"success": True, "status": 200}
     assert denied["success"] is False and "egress denied" in denied["error"]["message"]
