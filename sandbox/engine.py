@@ -87,6 +87,25 @@ class RunResult:
         return cls(ok=True, value=value, duration_ms=duration_ms)
 
     @classmethod
+    def from_worker(
+        cls,
+        reply: Mapping[str, Any],
+        duration_ms: float,
+        logs: tuple[str, ...],
+        default_code: FailureCode,
+    ) -> RunResult:
+        """A worker's reply (``{"ok", "value", "updates"}`` or ``{"ok": false, "code", …}``)."""
+        if reply.get("ok"):
+            return cls(
+                ok=True, value=reply["value"], duration_ms=duration_ms, logs=logs,
+                updates=reply.get("updates") or {},
+            )  # fmt: skip
+        return cls(
+            ok=False, code=reply.get("code", default_code), message=reply.get("message"),
+            duration_ms=duration_ms, logs=logs, line=reply.get("line"),
+        )  # fmt: skip
+
+    @classmethod
     def failure(cls, code: FailureCode, message: str, duration_ms: float = 0.0) -> RunResult:
         return cls(ok=False, code=code, message=message, duration_ms=duration_ms)
 

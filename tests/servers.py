@@ -22,6 +22,11 @@ import uvicorn
 from server.settings import Settings
 
 
+def bearer_client(base: str, key: str) -> httpx.AsyncClient:
+    """An HTTP client for a real server, authenticated with ``key``."""
+    return httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {key}"})
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

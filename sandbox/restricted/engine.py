@@ -88,20 +88,4 @@ class RestrictedEngine:
             tenant, payload, limits.timeout_ms, host, source=source.text
         )
         took = (time.perf_counter() - started) * 1000
-        logs = tuple(reply.get("logs") or ())
-        if reply.get("ok"):
-            return RunResult(
-                ok=True,
-                value=reply["value"],
-                duration_ms=took,
-                logs=logs,
-                updates=reply.get("updates") or {},
-            )
-        return RunResult(
-            ok=False,
-            code=reply.get("code", "tool_error"),
-            message=reply.get("message"),
-            duration_ms=took,
-            logs=logs,
-            line=reply.get("line"),
-        )
+        return RunResult.from_worker(reply, took, tuple(reply.get("logs") or ()), "tool_error")

@@ -97,21 +97,6 @@ class WasmEngine:
         took = (time.perf_counter() - started) * 1000
         stderr = [f"stderr: {line}" for line in (reply.get("stderr") or "").splitlines() if line]
         logs = (*(reply.get("logs") or ()), *stderr)
-        if reply.get("ok"):
-            value = reply["value"]
-            if not isinstance(value, dict):
-                value = {"success": True, "result": value}
-            return RunResult(
-                ok=True,
-                value=value,
-                duration_ms=took,
-                logs=logs,
-                updates=reply.get("updates") or {},
-            )
-        return RunResult(
-            ok=False,
-            code=reply.get("code", "trap"),
-            message=reply.get("message"),
-            duration_ms=took,
-            logs=logs,
-        )
+        if reply.get("ok") and not isinstance(reply["value"], dict):
+            reply = {**reply, "value": {"success": True, "result": reply["value"]}}
+        return RunResult.from_worker(reply, took, logs, "trap")

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
-import httpx
-
 from server.settings import Settings
 from tests.api.test_calls import call, python
 from tests.conftest import Api, TenantKeys, api_for
-from tests.servers import EventReader, node_process, served
+from tests.servers import EventReader, bearer_client, node_process, served
 
 FLAKY = python("""
 def execute(params, context):
@@ -59,9 +57,7 @@ async def test_third_failure_in_a_session_removes_the_tool_there_and_the_stream_
     await setup(acme)
     sid, other = await attach(acme), await attach(acme)
     async with served(api.app) as base:
-        agent = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
-        )
+        agent = bearer_client(base, acme.agent_key)
         async with EventReader(agent, f"/v1/sessions/{sid}/events") as stream:
             first = await stream.next()
             before = (await acme.agent.get(f"/v1/sessions/{sid}/snapshot")).json()["version"]
@@ -160,9 +156,7 @@ async def test_two_server_processes_sharing_redis_agree_on_an_open_breaker(
         acme = await api.tenant("acme")
         await setup(acme)
         with node_process(shared) as node2:
-            remote = httpx.AsyncClient(
-                base_url=node2.base, headers={"Authorization": f"Bearer {acme.agent_key}"}
-            )
+            remote = bearer_client(node2.base, acme.agent_key)
             remote_sid = (await remote.post("/v1/sessions", json={"bot": "b"})).json()["id"]
             before = await remote.get(f"/v1/sessions/{remote_sid}/snapshot")
             await _fail_in_fresh_sessions(acme, 4)  # opened on node 1
@@ -183,9 +177,7 @@ async def test_the_stream_hears_a_rolling_breaker_open_and_the_tool_come_back(ap
     await setup(acme)
     sid = await attach(acme)
     async with served(api.app) as base:
-        agent = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
-        )
+        agent = bearer_client(base, acme.agent_key)
         async with EventReader(agent, f"/v1/sessions/{sid}/events") as stream:
             await stream.next()
             await _fail_in_fresh_sessions(acme, 4)

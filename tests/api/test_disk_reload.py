@@ -14,7 +14,7 @@ import pytest
 from server.settings import Settings
 from tests.conftest import ADMIN_KEY, Api, api_for
 from tests.factories import python_source
-from tests.servers import EventReader, node_process, served
+from tests.servers import EventReader, bearer_client, node_process, served
 
 pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
@@ -45,9 +45,7 @@ async def test_watched_folder_reloads_on_change_and_reports_invalid_files(
         acme, sid = await shared_session(api)
         before = await names(acme.agent, sid)
         async with served(app) as base:
-            agent = httpx.AsyncClient(
-                base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
-            )
+            agent = bearer_client(base, acme.agent_key)
             async with EventReader(agent, f"/v1/sessions/{sid}/events") as stream:
                 await stream.next()
                 started = time.monotonic()

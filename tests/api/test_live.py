@@ -10,7 +10,7 @@ import httpx
 from tests.api.test_breakers import STEADY, attach, names, setup
 from tests.api.test_calls import call
 from tests.conftest import Api, TenantKeys
-from tests.servers import EventReader, served
+from tests.servers import EventReader, bearer_client, served
 
 OPEN_CART = {
     "name": "open_cart",
@@ -140,9 +140,7 @@ async def test_changes_reach_an_attached_stream_within_a_second(api: Api) -> Non
     await setup(acme)
     sid = await attach(acme)
     async with served(api.app) as base:
-        agent = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
-        )
+        agent = bearer_client(base, acme.agent_key)
         async with EventReader(agent, f"/v1/sessions/{sid}/events") as stream:
             initial = await stream.next()
             started = time.monotonic()
@@ -186,9 +184,7 @@ async def test_streams_heartbeat_and_close_on_shutdown(api: Api) -> None:
     api.runtime.settings.sse_heartbeat_s = 0.2
     lines: list[str] = []
     async with served(api.app) as base:
-        agent = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
-        )
+        agent = bearer_client(base, acme.agent_key)
 
         async def read() -> None:
             async with agent.stream("GET", f"/v1/sessions/{sid}/events") as r:
@@ -221,12 +217,8 @@ async def test_a_tenant_cannot_open_unbounded_streams(api: Api) -> None:
     sid, other = await attach(acme), await attach(globex)
     api.runtime.settings.max_streams_per_tenant = 2
     async with served(api.app) as base:
-        agent = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}
-        )
-        foreign = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {globex.agent_key}"}
-        )
+        agent = bearer_client(base, acme.agent_key)
+        foreign = bearer_client(base, globex.agent_key)
         async with (
             EventReader(agent, f"/v1/sessions/{sid}/events") as one,
             EventReader(agent, f"/v1/sessions/{sid}/events") as two,

@@ -14,7 +14,7 @@ import pytest
 from server.settings import Settings
 from tests.api.test_breakers import STEADY, setup
 from tests.conftest import Api, TenantKeys
-from tests.servers import EventReader, node_process
+from tests.servers import EventReader, bearer_client, node_process
 
 pytestmark = pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 
@@ -24,9 +24,7 @@ def tool(name: str) -> dict:
 
 
 async def remote_session(node_base: str, t: TenantKeys) -> tuple[httpx.AsyncClient, str]:
-    client = httpx.AsyncClient(
-        base_url=node_base, headers={"Authorization": f"Bearer {t.agent_key}"}
-    )
+    client = bearer_client(node_base, t.agent_key)
     attached = await client.post("/v1/sessions", json={"bot": "b"})
     assert attached.status_code == 201, attached.text
     return client, attached.json()["id"]

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
-import httpx
-
 from server.settings import Settings
 from tests.api.test_breakers import attach
 from tests.api.test_calls import call, python
 from tests.conftest import Api, TenantKeys, api_for
 from tests.factories import webhook_tool
-from tests.servers import node_process
+from tests.servers import bearer_client, node_process
 
 
 def lucky(ttl: int = 60, salt: str = "") -> dict:
@@ -135,9 +133,7 @@ async def test_two_processes_share_results_through_redis(
         sid = await ready(acme, lucky())
         first = await call(acme, sid, "lucky", {"city": "Oslo"})
         with node_process(shared) as node2:
-            async with httpx.AsyncClient(
-                base_url=node2.base, headers={"Authorization": f"Bearer {acme.agent_key}"}
-            ) as remote:
+            async with bearer_client(node2.base, acme.agent_key) as remote:
                 remote_sid = (await remote.post("/v1/sessions", json={"bot": "b"})).json()["id"]
                 there = (
                     await remote.post(
