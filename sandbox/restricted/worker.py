@@ -14,20 +14,19 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import traceback
 from typing import Any
 
-from sandbox import channel
+from sandbox import channel, toolcode
 from sandbox.hardening import HardeningConfig, harden, limit_cpu_for_call
 from sandbox.restricted import facades
 from sandbox.restricted.facades import DEFAULT_MODULES, REVIEWED_EXTRA, reseed_random
 from sandbox.restricted.guards import SandboxError
-from sandbox.restricted.loader import Context, LoadedTool, Namespace, ToolLoadError, load
+from sandbox.restricted.loader import load
+from sandbox.toolcode import LoadedTool
 
 IN, OUT = 0, 1
 WASM_THREADS = 64  # per uid: wasmtime's WASI thread pool, with room for workers sharing a uid
 MAX_CACHED_MODULES = 256
-MAX_LOG_LINES = 200
 
 
 class Worker:
@@ -59,193 +58,16 @@ class Worker:
         return cached
 
     def inspect(self, request: dict[str, Any]) -> dict[str, Any]:
-        try:
-            loaded = self.tools(request)
-            if loaded is None:
-                return {"ok": False, "code": "need_source"}
-        except ToolLoadError as exc:
-            violations = getattr(exc, "violations", None)
-            if violations:
-                return {
-                    "ok": False,
-                    "violations": [
-                        {"message": v.message, "line": v.line, "field": v.field} for v in violations
-                    ],
-                }
-            return {
-                "ok": False,
-                "violations": [{"message": str(exc), "line": exc.line, "field": exc.field}],
-            }
-        except MemoryError:
-            return {
-                "ok": False,
-                "code": "memory_limit",
-                "violations": [
-                    {"message": "loading the file ran out of memory", "field": "source"}
-                ],
-            }
-        except BaseException as exc:  # the tool file's own top level failed
-            return {
-                "ok": False,
-                "violations": [
-                    {
-                        "message": f"loading failed: {_describe(exc)}",
-                        "line": _tool_line(exc),
-                        "field": "source",
-                    }
-                ],
-            }
-        return {
-            "ok": True,
-            "tools": [{**t.spec, "has_on_error": t.on_error is not None} for t in loaded],
-        }
+        return toolcode.inspect_reply(lambda: self.tools(request))
 
     def call(self, request: dict[str, Any]) -> dict[str, Any]:
-        logs: list[str] = []
-        updates: dict[str, Any] = {}
-        try:
-            loaded = self.tools(request)
-            if loaded is None:
-                return {"ok": False, "code": "need_source"}
-            tool = next((t for t in loaded if t.name == request["tool"]), None)
-            if tool is None:
-                return _failure("tool_error", f"the file does not declare {request['tool']!r}")
-            func = tool.on_error if request.get("entry") == "on_error" else tool.execute
-            if func is None:
-                return _failure("tool_error", "the tool has no on_error")
+        def before() -> None:
             reseed_random()
             limit_cpu_for_call(max(1, int(request.get("timeout_ms", 5000) / 1000) + 1))
-            context = _context(request.get("context", {}), logs, updates)
-            args = (
-                (request["error"], request["params"], context)
-                if request.get("entry") == "on_error"
-                else (request["params"], context)
-            )
-            value = func(*args)
-        except MemoryError:
-            return {
-                "ok": False,
-                "code": "memory_limit",
-                "message": "the tool ran out of memory",
-                "logs": logs[-MAX_LOG_LINES:],
-                "recycle": True,
-            }
-        except RecursionError:
-            return _failure("tool_error", "maximum recursion depth exceeded", logs)
-        except (ToolLoadError, SandboxError) as exc:
-            return _failure("tool_error", str(exc), logs)
-        except BaseException as exc:  # the tool's own exception is its result
-            return _failure("tool_error", _describe(exc), logs, line=_tool_line(exc))
-        if not isinstance(value, dict):
-            return _failure(
-                "tool_error", f"execute must return a dict, not {type(value).__name__}", logs
-            )
-        cap = request.get("result_cap", 64 * 1024)
-        if _at_least(value, cap + 1) > cap:
-            return _failure("result_too_large", f"the result is over the {cap} byte cap", logs)
-        try:
-            body = channel.dumps(value)
-        except (TypeError, ValueError) as exc:
-            return _failure("malformed_output", f"the result is not JSON data: {exc}", logs)
-        if len(body) > request.get("result_cap", 64 * 1024):
-            return _failure(
-                "result_too_large",
-                f"the result is {len(body)} bytes, over the {request.get('result_cap')} byte cap",
-                logs,
-            )
-        return {"ok": True, "value": value, "logs": logs[-MAX_LOG_LINES:], "updates": updates}
 
-
-def _at_least(value: Any, limit: int, depth: int = 0) -> int:
-    """A lower bound of the value's JSON size, computed without serialising and stopping at
-    ``limit``: a 100 MB result is refused before anything copies it."""
-    if depth > 64:
-        return limit
-    if isinstance(value, str | bytes):
-        return len(value) + 2
-    if isinstance(value, dict):
-        total = 2
-        for key, item in value.items():
-            total += len(str(key)) + 4 + _at_least(item, limit - total, depth + 1)
-            if total >= limit:
-                return total
-        return total
-    if isinstance(value, list | tuple):
-        total = 2
-        for item in value:
-            total += 1 + _at_least(item, limit - total, depth + 1)
-            if total >= limit:
-                return total
-        return total
-    return 8
-
-
-def _failure(
-    code: str, message: str, logs: list[str] | None = None, line: int | None = None
-) -> dict[str, Any]:
-    return {
-        "ok": False,
-        "code": code,
-        "message": message[:2000],
-        "line": line,
-        "logs": (logs or [])[-MAX_LOG_LINES:],
-    }
-
-
-def _describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"[:2000]
-
-
-def _tool_line(exc: BaseException) -> int | None:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "<tool>"]
-    return frames[-1].lineno if frames else None
-
-
-def _context(data: dict[str, Any], logs: list[str], updates: dict[str, Any]) -> Context:
-    variables = dict(data.get("variables") or {})
-
-    def update_context(values: Any) -> None:
-        if not isinstance(values, dict) or not all(isinstance(k, str) for k in values):
-            raise TypeError("update_context takes a dict with string keys")
-        channel.dumps(values)  # must be JSON data
-        updates.update(values)
-        variables.update(values)
-
-    def log(level: str):
-        def write(*parts: Any) -> None:
-            if len(logs) < MAX_LOG_LINES:
-                logs.append(f"{level}: " + " ".join(str(p) for p in parts)[:2000])
-
-        return write
-
-    def http(method: str):
-        def send(url: str, **kwargs: Any) -> Any:
-            return host_call("http", method, {"url": url, **kwargs})
-
-        return send
-
-    logger = Namespace(
-        debug=log("debug"), info=log("info"), warning=log("warning"), error=log("error")
-    )
-    http_ns = Namespace(
-        get=http("GET"),
-        post=http("POST"),
-        put=http("PUT"),
-        patch=http("PATCH"),
-        delete=http("DELETE"),
-        request=lambda method, url, **kw: host_call(
-            "http", str(method).upper(), {"url": url, **kw}
-        ),
-    )
-    return Context(
-        session_id=data.get("session_id"),
-        tenant_id=data.get("tenant_id"),
-        bot_id=data.get("bot_id"),
-        test_mode=bool(data.get("test_mode")),
-        variables=variables,
-        update_context=update_context,
-        modules=Namespace(http=http_ns, logger=logger),
-    )
+        return toolcode.call_reply(
+            lambda: self.tools(request), request, host_call, channel.dumps, before, (SandboxError,)
+        )
 
 
 def host_call(module: str, method: str, args: dict[str, Any]) -> Any:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.engine import HostHandler, Limits, RunResult, ToolSource
-from sandbox.restricted.loader import Context, Namespace
+from sandbox.toolcode import Context, Namespace
 
 
 class InProcessEngine:
