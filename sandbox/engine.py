@@ -110,6 +110,34 @@ class RunResult:
         return cls(ok=False, code=code, message=message, duration_ms=duration_ms)
 
 
+@dataclass(frozen=True)
+class Inspection:
+    """What loading a file for real found: violations, or the tools it declares."""
+
+    violations: list[Violation]
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    code: str | None = None  # "load_timeout" / "memory_limit" / "busy" when loading itself failed
+
+    @classmethod
+    def from_reply(cls, reply: Mapping[str, Any], load_timeout_ms: int) -> Inspection:
+        """A worker's answer to loading a file (``{"ok", "tools"}`` or violations / a code)."""
+        if reply.get("ok"):
+            return cls([], reply["tools"])
+        code = reply.get("code")
+        if code in ("timeout", "out_of_fuel"):
+            message = f"loading the file took longer than {load_timeout_ms} ms"
+            if code == "out_of_fuel":
+                message = "loading the file ran out of fuel (too much computation)"
+            return cls([Violation(message, field="source")], code="load_timeout")
+        if reply.get("violations"):
+            violations = [
+                Violation(v["message"], v.get("line"), v.get("field")) for v in reply["violations"]
+            ]
+            return cls(violations, code=code)
+        message = reply.get("message", "the file could not be loaded")
+        return cls([Violation(message, field="source")], code=code)
+
+
 @runtime_checkable
 class Engine(Protocol):
     """A sandbox that can check and run tool sources of one kind."""

@@ -16,6 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sandbox.restricted.engine import RestrictedEngine
 from sandbox.restricted.pool import PoolConfig, WorkerPool
 from sandbox.wasm.engine import WasmEngine
+from sandbox.wasm.python import build as python_runner
+from sandbox.wasm.python.engine import PythonWasmEngine
 from server import metrics
 from server.calls.breakers import BreakerPolicy, MemoryBreakers, RedisBreakers
 from server.calls.cache import ResultCache
@@ -55,6 +57,7 @@ class Runtime:
     keys: KeyCache
     restricted: RestrictedEngine
     wasm: WasmEngine
+    python_wasm: PythonWasmEngine | None  # None until the runner is built on this node
     http_client: httpx.AsyncClient
     call_log: CallLog
     pipeline: CallPipeline
@@ -226,17 +229,30 @@ async def start(settings: Settings) -> Runtime:
     # address space, not memory; guest memory is capped per call by the store's limiter.
     # Its workers get their own uids (base + 1000 + i): RLIMIT_NPROC counts every process and
     # thread of a uid, and WASM workers need a few threads.
+    # Python tools with "sandbox": "wasm" run there too, in the runner built at install or at
+    # the first `quiver serve` (its instance slots add address space, not memory).
     config = pool_config(settings)
+    runner = python_runner.runner_path(settings.cache_dir)
+    runner_found = runner.exists()
+    extra_space = (1 << 30) + (python_runner.ADDRESS_SPACE if runner_found else 0)
     wasm = WasmEngine(
         WorkerPool(
             dataclasses.replace(
                 config,
                 wasm=True,
-                memory_bytes=config.memory_bytes + (1 << 30),
+                memory_bytes=config.memory_bytes + extra_space,
                 base_uid=None if config.base_uid is None else config.base_uid + WASM_UID_OFFSET,
+                python_runner=str(runner) if runner_found else None,
             )
         )
     )
+    python_wasm = PythonWasmEngine(wasm.pool, settings.load_timeout_ms) if runner_found else None
+    if not runner_found:
+        log.warning(
+            'the Python WASM runner is not built (%s): Python tools with sandbox "wasm" '
+            "cannot run on this node until `quiver wasm-runner` builds it",
+            runner,
+        )
     # One pooled client per node; proxies from the environment are ignored (trust_env=False).
     http_client = httpx.AsyncClient(
         trust_env=False,
@@ -271,7 +287,8 @@ async def start(settings: Settings) -> Runtime:
         on_tenant_change=breaker_moved,
     )
     pipeline = CallPipeline(
-        registry, {"restricted": restricted, "wasm": wasm}, HttpHost(guard), WebhookEngine(guard), call_log,
+        registry, {"restricted": restricted, "wasm": wasm, **({"python-wasm": python_wasm} if python_wasm else {})},
+        HttpHost(guard), WebhookEngine(guard), call_log,
         settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox, tracker,
         ResultCache(settings.result_cache_entries, redis),
     )  # fmt: skip
@@ -290,6 +307,7 @@ async def start(settings: Settings) -> Runtime:
         keys=KeyCache(settings.auth_cache_ttl_s),
         restricted=restricted,
         wasm=wasm,
+        python_wasm=python_wasm,
         http_client=http_client,
         call_log=call_log,
         pipeline=pipeline,

@@ -36,6 +36,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     logs.configure(settings.log_level)
+    if not args.no_python_runner:
+        _ensure_python_runner(settings)
     app = create_app(settings)
 
     class Server(uvicorn.Server):
@@ -57,6 +59,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=10,
     )
     Server(config).run()
+    return 0
+
+
+def _ensure_python_runner(settings: Settings) -> None:
+    """Build the Python WASM runner now if this node lacks it (once; printed as it goes)."""
+    from sandbox.wasm.python import build
+
+    try:
+        build.ensure(settings.cache_dir, lambda line: print(line, file=sys.stderr, flush=True))
+    except (RuntimeError, OSError) as exc:  # the rest of the server still works without it
+        print(f"warning: {exc}", file=sys.stderr)
+
+
+def cmd_wasm_runner(args: argparse.Namespace) -> int:
+    from sandbox.wasm.python import build
+
+    settings = Settings()
+    build.build(settings.cache_dir, lambda line: print(line, flush=True), force=args.force)
     return 0
 
 
@@ -204,7 +224,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--watch", action="store_true", help="development: reload the tools folder on every change"
     )
+    serve.add_argument(
+        "--no-python-runner",
+        action="store_true",
+        help="do not build the Python WASM runner at start if it is missing",
+    )
     serve.set_defaults(func=cmd_serve)
+
+    runner = sub.add_parser(
+        "wasm-runner", help="build the Python WASM runner now (cached; `serve` does it if missing)"
+    )
+    runner.add_argument("--force", action="store_true", help="rebuild even if cached")
+    runner.set_defaults(func=cmd_wasm_runner)
 
     db = sub.add_parser("db", help="database schema").add_subparsers(dest="db_cmd", required=True)
     with_db(db.add_parser("upgrade", help="apply migrations up to head")).set_defaults(

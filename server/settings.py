@@ -25,6 +25,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="QUIVER_", extra="ignore")
 
     data_dir: Path = Path(".quiver")
+    cache_dir: Path | None = Field(
+        default=None,
+        description="built artefacts (the Python WASM runner); default ~/.cache/quiver",
+    )
     database_url: str | None = Field(
         default=None, description="SQLAlchemy async URL; default: SQLite file in the data dir"
     )

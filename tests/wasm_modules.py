@@ -32,3 +32,12 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
         )
         modules[source.stem] = target.read_bytes()
     return modules
+
+
+@pytest.fixture(scope="session")
+def python_runner() -> Path:
+    """The Python WASM runner, built once into the default cache if it is not there yet
+    (``make test`` builds it before pytest starts; this covers a bare ``pytest``)."""
+    from sandbox.wasm.python import build
+
+    return build.ensure(log=lambda line: print(line, flush=True))

@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.engine import HostHandler, Limits, RunResult, ToolSource, Violation
+from sandbox.engine import HostHandler, Inspection, Limits, RunResult, ToolSource, Violation
 from sandbox.restricted.pool import PoolConfig, WorkerPool
-
-
-@dataclass(frozen=True)
-class Inspection:
-    """What loading a file for real found: violations, or the tools it declares."""
-
-    violations: list[Violation]
-    tools: list[dict[str, Any]] = field(default_factory=list)
-    code: str | None = None  # "load_timeout" / "memory_limit" / "busy" when loading itself failed
 
 
 class RestrictedEngine:
@@ -45,21 +35,7 @@ class RestrictedEngine:
             "modules": list(modules),
         }
         reply = await self.pool.request(tenant or "_inspect", payload, self.load_timeout_ms)
-        if reply.get("ok"):
-            return Inspection([], reply["tools"])
-        code = reply.get("code")
-        if code == "timeout":
-            message = f"loading the file took longer than {self.load_timeout_ms} ms"
-            return Inspection([Violation(message, field="source")], code="load_timeout")
-        if reply.get("violations"):
-            violations = [
-                Violation(v["message"], v.get("line"), v.get("field")) for v in reply["violations"]
-            ]
-            return Inspection(violations, code=code)
-        return Inspection(
-            [Violation(reply.get("message", "the file could not be loaded"), field="source")],
-            code=code,
-        )
+        return Inspection.from_reply(reply, self.load_timeout_ms)
 
     async def check(self, source: ToolSource) -> list[Violation]:
         return (await self.inspect(source)).violations

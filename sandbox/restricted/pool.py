@@ -45,6 +45,7 @@ class PoolConfig:
     result_cap: int = 64 * 1024
     restricted: bool = True  # False only in tests proving the OS layers on their own
     wasm: bool = False  # a pool of WASI-module workers (wasmtime loaded before hardening)
+    python_runner: str | None = None  # WASM workers: the built Python runner they load
 
     @property
     def per_tenant(self) -> int:
@@ -242,7 +243,7 @@ class WorkerPool:
         await worker._send({
             "uid": uid, "memory_bytes": self.config.memory_bytes, "restricted": self.config.restricted,
             "network_namespace": self.config.network_namespace, "seccomp": self.config.seccomp,
-            "wasm": self.config.wasm,
+            "wasm": self.config.wasm, "python_runner": self.config.python_runner,
         })  # fmt: skip
         try:
             ready = await asyncio.wait_for(worker._read(1 << 20), READY_TIMEOUT_S)

@@ -122,16 +122,28 @@ def wasm_handlers(wasm: Any) -> dict[str, Any]:
     return {"wasm_compile": compile_, "wasm_call": call}
 
 
+def python_handlers(runner: Any) -> dict[str, Any]:
+    """Requests for Python tools in WASM (``sandbox.wasm.python``): load a file, call a tool."""
+    return {
+        "py_inspect": runner.inspect,
+        "py_call": lambda request: runner.call(request, host_call),
+    }
+
+
 def main() -> None:
     config = channel.read_frame(IN)
     facades.prewarm()
-    wasm = None
+    wasm = runner = None
     if config.get("wasm", False):
         # before hardening: the runtime's epoch ticker is a thread, and RLIMIT_NPROC 0 forbids
         # starting one later
         from sandbox.wasm.runtime import WasmRuntime
 
         wasm = WasmRuntime()
+        if config.get("python_runner"):  # loaded now: the file is unreadable once hardened
+            from sandbox.wasm.python.host import PythonRunner
+
+            runner = PythonRunner(config["python_runner"], wasm)
     layers = harden(
         HardeningConfig(
             uid=config.get("uid"),
@@ -148,6 +160,7 @@ def main() -> None:
         "call": worker.call,
         "ping": lambda r: {"ok": True, "loads": worker.loads},
         **(wasm_handlers(wasm) if wasm is not None else {}),
+        **(python_handlers(runner) if runner is not None else {}),
     }
     while True:
         try:
@@ -157,6 +170,8 @@ def main() -> None:
         reply = handlers[request["op"]](request)
         reply["op"] = "result"
         channel.write_frame(OUT, reply)
+        if runner is not None:
+            runner.idle()
 
 
 if __name__ == "__main__":

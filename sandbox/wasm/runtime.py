@@ -82,9 +82,10 @@ class WasmRuntime:
         self.linker = wasmtime.Linker(self.engine)
         self.linker.define_wasi()
         self._define_host_calls()
-        self._call: _CallState | None = None
+        self._call: HostCalls | None = None
         self.compilations = 0  # counted so tests can prove a call never compiles
         self._modules: OrderedDict[str, wasmtime.Module] = OrderedDict()
+        self._ticked = [self.engine]
         self._ticker = threading.Thread(target=self._tick, name="wasm-epoch", daemon=True)
         self._stop = threading.Event()
         self._ticker.start()
@@ -122,7 +123,13 @@ class WasmRuntime:
 
     def _tick(self) -> None:
         while not self._stop.wait(TICK_S):
-            self.engine.increment_epoch()
+            for engine in self._ticked:
+                engine.increment_epoch()
+
+    def tick_also(self, engine: wasmtime.Engine) -> None:
+        """Give another engine (the Python runner's) the same epoch clock, so its deadlines are
+        honoured without a second thread."""
+        self._ticked.append(engine)
 
     def close(self) -> None:
         self._stop.set()
@@ -174,7 +181,7 @@ class WasmRuntime:
         worker forwards them to the server, which applies the egress policy); ``logger`` and
         ``context`` calls are kept here and come back with the outcome."""
         try:
-            self._call = _CallState(host, limits.max_host_calls)
+            self._call = HostCalls(host, limits.max_host_calls)
             outcome = self._run(key, request, limits)
             return dataclasses.replace(
                 outcome, logs=tuple(self._call.logs), updates=dict(self._call.updates)
@@ -241,8 +248,9 @@ class WasmRuntime:
         return WasmOutcome(True, value, stderr=err.text, duration_ms=_ms(started))
 
 
-class _CallState:
-    """One call's host-side state: the pending reply, logs, context updates, the call budget."""
+class HostCalls:
+    """One call's host-side state: the pending reply, logs, context updates, the call budget.
+    Shared by WASI modules and the Python runner (whose guest sends only ``http``)."""
 
     def __init__(self, host: Callable[[str, str, dict[str, Any]], Any] | None, budget: int) -> None:
         self.host = host

@@ -21,11 +21,12 @@ async def load_draft(
         ):
             problems.add(v.field or "module", v.message)
         return problems, "invalid_module" if problems else None
-    if draft.kind != "python" or draft.sandbox != "restricted":
-        return Problems(), None
+    engine = {"restricted": runtime.restricted, "wasm": runtime.python_wasm}.get(draft.sandbox)
+    if draft.kind != "python" or engine is None:  # a Python WASM tool on a node without the
+        return Problems(), None  # runner: checked statically only; calls say engine_unavailable
     modules = await tenant_modules(store, tenant_id)  # imports at load time see the grants
-    inspection = await runtime.restricted.inspect(
-        ToolSource("python", "restricted", draft.source), tenant_id, modules
+    inspection = await engine.inspect(
+        ToolSource("python", draft.sandbox, draft.source), tenant_id, modules
     )
     problems = Problems()
     for v in inspection.violations:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import OrderedDict
@@ -115,9 +116,11 @@ class CallPipeline:
             return await self._webhook(store, tool)
         if tool.kind == "wasm":
             return await self._wasm(store, tool)
-        if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin"):
+        if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin", "wasm"):
             return Executable(tool, None, None)
         engine = "builtin" if tool.origin == "builtin" else "restricted"
+        if tool.sandbox == "wasm":  # unavailable until the runner is built on this node
+            engine = "python-wasm" if "python-wasm" in self.engines else None
         source = self._sources.get(tool.content_hash)
         if source is None:
             disk = self.registry.disk.tools.get(tool.name)
@@ -241,7 +244,7 @@ class CallPipeline:
             int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
         )
         limits = Limits(timeout_ms=timeout)
-        if executable.engine == "wasm":
+        if executable.engine in ("wasm", "python-wasm"):
             meta = tool.metadata
             limits = Limits(
                 timeout_ms=timeout,
@@ -255,7 +258,8 @@ class CallPipeline:
             modules, egress = await self.sandbox_for(store, request.tenant_id)
         extra = Allowlist.parse(egress) if egress else None
         engine = self.engines.get(executable.engine)
-        run_kwargs = {"modules": modules} if executable.engine == "restricted" else {}
+        python = executable.engine in ("restricted", "python-wasm")
+        run_kwargs = {"modules": modules} if python else {}
         if executable.engine == "webhook":
             outcome: RunResult = await self.webhook.call(
                 executable.webhook or {},
@@ -331,7 +335,7 @@ class CallPipeline:
         code, message = outcome.code or "tool_error", outcome.message or "the tool failed"
         model_message = None
         if (
-            executable.engine == "restricted"
+            executable.engine in ("restricted", "python-wasm")
             and code != "busy"
             and self._on_error.get(executable.tool.content_hash)
         ):
@@ -340,7 +344,7 @@ class CallPipeline:
                 name,
                 params,
                 context,
-                Limits(timeout_ms=min(1000, limits.timeout_ms)),
+                dataclasses.replace(limits, timeout_ms=min(1000, limits.timeout_ms)),
                 None,
                 entry="on_error",
                 error={"code": code, "message": message},
