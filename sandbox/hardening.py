@@ -36,6 +36,10 @@ class HardeningConfig:
     # workers; WASM workers need a few threads (wasmtime's WASI does blocking I/O on a thread
     # pool), and there seccomp's clone rule — threads only — is what still forbids forks.
     threads: int = 0
+    # RLIMIT_FSIZE: 0 (no file may grow) for RestrictedPython workers; WASM workers capture a
+    # module's stdout and stderr in memory files, which this bounds (SIGXFSZ is ignored there,
+    # so an oversized write fails with EFBIG instead of killing the worker).
+    file_bytes: int = 0
 
 
 def _libc() -> Any:
@@ -48,9 +52,9 @@ def enter_network_namespace() -> str:
     return "active"
 
 
-def set_limits(memory_bytes: int, threads: int = 0) -> str:
+def set_limits(memory_bytes: int, threads: int = 0, file_bytes: int = 0) -> str:
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (NO_NEW_FD_LIMIT, NO_NEW_FD_LIMIT))
     resource.setrlimit(resource.RLIMIT_NPROC, (threads, threads))
@@ -164,7 +168,7 @@ def harden(config: HardeningConfig) -> dict[str, str]:
     layers["network_namespace"] = (
         enter_network_namespace() if config.network_namespace else "disabled"
     )
-    layers["rlimits"] = set_limits(config.memory_bytes, config.threads)
+    layers["rlimits"] = set_limits(config.memory_bytes, config.threads, config.file_bytes)
     layers["uid"] = drop_privileges(config.uid)
     layers["seccomp"] = install_seccomp() if config.seccomp else "disabled"
     return layers

@@ -244,6 +244,7 @@ class WorkerPool:
             "uid": uid, "memory_bytes": self.config.memory_bytes, "restricted": self.config.restricted,
             "network_namespace": self.config.network_namespace, "seccomp": self.config.seccomp,
             "wasm": self.config.wasm, "python_runner": self.config.python_runner,
+            "result_cap": self.config.result_cap,
         })  # fmt: skip
         try:
             ready = await asyncio.wait_for(worker._read(1 << 20), READY_TIMEOUT_S)

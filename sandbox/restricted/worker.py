@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import sys
 from typing import Any
 
@@ -27,6 +28,7 @@ from sandbox.toolcode import LoadedTool
 IN, OUT = 0, 1
 WASM_THREADS = 64  # per uid: wasmtime's WASI thread pool, with room for workers sharing a uid
 MAX_CACHED_MODULES = 256
+WASM_OUTPUT_FILE_BYTES = 1 << 20  # a WASI module's stdout or stderr, at most
 
 
 class Worker:
@@ -117,6 +119,9 @@ def wasm_handlers(wasm: Any) -> dict[str, Any]:
             reply["value"] = orjson.loads(orjson.dumps(outcome.value))
         else:
             reply.update(code=outcome.code, message=outcome.message)
+            # a flood stopped by RLIMIT_FSIZE can leave bytes in the process's stdout buffer
+            # (wasmtime writes through Rust's): no later call, of any tenant, may receive them
+            reply["recycle"] = outcome.code == "result_too_large"
         return reply
 
     return {"wasm_compile": compile_, "wasm_call": call}
@@ -139,7 +144,15 @@ def main() -> None:
         # starting one later
         from sandbox.wasm.runtime import WasmRuntime
 
-        wasm = WasmRuntime()
+        # each call's stdout and stderr become fds 1 and 2 (memory files bounded by the
+        # RLIMIT_FSIZE below; past it a write fails, nothing dies): the channel leaves fd 1
+        global OUT
+        OUT = os.dup(1)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        wasm = WasmRuntime(process_stdio=True)
         if config.get("python_runner"):  # loaded now: the file is unreadable once hardened
             from sandbox.wasm.python.host import PythonRunner
 
@@ -151,6 +164,7 @@ def main() -> None:
             network_namespace=config.get("network_namespace", True),
             seccomp=config.get("seccomp", True),
             threads=WASM_THREADS if wasm is not None else 0,
+            file_bytes=max(config.get("result_cap", 0) + 1, WASM_OUTPUT_FILE_BYTES) if wasm else 0,
         )
     )
     worker = Worker(restricted=config.get("restricted", True))

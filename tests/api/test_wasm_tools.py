@@ -63,6 +63,20 @@ async def test_limits_and_failures_become_envelope_codes(api: Api, compiled) -> 
     assert after["success"] is True and after["result"] == {"ok": True}
 
 
+async def test_a_flood_leaves_nothing_for_the_next_call_of_another_tenant(
+    api: Api, compiled
+) -> None:
+    acme, globex = await api.tenant("acme"), await api.tenant("globex")
+    acme_sid = await session(acme, module_tool("misbehave", compiled["misbehave"]))
+    globex_sid = await session(globex, module_tool("word_count", compiled["word_count"]))
+
+    flooded = await call(acme, acme_sid, "misbehave", {"mode": "flood"})
+    counted = await call(globex, globex_sid, "word_count", {"text": "one two"})
+
+    assert flooded["error"]["code"] == "result_too_large"
+    assert counted["success"] is True and counted["result"] == {"words": 2}, counted
+
+
 async def test_a_developer_test_run_shows_the_stderr_tail(api: Api, compiled) -> None:
     acme = await api.tenant("acme")
     await session(acme, module_tool("misbehave", compiled["misbehave"]))
