@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import os
 import secrets
 
@@ -43,6 +44,7 @@ class SecretBox:
             if len(key) != 32:
                 raise SecretBoxError("each secret key must be 32 bytes (base64-encoded)")
         self._keys = {key_id(k): AESGCM(k) for k in keys}
+        self._mac_keys = {key_id(k): hashlib.sha256(b"quiver-mac" + k).digest() for k in keys}
         self.current_id = key_id(keys[0])
 
     @classmethod
@@ -77,6 +79,22 @@ class SecretBox:
 
     def needs_rotation(self, token: str) -> bool:
         return token.split(".", 2)[1] != self.current_id
+
+    def mac(self, data: bytes, associated: str) -> str:
+        """An integrity tag for data the server keeps but must not trust blindly (compiled
+        artefacts): ``<key id>.<HMAC-SHA256>``, bound to ``associated``."""
+        digest = hmac.digest(
+            self._mac_keys[self.current_id], associated.encode() + b"\0" + data, "sha256"
+        )
+        return f"{self.current_id}.{digest.hex()}"
+
+    def verify_mac(self, data: bytes, associated: str, tag: str) -> bool:
+        kid, _, hexdigest = tag.partition(".")
+        key = self._mac_keys.get(kid)
+        if key is None:
+            return False
+        digest = hmac.digest(key, associated.encode() + b"\0" + data, "sha256")
+        return hmac.compare_digest(digest.hex(), hexdigest)
 
 
 def mask(secret: str | None) -> str | None:

@@ -3,10 +3,10 @@
 The server process never imports wasmtime: compiling happens in a worker (at save, and once on
 a node that has no artefact yet), and every call runs in a worker, so a wasmtime bug is still
 contained by the OS layers. Artefacts (``Module.serialize()``) are kept per node, keyed by
-tenant + content hash + wasmtime version + engine configuration; a worker that has not loaded
-one asks for it and deserialises it (~0.1 ms) — a call never compiles once the node has the
-artefact. Tenants never share an artefact, so one tenant's upload cannot plant code that
-another's calls deserialise.
+tenant + content hash + wasmtime version + engine configuration, and stored with the tool
+version (the server does that: ``adopt`` / ``artefact``); a worker that has not loaded one asks
+for it and deserialises it (~0.1 ms) — a call never compiles. Tenants never share an artefact
+key, so one tenant's upload cannot plant code that another's calls deserialise.
 """
 
 from __future__ import annotations
@@ -35,12 +35,26 @@ class WasmEngine:
     def __init__(self, pool: WorkerPool) -> None:
         self.pool = pool
         self.version = importlib.metadata.version("wasmtime")
+        self.engine_id = f"wasmtime {self.version};{ENGINE_CONFIG}"  # what an artefact needs
         self.compilations = 0  # on this node, at save or on an artefact miss
         self._artefacts: OrderedDict[str, str] = OrderedDict()
 
     def key(self, tenant: str, source: ToolSource) -> str:
-        raw = f"{tenant}\0{source.content_hash}\0{self.version}\0{ENGINE_CONFIG}"
+        raw = f"{tenant}\0{source.content_hash}\0{self.engine_id}"
         return hashlib.sha256(raw.encode()).hexdigest()
+
+    def has(self, tenant: str, source: ToolSource) -> bool:
+        return self.key(tenant, source) in self._artefacts
+
+    def artefact(self, tenant: str, source: ToolSource) -> bytes | None:
+        """The compiled module this node holds (to be stored with the tool version)."""
+        encoded = self._artefacts.get(self.key(tenant, source))
+        return None if encoded is None else base64.b64decode(encoded)
+
+    def adopt(self, tenant: str, source: ToolSource, artefact: bytes) -> None:
+        """Use an artefact compiled earlier — on any node, by this ``engine_id`` — and kept
+        with the tool version; the caller has checked its MAC."""
+        self._remember(self.key(tenant, source), base64.b64encode(artefact).decode())
 
     async def compile(self, tenant: str, source: ToolSource) -> list[Violation]:
         """Compile in a worker and keep the artefact; the reasons it cannot, if any."""

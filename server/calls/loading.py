@@ -8,6 +8,7 @@ from server.bootstrap import Runtime, tenant_modules
 from server.errors import LoadTimeoutError, Problems
 from server.registry.definitions import ToolDraft, apply_loaded
 from server.storage.repositories import Store
+from server.storage.tables import ToolVersionRow
 
 
 async def load_draft(
@@ -44,3 +45,14 @@ async def checked_draft(
         raise LoadTimeoutError(problems.errors)
     problems.raise_if_any()
     return draft
+
+
+async def keep_compiled(
+    runtime: Runtime, store: Store, tenant_id: str, draft: ToolDraft, version: ToolVersionRow
+) -> None:
+    """A WASI module compiled at save is stored with its version: no node compiles it again."""
+    if draft.kind != "wasm" or draft.module is None:
+        return
+    artefact = runtime.wasm.artefact(tenant_id, ToolSource("wasm", "wasm", module=draft.module))
+    if artefact is not None:
+        await store.tools.keep_artefact(version.id, runtime.wasm.engine_id, artefact)

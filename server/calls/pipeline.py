@@ -99,9 +99,12 @@ class CallPipeline:
                 self._webhooks.popitem(last=False)
         return hit
 
-    async def _wasm(self, store: Store, tool: ToolDef) -> Executable:
-        """A WASI module's bytes, cached per content hash (the engine keeps the artefact)."""
+    async def _wasm(self, store: Store, tool: ToolDef, tenant: str) -> Executable:
+        """A WASI module's bytes, cached per content hash; and its compiled artefact on this
+        node: the one stored with the tool version, or — stored by a node with another wasmtime,
+        or before artefacts were kept — compiled now, once, and stored for every node."""
         source = self._sources.get(tool.content_hash)
+        row = None
         if source is None:
             row = await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
             source = self._sources[tool.content_hash] = ToolSource(
@@ -109,13 +112,24 @@ class CallPipeline:
             )
             if len(self._sources) > MAX_SOURCES:
                 self._sources.popitem(last=False)
+        engine = self.engines["wasm"]
+        if not engine.has(tenant, source):
+            row = row or await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
+            artefact = await store.tools.artefact(row.id, engine.engine_id)
+            if artefact is not None:
+                engine.adopt(tenant, source, artefact)
+            elif not await engine.compile(tenant, source):
+                compiled = engine.artefact(tenant, source)
+                if compiled is not None:
+                    await store.tools.keep_artefact(row.id, engine.engine_id, compiled)
         return Executable(tool, source, "wasm")
 
-    async def executable(self, store: Store, tool: ToolDef) -> Executable:
+    async def executable(self, store: Store, tool: ToolDef, tenant: str) -> Executable:
+        """What runs ``tool`` for a caller of ``tenant`` (a global tool's callers are others)."""
         if tool.kind == "webhook":
             return await self._webhook(store, tool)
         if tool.kind == "wasm":
-            return await self._wasm(store, tool)
+            return await self._wasm(store, tool, tenant)
         if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin", "wasm"):
             return Executable(tool, None, None)
         engine = "builtin" if tool.origin == "builtin" else "restricted"
@@ -217,7 +231,7 @@ class CallPipeline:
     async def _run(
         self, store: Store, request: CallRequest, tool: ToolDef, params: Any, started: float
     ) -> dict[str, Any]:
-        executable = await self.executable(store, tool)
+        executable = await self.executable(store, tool, request.tenant_id)
         if executable.engine is None:
             return envelope.failure(
                 tool.name,

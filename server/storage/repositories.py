@@ -7,6 +7,7 @@ a change and its announcement commit or roll back together.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from datetime import datetime
 from typing import Any
@@ -35,6 +36,7 @@ from server.storage.tables import (
     TenantRow,
     ToolRow,
     ToolVersionRow,
+    WasmArtefactRow,
     utcnow,
 )
 
@@ -133,6 +135,14 @@ class KeyRepository:
 
 
 # What a version holds (everything but its identity and provenance): what a rollback copies.
+def _artefact_binding(version_id: int, engine: str) -> str:
+    """What an artefact's MAC is bound to: copied to another version or engine, it fails."""
+    return f"wasm-artefact/{version_id}/{engine}"
+
+
+log = logging.getLogger("quiver")
+
+
 VERSION_CONTENT = (
     "kind", "sandbox", "description", "parameters", "meta", "source", "module", "module_sha256",
     "webhook", "auth_header_ct", "content_hash",
@@ -271,7 +281,43 @@ class ToolRepository:
         tool, _ = await self.get(tenant_id, name)
         old = await self.version(tool, version)
         copy = ToolVersionRow(**{column: getattr(old, column) for column in VERSION_CONTENT})
-        return tool, await self._add_version(tool, copy, actor)
+        added = await self._add_version(tool, copy, actor)
+        rows = await self.session.scalars(
+            select(WasmArtefactRow).where(WasmArtefactRow.version_id == old.id)
+        )
+        for row in rows.all():  # the compiled module comes along: no node compiles it again
+            artefact = self.artefact_of(row)
+            if artefact is not None:
+                await self.keep_artefact(added.id, row.engine, artefact)
+        return tool, added
+
+    # compiled WASM modules, kept with their version ------------------------------------------
+    async def artefact(self, version_id: int, engine: str) -> bytes | None:
+        """The version's module as ``engine`` compiled it, if stored and its MAC holds."""
+        row = await self.session.get(WasmArtefactRow, (version_id, engine))
+        return None if row is None else self.artefact_of(row)
+
+    def artefact_of(self, row: WasmArtefactRow) -> bytes | None:
+        if self.box.verify_mac(
+            row.artefact, _artefact_binding(row.version_id, row.engine), row.mac
+        ):
+            return row.artefact
+        log.warning(
+            "ignoring a stored WASM artefact whose MAC does not hold (version %s)", row.version_id
+        )
+        return None
+
+    async def keep_artefact(self, version_id: int, engine: str, artefact: bytes) -> None:
+        mac = self.box.mac(artefact, _artefact_binding(version_id, engine))
+        await self.session.execute(
+            delete(WasmArtefactRow).where(
+                WasmArtefactRow.version_id == version_id, WasmArtefactRow.engine == engine
+            )
+        )
+        self.session.add(
+            WasmArtefactRow(version_id=version_id, engine=engine, artefact=artefact, mac=mac)
+        )
+        await self.session.flush()
 
     async def set_enabled(
         self, tenant_id: str, name: str, enabled: bool

@@ -114,6 +114,20 @@ class ToolVersionRow(Base):
     created_by: Mapped[str | None] = mapped_column(String(32))
 
 
+class WasmArtefactRow(Base):
+    """A WASM module of a tool version as one engine compiled it (so no node compiles it again)."""
+
+    __tablename__ = "wasm_artefacts"
+
+    version_id: Mapped[int] = mapped_column(
+        BigId, ForeignKey("tool_versions.id", ondelete="CASCADE"), primary_key=True
+    )
+    engine: Mapped[str] = mapped_column(String(160), primary_key=True)  # wasmtime + settings
+    artefact: Mapped[bytes] = mapped_column(LargeBinary)
+    mac: Mapped[str] = mapped_column(String(96))  # SecretBox.mac, bound to version and engine
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 class BotRow(Base):
     __tablename__ = "bots"
     __table_args__ = (UniqueConstraint("tenant_id", "name", name="uq_bots_tenant_name"),)

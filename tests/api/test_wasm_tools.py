@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 
+from sqlalchemy import text
+
 from tests.api.test_calls import call
 from tests.conftest import Api, TenantKeys, api_for
 
@@ -136,3 +138,46 @@ async def test_host_calls_from_c_http_logger_and_context(settings, compiled, ups
     assert variables == {"order_checked": True}
     assert f"info: looking up {upstream_http.base}/a" in tested.json()["logs"]
     assert any(s["path"] == "/orders/7" for s in upstream_http.seen)
+
+
+async def test_artefacts_are_stored_with_the_version_so_no_node_compiles_at_call_time(
+    settings, compiled
+) -> None:
+    """Nodes sharing one database: the save compiles once; a node that did not see it (or a
+    restarted one) deserialises the stored artefact; a rollback carries it along; a tampered
+    artefact is refused (its MAC fails), compiled again once, and stored anew."""
+    word_count = module_tool("word_count", compiled["word_count"])
+
+    async def agent_call(node: Api, agent_key: str, sid: str) -> dict:
+        response = await node.client(agent_key).post(
+            f"/v1/sessions/{sid}/calls", json={"tool": "word_count", "arguments": {"text": "a b"}}
+        )
+        return response.json()
+
+    async with api_for(settings) as saving:
+        acme = await saving.tenant("acme")
+        sid = await session(acme, word_count)
+        other = module_tool("word_count", compiled["misbehave"])
+        assert (await acme.dev.put("/v1/tools/word_count", json=other)).status_code == 200
+        rolled = await acme.dev.post("/v1/tools/word_count/rollback", json={"version": 1})
+        assert rolled.json()["version"] == 3
+        saved_compilations = saving.runtime.wasm.compilations
+
+    async with api_for(settings) as fresh_node:
+        result = await agent_call(fresh_node, acme.agent_key, sid)
+        assert result["success"] is True and result["result"] == {"words": 2}, result
+        assert fresh_node.runtime.wasm.compilations == 0
+        async with fresh_node.runtime.sessions() as db, db.begin():
+            await db.execute(
+                text("UPDATE wasm_artefacts SET artefact = :junk"), {"junk": b"\0asm-not-ours"}
+            )
+
+    async with api_for(settings) as after_tampering:
+        result = await agent_call(after_tampering, acme.agent_key, sid)
+        assert result["success"] is True, result
+        assert after_tampering.runtime.wasm.compilations == 1  # refused, compiled, stored
+
+    async with api_for(settings) as healed:
+        assert (await agent_call(healed, acme.agent_key, sid))["success"] is True
+        assert healed.runtime.wasm.compilations == 0
+    assert saved_compilations == 2  # version 1 and version 2; the rollback compiled nothing

@@ -22,7 +22,7 @@ from server.api.views import (
     tool_public,
     version_public,
 )
-from server.calls.loading import checked_draft, load_draft
+from server.calls.loading import checked_draft, keep_compiled, load_draft
 from server.calls.pipeline import CallRequest
 from server.errors import NotFoundError
 from server.keys import Principal
@@ -131,6 +131,7 @@ async def create_tool(
     if tenant_id != "*":
         await store.tenants.get(tenant_id)  # 404 for an unknown tenant before anything is stored
     tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
+    await keep_compiled(runtime, store, tenant_id, draft, version)
     await store.changed(
         principal.key_id, tenant_id, "tool.create", tool.name, {"version": version.version}
     )
@@ -171,6 +172,7 @@ async def replace_tool(
     if not existed and tenant_id != "*":
         await store.tenants.get(tenant_id)
     tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=None)
+    await keep_compiled(runtime, store, tenant_id, draft, version)
     await store.changed(
         principal.key_id,
         tenant_id,
