@@ -8,6 +8,7 @@ a root-only file, an environment variable of the server, a loopback port.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import AsyncIterator
 
@@ -18,6 +19,7 @@ from sandbox.engine import Limits, RunResult, ToolSource
 from sandbox.restricted.pool import PoolConfig, WorkerPool
 from sandbox.wasm.python.build import ADDRESS_SPACE
 from sandbox.wasm.python.engine import PythonWasmEngine
+from sandbox.wasm.python.host import REUSE_CALLS
 from tests.sandbox.conftest import CANARY_SECRET, tool_file
 from tests.sandbox.test_escapes import refusing_host
 
@@ -247,6 +249,8 @@ FAILURES = {
     "result too large": ("return {'x': 'y' * (1 << 20)}", {}, "result_too_large"),
     "not JSON data": ("return {'x': {1, 2}}", {}, "malformed_output"),
     "exception": ("raise ValueError('nope')", {}, "tool_error"),
+    "exit with a status": ("raise SystemExit(3)", {}, "tool_error"),
+    "print flood": ("while True:\n    print('x' * 10000)", {"fuel": 200_000_000}, "out_of_fuel"),
 }
 
 
@@ -286,6 +290,35 @@ async def test_a_trap_recycles_the_instance(engine) -> None:
 
     assert counts == ["1", "2", "3"]  # reused for this tenant's tool on this worker
     assert trapped.code == "out_of_fuel" and again == "1"  # a fresh instance after the trap
+
+
+async def test_randomness_is_reseeded_before_every_call_of_a_reused_instance(engine) -> None:
+    source = tool_file(
+        "import random\nif params.get('seed'):\n    random.seed(params['seed'])\nout = random.random()"
+    )
+    await run(engine, source, tenant="seeds", params={"seed": 42})
+    following = (await run(engine, source, tenant="seeds")).value["message"]
+    expected = random.Random(42)
+    expected.random()
+
+    assert following != str(expected.random())  # the seed of the last call does not carry over
+
+
+async def test_an_instance_is_replaced_after_its_call_budget(engine) -> None:
+    source = tool_file("COUNT.append(1)\nout = len(COUNT)", header="COUNT = []")
+    pool = WorkerPool(
+        PoolConfig(size=1, wasm=True, python_runner=engine.pool.config.python_runner,
+                   base_uid=62_020, memory_bytes=engine.pool.config.memory_bytes)
+    )  # fmt: skip
+    one = PythonWasmEngine(pool)
+    try:
+        counts = [
+            (await run(one, source, tenant="n")).value["message"] for _ in range(REUSE_CALLS + 2)
+        ]
+    finally:
+        await pool.close()
+
+    assert counts[REUSE_CALLS - 1] == str(REUSE_CALLS) and counts[REUSE_CALLS:] == ["1", "2"]
 
 
 async def test_loading_reports_syntax_imports_and_the_load_time_limit(engine) -> None:
