@@ -1,7 +1,7 @@
 """``WasmEngine``: WASI modules run by wasmtime inside the hardened worker processes.
 
-The server process never imports wasmtime: compiling happens in a worker (at save, and once on
-a node that has no artefact yet), and every call runs in a worker, so a wasmtime bug is still
+The server process never imports wasmtime: compiling happens in a worker (at save; at a call
+only for a version stored without an artefact for this wasmtime), and every call runs in a worker, so a wasmtime bug is still
 contained by the OS layers. Artefacts (``Module.serialize()``) are kept per node, keyed by
 tenant + content hash + wasmtime version + engine configuration, and stored with the tool
 version (the server does that: ``adopt`` / ``artefact``); a worker that has not loaded one asks

@@ -9,10 +9,9 @@ A call: a fresh ``Store`` with WASI and nothing else — no preopened directorie
 no arguments, no sockets. The request JSON is the module's stdin (from memory) and one JSON value
 is expected on stdout. Stdout and stderr are captured in memory, bounded: in a worker, two memory
 files under the worker's ``RLIMIT_FSIZE`` as its fds 1 and 2; elsewhere, Python callbacks
-(slower). A module that
-floods stdout fails with ``result_too_large`` (a pipe would not do: WASI's ``fd_write`` waits for
-a full pipe, where no deadline can reach it). Stderr's tail is kept for the developer's test
-output and never shown to the model.
+(slower). A module that floods stdout fails with ``result_too_large`` (a pipe would not do:
+WASI's ``fd_write`` waits for a full pipe, where no deadline can reach it). Stderr's tail is
+kept for the developer's test output and never shown to the model.
 
 Failure codes: ``out_of_fuel``, ``timeout`` (epoch deadline), ``memory_limit``, ``trap`` (with
 the trap message), ``exit_code`` (non-zero exit), ``malformed_output``, ``result_too_large``.

@@ -15,7 +15,6 @@ writable by the server's user only.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import fcntl
 import hashlib
 import importlib.metadata
@@ -89,10 +88,8 @@ def build(cache_dir: Path | None = None, log: Log = print, force: bool = False) 
         with tempfile.TemporaryDirectory(prefix="quiver-runner-") as work:
             component = _componentize(Path(work), log)
             _compile(component, target, log)
-        for stale in target.parent.glob("python-runner-*.cwasm"):
-            if stale != target:
-                with contextlib.suppress(OSError):
-                    stale.unlink()
+    # Older runners stay: a running server's workers load theirs again whenever one respawns.
+    # Remove python-runner-*.cwasm files no running server uses to reclaim ~50 MB each.
     return target
 
 
