@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.engine import HostHandler, Inspection, Limits, RunResult, ToolSource
+from sandbox.engine import HostHandler, Inspection, Limits, RunResult, ToolSource, Violation
 from sandbox.restricted.pool import WorkerPool
 
 DEFAULT_FUEL = 2_000_000_000
@@ -41,7 +41,7 @@ class PythonWasmEngine:
         )
         return Inspection.from_reply(reply, self.load_timeout_ms)
 
-    async def check(self, source: ToolSource) -> list[Any]:
+    async def check(self, source: ToolSource) -> list[Violation]:
         return (await self.inspect(source)).violations
 
     async def run(
