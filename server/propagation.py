@@ -116,16 +116,21 @@ class Propagation:
                 self.flush_everything()
             first, backoff = False, 0.1
             self.connected.set()
-            while not lost.is_set() and not conn.is_closed():
+            # `_stopping` is checked as well as cancellation: on Python 3.11, a cancel that lands
+            # as `wait_for` times out can come back as TimeoutError (`asyncio.timeout` does not
+            # mix them up; the flag makes stopping certain either way)
+            while not self._stopping and not lost.is_set() and not conn.is_closed():
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(lost.wait(), 1.0)
-                if not lost.is_set():
+                    async with asyncio.timeout(1.0):
+                        await lost.wait()
+                if not lost.is_set() and not self._stopping:
                     try:  # a dead TCP peer does not always say so: ask
                         await asyncio.wait_for(conn.execute("SELECT 1"), 2.0)
                     except Exception:  # noqa: BLE001
                         break
             self.connected.clear()
-            log.warning("change listener connection lost; polling until it is back")
+            if not self._stopping:
+                log.warning("change listener connection lost; polling until it is back")
             with contextlib.suppress(Exception):
                 await conn.close()
 
