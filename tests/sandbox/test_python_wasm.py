@@ -8,6 +8,7 @@ a root-only file, an environment variable of the server, a loopback port.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import AsyncIterator
@@ -46,6 +47,20 @@ async def engine(python_runner) -> AsyncIterator[PythonWasmEngine]:
     )  # fmt: skip
     yield PythonWasmEngine(pool, load_timeout_ms=1000)
     await pool.close()
+
+
+@contextlib.asynccontextmanager
+async def one_worker(engine: PythonWasmEngine, base_uid: int) -> AsyncIterator[PythonWasmEngine]:
+    """An engine over a pool of one worker (so every call meets the same instances)."""
+    config = engine.pool.config
+    pool = WorkerPool(
+        PoolConfig(size=1, wasm=True, python_runner=config.python_runner, base_uid=base_uid,
+                   memory_bytes=config.memory_bytes)
+    )  # fmt: skip
+    try:
+        yield PythonWasmEngine(pool)
+    finally:
+        await pool.close()
 
 
 async def run(
@@ -276,17 +291,10 @@ async def test_a_trap_recycles_the_instance(engine) -> None:
         "COUNT.append(1)\nif params.get('spin'):\n    while True:\n        pass\nout = len(COUNT)",
         header="COUNT = []",
     )
-    pool = WorkerPool(
-        PoolConfig(size=1, wasm=True, python_runner=engine.pool.config.python_runner,
-                   base_uid=62_010, memory_bytes=engine.pool.config.memory_bytes)
-    )  # fmt: skip
-    one = PythonWasmEngine(pool)
-    try:
+    async with one_worker(engine, base_uid=62_010) as one:
         counts = [(await run(one, source, tenant="r")).value["message"] for _ in range(3)]
         trapped = await run(one, source, tenant="r", params={"spin": True}, fuel=10_000_000)
         again = (await run(one, source, tenant="r")).value["message"]
-    finally:
-        await pool.close()
 
     assert counts == ["1", "2", "3"]  # reused for this tenant's tool on this worker
     assert trapped.code == "out_of_fuel" and again == "1"  # a fresh instance after the trap
@@ -306,17 +314,10 @@ async def test_randomness_is_reseeded_before_every_call_of_a_reused_instance(eng
 
 async def test_an_instance_is_replaced_after_its_call_budget(engine) -> None:
     source = tool_file("COUNT.append(1)\nout = len(COUNT)", header="COUNT = []")
-    pool = WorkerPool(
-        PoolConfig(size=1, wasm=True, python_runner=engine.pool.config.python_runner,
-                   base_uid=62_020, memory_bytes=engine.pool.config.memory_bytes)
-    )  # fmt: skip
-    one = PythonWasmEngine(pool)
-    try:
+    async with one_worker(engine, base_uid=62_020) as one:
         counts = [
             (await run(one, source, tenant="n")).value["message"] for _ in range(REUSE_CALLS + 2)
         ]
-    finally:
-        await pool.close()
 
     assert counts[REUSE_CALLS - 1] == str(REUSE_CALLS) and counts[REUSE_CALLS:] == ["1", "2"]
 
