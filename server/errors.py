@@ -10,6 +10,7 @@
      ├── ValidationFailedError      422 validation_error   (errors: [{field|line, message}])
      │    └── LoadTimeoutError       422 load_timeout       (the tool file's top level ran too long)
      ├── TooManyStreamsError        429 too_many_streams   (a tenant's event streams on a node)
+     ├── TooManySessionsError       429 too_many_sessions  (a key's or tenant's MCP sessions on a node)
      └── NotReadyError              503 not_ready
 
 The API edge maps every one of them to RFC 9457 problem+json in one handler. A tool that fails
@@ -33,6 +34,7 @@ ErrorCode = Literal[
     "validation_error",
     "load_timeout",
     "too_many_streams",
+    "too_many_sessions",
     "not_ready",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
@@ -94,6 +96,10 @@ class PayloadTooLargeError(QuiverError):
 
 class TooManyStreamsError(QuiverError):
     status, code, title = 429, "too_many_streams", "Too many event streams"
+
+
+class TooManySessionsError(QuiverError):
+    status, code, title = 429, "too_many_sessions", "Too many open MCP sessions"
 
 
 class NotReadyError(QuiverError):

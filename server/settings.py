@@ -102,6 +102,15 @@ class Settings(BaseSettings):
     max_streams_per_tenant: int = Field(
         default=1_000, description="event streams one tenant may hold open on one node"
     )
+    mcp_sessions_per_key: int = Field(
+        default=100, description="MCP sessions one key may hold open on one node (429 beyond)"
+    )
+    mcp_sessions_per_tenant: int = Field(
+        default=1_000, description="MCP sessions one tenant may hold open on one node (429 beyond)"
+    )
+    mcp_session_idle_s: float = Field(
+        default=600.0, description="an MCP session with no request for this long is closed"
+    )
     watch_tools: bool = Field(
         default=False,
         description="development: reload the tools folder whenever a file in it changes",

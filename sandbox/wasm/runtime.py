@@ -213,6 +213,20 @@ class WasmRuntime:
         started: float,
     ) -> WasmOutcome:
         store = wasmtime.Store(self.engine)
+        try:  # freed at once, whatever the ending: a trapped store waits for the GC otherwise
+            return self._start_in(store, module, wasi, output, limits, started)
+        finally:
+            store.close()
+
+    def _start_in(
+        self,
+        store: wasmtime.Store,
+        module: wasmtime.Module,
+        wasi: wasmtime.WasiConfig,
+        output: _ProcessStdio | _Callbacks,
+        limits: WasmLimits,
+        started: float,
+    ) -> WasmOutcome:
         store.set_wasi(wasi)
         store.set_fuel(limits.fuel)
         store.set_epoch_deadline(max(1, int(limits.timeout_ms / 1000 / TICK_S)))

@@ -61,7 +61,11 @@ def create_app(settings: Settings) -> FastAPI:
         lifespan=lifespan,
         docs_url="/docs",
     )
-    mcp = QuiverMcp()
+    mcp = QuiverMcp(
+        per_key=settings.mcp_sessions_per_key,
+        per_tenant=settings.mcp_sessions_per_tenant,
+        idle_s=settings.mcp_session_idle_s,
+    )
     app.router.routes.append(Route("/mcp", endpoint=mcp, methods=["GET", "POST", "DELETE"]))
     problems.install(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)

@@ -16,6 +16,11 @@ low-level ``Server``: the same registry and call pipeline as the HTTP API.
 Each MCP client (key, bot, ``Mcp-Session-Id``) gets one Quiver session, so the per-session
 breaker and once-per-session tools work as for any agent; clients without a session id (the
 stateless era) share one session per key and bot.
+
+MCP sessions are a per-node resource, so no caller may take them all: each key and each tenant
+has a cap of open sessions (429 ``too_many_sessions`` beyond), idle sessions expire, and a
+session answers only the key that opened it (any other key gets 404, as if it did not exist —
+for use and for ``DELETE``). Session ids are credentials of a sort: they never reach the logs.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from typing import Any
 
 import mcp_types as types
 import orjson
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, AuthorizationContext
+from mcp.server.auth.provider import AccessToken
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
@@ -46,6 +53,7 @@ from server.errors import (
     FieldError,
     ForbiddenError,
     QuiverError,
+    TooManySessionsError,
     UnauthenticatedError,
     ValidationFailedError,
 )
@@ -54,13 +62,89 @@ from server.keys import Principal
 PAGE_SIZE = 100
 MAX_CLIENTS = 10_000  # MCP clients whose Quiver session this node remembers
 BOT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
+SESSION_ID = re.compile(r"\b[0-9a-f]{32}\b")
+# the SDK's modules that log session ids
+SDK_LOGGERS = ("mcp.server.streamable_http_manager", "mcp.server.streamable_http")
 log = logging.getLogger("quiver.mcp")
+
+
+class HideSessionIds(logging.Filter):
+    """Replace MCP session ids in the SDK's log records (whoever reads the log could use one)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if SESSION_ID.search(message):
+            record.msg, record.args = SESSION_ID.sub("[session]", message), None
+        return True
+
+
+def _owner(principal: Principal) -> AuthenticatedUser:
+    """The SDK binds a session to the ``AuthenticatedUser`` that opened it: the key."""
+    return AuthenticatedUser(
+        AccessToken(token="", client_id=principal.key_id, scopes=[], subject=principal.tenant_id)
+    )
+
+
+class SessionManager(StreamableHTTPSessionManager):
+    """The SDK's manager with per-key and per-tenant caps on open sessions.
+
+    Admission and discarding are the SDK's two points where a session starts and ends; they
+    keep a count per owner (key, tenant). ``refusal`` answers early with a clear error; the
+    check in ``_admit_session`` (under the SDK's lock) is what makes the cap exact."""
+
+    def __init__(self, *args: Any, per_key: int, per_tenant: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.per_key = per_key
+        self.per_tenant = per_tenant
+        self.owners: dict[str, tuple[str, str]] = {}  # session id -> (key id, tenant)
+        self.per_key_open: dict[str, int] = {}
+        self.per_tenant_open: dict[str, int] = {}
+        self.on_discard: list[Any] = []
+
+    def refusal(self, key_id: str, tenant: str) -> TooManySessionsError | None:
+        if self.per_key_open.get(key_id, 0) >= self.per_key:
+            return TooManySessionsError(
+                f"this key already holds {self.per_key} open MCP sessions on this node; close "
+                "one (DELETE /mcp with its Mcp-Session-Id) or let an idle one expire"
+            )
+        if self.per_tenant_open.get(tenant, 0) >= self.per_tenant:
+            return TooManySessionsError(
+                f"this tenant already holds {self.per_tenant} open MCP sessions on this node"
+            )
+        return None
+
+    def _admit_session(self, requestor: AuthorizationContext | None):  # type: ignore[override]
+        if requestor is None:
+            return None  # every request reaching the SDK was authenticated by QuiverMcp
+        key_id, tenant = requestor["client_id"], requestor["subject"] or ""
+        if self.refusal(key_id, tenant) is not None:
+            return None
+        transport = super()._admit_session(requestor)
+        if transport is not None and transport.mcp_session_id is not None:
+            self.owners[transport.mcp_session_id] = (key_id, tenant)
+            self.per_key_open[key_id] = self.per_key_open.get(key_id, 0) + 1
+            self.per_tenant_open[tenant] = self.per_tenant_open.get(tenant, 0) + 1
+        return transport
+
+    async def _discard_session(self, session_id: str, transport: Any) -> None:
+        owner = self.owners.pop(session_id, None)
+        if owner is not None:
+            key_id, tenant = owner
+            for counts, name in ((self.per_key_open, key_id), (self.per_tenant_open, tenant)):
+                counts[name] -= 1
+                if counts[name] <= 0:
+                    del counts[name]
+            for hook in self.on_discard:
+                hook(key_id, session_id)
+        await super()._discard_session(session_id, transport)
 
 
 class QuiverMcp:
     """One per app: the SDK server, its session manager, and the per-tenant change fan-out."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, per_key: int = 100, per_tenant: int = 1_000, idle_s: float | None = 600.0
+    ) -> None:
         self.server: Server[Any] = Server(
             "quiver",
             version="0.1.0",
@@ -69,7 +153,13 @@ class QuiverMcp:
             on_call_tool=self._call_tool,
             on_subscriptions_listen=self._listen,
         )
-        self.manager = StreamableHTTPSessionManager(app=self.server, security_settings=None)
+        self.manager = SessionManager(
+            app=self.server, security_settings=None, session_idle_timeout=idle_s,
+            per_key=per_key, per_tenant=per_tenant,
+        )  # fmt: skip
+        self.manager.on_discard.append(self._forget)
+        for name in SDK_LOGGERS:
+            logging.getLogger(name).addFilter(HideSessionIds())
         self.asgi = StreamableHTTPASGIApp(self.manager)
         self._buses: dict[str, tuple[InMemorySubscriptionBus, ListenHandler]] = {}
         self._legacy: dict[str, weakref.WeakSet[Any]] = {}
@@ -120,6 +210,16 @@ class QuiverMcp:
             )
             await response(scope, receive, send)
             return
+        if not _header(scope, b"mcp-session-id"):  # a request that would open a session
+            refused = self.manager.refusal(principal.key_id, principal.tenant_id or "")
+            if refused is not None:
+                response = problem(
+                    refused.status, refused.code, refused.title, refused.detail, scope.get("path")
+                )
+                response.headers["Retry-After"] = "60"
+                await response(scope, receive, send)
+                return
+        scope["user"] = _owner(principal)
         scope.setdefault("state", {})
         scope["state"]["quiver_principal"] = principal
         scope["state"]["quiver_bot"] = bot
@@ -143,6 +243,11 @@ class QuiverMcp:
         if not BOT.match(bot):
             raise ValidationFailedError([FieldError("name the bot: /mcp?bot=<bot>", field="bot")])
         return principal, bot
+
+    def _forget(self, key_id: str, mcp_session: str) -> None:
+        """A closed or expired MCP session: its Quiver session is no longer remembered here."""
+        for key in [k for k in self._sessions if k[0] == key_id and k[2] == mcp_session]:
+            del self._sessions[key]
 
     # handlers ---------------------------------------------------------------------------------
     def _caller(self, ctx: Any) -> tuple[Principal, str, str]:
@@ -257,6 +362,10 @@ class QuiverMcp:
         for session in list(self._legacy.get(tenant, ())):
             with contextlib.suppress(Exception):  # a connection without a listening stream
                 await session.send_tool_list_changed()
+
+
+def _header(scope: Scope, name: bytes) -> bytes:
+    return next((value for key, value in scope["headers"] if key == name), b"")
 
 
 def _result(envelope: dict[str, Any]) -> types.CallToolResult:

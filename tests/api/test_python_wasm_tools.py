@@ -130,3 +130,23 @@ async def test_tenants_never_share_module_state(api: Api) -> None:
 
     assert acme_calls == [1, 2, 3]  # one worker in tests: this tool's instance is reused
     assert globex_first == 1  # the same file of another tenant starts from nothing
+
+
+async def test_load_time_bombs_from_one_tenant_never_block_another_tenants_tools(settings) -> None:
+    """Attack: validate and save, over and over, files whose top level never ends (nothing is
+    stored); every other tenant's new WASM tool must still load and run."""
+    async with api_for(settings.model_copy(update={"load_timeout_ms": 200})) as api:
+        evil, victim = await api.tenant("evil"), await api.tenant("victim")
+        answers = []
+        for i in range(12):
+            bomb = python(f"n = {i}\nwhile True:\n    pass\n" + WORD_COUNT, "wasm")
+            path = "/v1/tools/validate" if i % 2 else "/v1/tools"
+            answers.append(await evil.dev.post(path, json=bomb))
+        sid = await session_for(victim, [python(WORD_COUNT, "wasm")])
+        counted = await call(victim, sid, "word_count", {"text": "still works"})
+
+    assert {a.status_code for a in answers} == {200, 422}
+    assert all(
+        (a.json().get("code") == "load_timeout") or a.json()["valid"] is False for a in answers
+    )
+    assert counted["success"] is True and counted["result"]["words"] == 2

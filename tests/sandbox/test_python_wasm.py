@@ -18,9 +18,9 @@ import pytest_asyncio
 
 from sandbox.engine import Limits, RunResult, ToolSource
 from sandbox.restricted.pool import PoolConfig, WorkerPool
-from sandbox.wasm.python.build import ADDRESS_SPACE
+from sandbox.wasm.python.build import ADDRESS_SPACE, SLOTS
 from sandbox.wasm.python.engine import PythonWasmEngine
-from sandbox.wasm.python.host import REUSE_CALLS
+from sandbox.wasm.python.host import PER_TENANT_INSTANCES, REUSE_CALLS
 from tests.sandbox.conftest import CANARY_SECRET, tool_file
 from tests.sandbox.test_escapes import refusing_host
 
@@ -50,7 +50,9 @@ async def engine(python_runner) -> AsyncIterator[PythonWasmEngine]:
 
 
 @contextlib.asynccontextmanager
-async def one_worker(engine: PythonWasmEngine, base_uid: int) -> AsyncIterator[PythonWasmEngine]:
+async def one_worker(
+    engine: PythonWasmEngine, base_uid: int, load_timeout_ms: int = 1000
+) -> AsyncIterator[PythonWasmEngine]:
     """An engine over a pool of one worker (so every call meets the same instances)."""
     config = engine.pool.config
     pool = WorkerPool(
@@ -58,7 +60,7 @@ async def one_worker(engine: PythonWasmEngine, base_uid: int) -> AsyncIterator[P
                    memory_bytes=config.memory_bytes)
     )  # fmt: skip
     try:
-        yield PythonWasmEngine(pool)
+        yield PythonWasmEngine(pool, load_timeout_ms=load_timeout_ms)
     finally:
         await pool.close()
 
@@ -332,3 +334,37 @@ async def test_loading_reports_syntax_imports_and_the_load_time_limit(engine) ->
     assert imports.violations[0].line == 2 and "socket" in imports.violations[0].message
     assert slow.code == "load_timeout"
     assert fine.violations == [] and fine.tools[0]["name"] == "t"
+
+
+async def test_load_time_bombs_and_traps_never_use_up_the_instance_slots(engine) -> None:
+    """Every ending frees its instance slot at once (they were once held until a restart)."""
+    counter = tool_file("COUNT.append(1)\nout = len(COUNT)", header="COUNT = []")
+    async with one_worker(engine, base_uid=62_030, load_timeout_ms=200) as one:
+        bombs = [
+            await one.inspect(
+                ToolSource("python", "wasm", f"n = {i}\nwhile True:\n    pass\n"), "evil"
+            )
+            for i in range(SLOTS * 3)
+        ]
+        spins = [
+            await run(
+                one, tool_file(f"n = {i}\nwhile True:\n    pass"), tenant="evil", fuel=10_000_000
+            )
+            for i in range(SLOTS * 2)
+        ]
+        other = [(await run(one, counter, tenant="victim")).value["message"] for _ in range(2)]
+
+    assert {b.code for b in bombs} == {"load_timeout"}
+    assert {s.code for s in spins} == {"out_of_fuel"}
+    assert other == ["1", "2"]
+
+
+async def test_one_tenant_cannot_evict_every_other_tenants_warm_instances(engine) -> None:
+    counter = tool_file("COUNT.append(1)\nout = len(COUNT)", header="COUNT = []")
+    async with one_worker(engine, base_uid=62_040) as one:
+        before = [(await run(one, counter, tenant="quiet")).value["message"] for _ in range(2)]
+        for i in range(PER_TENANT_INSTANCES * 4):  # each a distinct file: a new instance
+            assert (await run(one, tool_file(f"out = {i}"), tenant="noisy")).ok
+        after = (await run(one, counter, tenant="quiet")).value["message"]
+
+    assert before == ["1", "2"] and after == "3"  # still the warm instance

@@ -32,6 +32,7 @@ from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line
 HOST_INTERFACE = "quiver:runner/host@0.1.0"
 REUSE_CALLS = 100
 MAX_INSTANCES = SLOTS - 4  # the rest: the spare, the one being made, retired ones
+PER_TENANT_INSTANCES = MAX_INSTANCES // 2  # one tenant cannot evict every other's warm instance
 KEEP_RESIDENT = 32 << 20
 BLANK_FUEL = 1_000_000_000  # instantiation runs the guest's start-up: far less than this
 MIN_MEMORY = 32 << 20  # the interpreter alone needs ~14 MiB
@@ -168,32 +169,54 @@ class PythonRunner:
             return live, {}
         if "source" not in request:
             return None, {"ok": False, "code": "need_source"}
-        self._retired.clear()  # every slot free but the live ones (and the spare)
+        self._free_retired()  # every slot free but the live ones (and the spare)
         blank, self._spare = self._spare, None
         try:
             store, handle = blank or self._blank()
         except wasmtime.WasmtimeError as exc:
-            return None, {"ok": False, "code": "memory_limit", "message": _first_line(exc)}
+            return None, {"ok": False, "code": "busy", "message": _first_line(exc)}
         store.set_limits(memory_size=memory)
         live = _Live(key, store, handle)
         load = {"op": "load", "source": request["source"], "modules": request.get("modules") or []}
         reply = self._invoke(live, load, request["fuel"], request["load_timeout"])
         if not reply.get("ok"):
+            self._close(live)  # every ending frees its slot at once (a trap leaves a cycle)
             if reply.get("code") == "timeout":
                 message = f"loading the file took longer than {request['load_timeout']} ms"
                 reply = {"ok": False, "code": "timeout", "message": message}
             return None, reply
         if key in self.instances:
             self._drop(self.instances[key])
-        elif len(self.instances) >= MAX_INSTANCES:
-            self._drop(next(iter(self.instances.values())))
+        else:
+            self._make_room(key[0])
         self.instances[key] = live
         return live, reply
+
+    def _make_room(self, tenant: str) -> None:
+        """Before a new instance of ``tenant`` goes live: a tenant at its quota gives up its own
+        least recently used instance; otherwise, at the worker's total, the oldest of anyone's."""
+        own = [live for live in self.instances.values() if live.key[0] == tenant]
+        if len(own) >= PER_TENANT_INSTANCES:
+            self._drop(own[0])
+        elif len(self.instances) >= MAX_INSTANCES:
+            self._drop(next(iter(self.instances.values())))
 
     def _drop(self, live: _Live) -> None:
         if self.instances.get(live.key) is live:
             del self.instances[live.key]
         self._retired.append(live)
+
+    @staticmethod
+    def _close(live: _Live) -> None:
+        """Free an instance's slot now. Dropping the last reference is not enough: a store that
+        trapped sits in a reference cycle until the garbage collector runs, and the pooling
+        allocator's slots are few (they were once exhausted by load-time bombs)."""
+        live.store.close()
+
+    def _free_retired(self) -> None:
+        for live in self._retired:
+            self._close(live)
+        self._retired.clear()
 
     def _blank(self) -> tuple[wasmtime.Store, component.Func]:
         """A new instance that has run nothing but its own start-up."""
@@ -202,7 +225,11 @@ class PythonRunner:
         store.set_limits(memory_size=RESERVATION)
         store.set_fuel(BLANK_FUEL)
         store.set_epoch_deadline(max(1, int(1.0 / TICK_S)))
-        instance = self.linker.instantiate(store, self.component)
+        try:
+            instance = self.linker.instantiate(store, self.component)
+        except BaseException:
+            store.close()
+            raise
         self.instantiations += 1
         handle = instance.get_func(store, "handle")
         assert handle is not None, "the runner exports `handle`"
@@ -212,7 +239,7 @@ class PythonRunner:
         """Between requests, so no call waits for it: free retired instances (resetting a
         memory slot takes ~1 ms) and, once Python tools are in use, keep one blank instance
         ready (instantiating takes ~0.9 ms of a fresh instance's ~1.8)."""
-        self._retired.clear()
+        self._free_retired()
         if self._spare is None and self.instantiations:
             with contextlib.suppress(wasmtime.WasmtimeError):
                 self._spare = self._blank()
