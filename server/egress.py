@@ -6,13 +6,14 @@ For every request and every redirect hop:
   admitted by an allowlist;
 * the host name is resolved off the event loop and **every** address must be global: loopback,
   private, link-local (169.254.169.254, fd00:ec2::254), CGNAT, 0.0.0.0/8, multicast, reserved,
-  benchmarking (198.18/15) and documentation ranges are refused, and IPv4-mapped, NAT64 and 6to4
-  IPv6 addresses are unwrapped first (Python 3.11's ``ipaddress`` calls ``::ffff:127.0.0.1``
-  global);
+  benchmarking (198.18/15) and documentation ranges are refused, and an IPv4 address embedded
+  in an IPv6 one (mapped, compatible, SIIT, NAT64, 6to4, ISATAP: ``embedded_ipv4``) is checked
+  too (Python 3.11's ``ipaddress`` calls ``::ffff:127.0.0.1`` and ``::7f00:1`` global);
 * the connection goes to the address that was checked — the URL is rewritten to it and the
   ``Host`` header and TLS SNI keep the name — so a resolver that answers differently the second
   time (DNS rebinding) changes nothing;
-* redirects are followed by hand, each hop checked again, at most three.
+* redirects are followed by hand, each hop checked again, at most three; a hop to another
+  origin (scheme, host or port) drops the secret headers.
 
 Forms like ``2130706433``, ``0x7f.1``, ``127.1`` or ``0`` are caught because the resolved
 address is what gets checked. ``QUIVER_EGRESS_ALLOW`` (and a tenant's own allowlist, set by an
@@ -45,33 +46,55 @@ DENIED_NETWORKS: tuple[Network, ...] = tuple(
         "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32",
         "::/128", "::1/128", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "fc00::/7",
         "fe80::/10", "fec0::/10", "ff00::/8",
+        # embedding forms no public host answers from: refused whatever they carry
+        "::/96", "::ffff:0:0:0/96",
     )
 )  # fmt: skip
-NAT64 = ipaddress.ip_network("64:ff9b::/96")
-SIX_TO_FOUR = ipaddress.ip_network("2002::/16")
+# IPv6 forms that carry an IPv4 address (each unwrapped and checked as that address):
+IPV4_COMPATIBLE = ipaddress.ip_network("::/96")  # RFC 4291 2.5.5.1 (deprecated, still parsed)
+IPV4_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")  # RFC 2765 / 6145 (SIIT)
+NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052 well-known prefix
+SIX_TO_FOUR = ipaddress.ip_network("2002::/16")  # RFC 3056
+ISATAP_IDS = (0x00005EFE, 0x02005EFE)  # RFC 5214: an interface id of 0[2]00:5efe:a.b.c.d
 
 
 class EgressDenied(Exception):
     """The destination is not allowed; nothing was sent."""
 
 
+def embedded_ipv4(address: Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address embeds by any of the standard forms, if it does:
+    IPv4-mapped (RFC 4291), IPv4-compatible (RFC 4291), SIIT-translated (RFC 6145), NAT64's
+    well-known prefix (RFC 6052), 6to4 (RFC 3056) and ISATAP (RFC 5214). Teredo (2001::/32) and
+    NAT64's local-use prefix (64:ff9b:1::/48) are refused whole, whatever they embed."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return None
+    value = int(address)
+    low32 = ipaddress.IPv4Address(value & 0xFFFFFFFF)
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address in IPV4_COMPATIBLE or address in IPV4_TRANSLATED or address in NAT64:
+        return low32
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if (value >> 32) & 0xFFFFFFFF in ISATAP_IDS:
+        return low32
+    return None
+
+
 def unwrap(address: Address) -> Address:
-    """The IPv4 address hidden in an IPv4-mapped, NAT64 or 6to4 IPv6 address, if any."""
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return address.ipv4_mapped
-        if address in NAT64:
-            return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-        if address.sixtofour is not None:
-            return address.sixtofour
-    return address
+    """The IPv4 address hidden in an IPv6 address, if any (``embedded_ipv4``); else itself."""
+    return embedded_ipv4(address) or address
 
 
 def is_public(address: Address) -> bool:
-    inner = unwrap(address)
-    if any(inner in net for net in DENIED_NETWORKS if net.version == inner.version):
-        return False
-    return inner.is_global and not inner.is_multicast
+    """Both the address and any IPv4 address it embeds must be public."""
+    for candidate in {address, unwrap(address)}:
+        if any(candidate in net for net in DENIED_NETWORKS if net.version == candidate.version):
+            return False
+        if not candidate.is_global or candidate.is_multicast:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -107,6 +130,35 @@ class Allowlist:
         )
 
 
+def parse_url(raw: httpx.URL | str) -> httpx.URL:
+    """The URL if a request could be sent to it, else ``EgressDenied`` saying why: http(s), a
+    host that encodes (IDNA) with labels of 1-63 characters, a port from 1 to 65535, no
+    credentials, no zone id. Save-time checks of webhook URLs use the same function, so a URL
+    that was accepted can always be called."""
+    try:
+        url = httpx.URL(raw)
+        host = url.host
+        raw_host = url.raw_host.decode("ascii")
+        port = url.port
+    except Exception as exc:  # httpx, idna and the codecs each raise their own kinds
+        raise EgressDenied(f"invalid URL: {str(exc)[:200]}") from None
+    if url.scheme not in ("http", "https"):
+        raise EgressDenied(f"scheme {url.scheme or '(none)'!r} is not allowed; use http or https")
+    if url.userinfo:
+        raise EgressDenied("credentials in URLs are not allowed")
+    if not host:
+        raise EgressDenied("the URL has no host")
+    if port is not None and not 1 <= port <= 65535:
+        raise EgressDenied(f"port {port} is out of range")
+    if "%" in raw_host:
+        raise EgressDenied("the host may not carry an encoded character or a zone id")
+    if not raw_host.startswith("[") and ":" not in raw_host:
+        labels = raw_host.rstrip(".").split(".")
+        if len(raw_host) > 253 or any(not 1 <= len(label) <= 63 for label in labels):
+            raise EgressDenied("the host name is not valid (empty or over-long labels)")
+    return url
+
+
 async def system_resolver(host: str, port: int) -> list[str]:
     infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
     return list(dict.fromkeys(info[4][0] for info in infos))
@@ -138,19 +190,8 @@ class EgressGuard:
 
     async def check(self, url: httpx.URL | str, extra: Allowlist | None = None) -> Target:
         """Refuse the URL unless every address its host resolves to may be reached."""
-        try:
-            url = httpx.URL(url)
-        except (httpx.InvalidURL, TypeError) as exc:
-            raise EgressDenied(f"invalid URL: {exc}") from None
-        if url.scheme not in ("http", "https"):
-            raise EgressDenied(
-                f"scheme {url.scheme or '(none)'!r} is not allowed; use http or https"
-            )
-        if url.userinfo:
-            raise EgressDenied("credentials in URLs are not allowed")
+        url = parse_url(url)
         host = url.host.lower().rstrip(".")
-        if not host:
-            raise EgressDenied("the URL has no host")
         port = url.port or (443 if url.scheme == "https" else 80)
         lists = [self.allow] + ([extra] if extra else [])
         named = any(a.admits_host(host) for a in lists)
@@ -198,7 +239,7 @@ class EgressGuard:
         ``ResponseTooLarge``.
         """
         async with self._slots[tenant], asyncio.timeout(timeout_s):
-            current = httpx.URL(url)
+            current = parse_url(url)
             if params:
                 current = current.copy_merge_params(params)
             headers = dict(headers or {})
@@ -216,7 +257,7 @@ class EgressGuard:
                 ):
                     await response.aclose()
                     following = current.join(response.headers["location"])
-                    if following.host != current.host:  # never carry secrets to another host
+                    if origin(following) != origin(current):  # secrets stay with their origin
                         headers = {
                             k: v for k, v in headers.items() if k.lower() not in secret_headers
                         }
@@ -249,6 +290,16 @@ async def read_capped(response: httpx.Response, max_bytes: int) -> bytes:
         if len(body) > max_bytes:
             raise ResponseTooLarge(f"the response is over the {max_bytes} byte cap")
     return bytes(body)
+
+
+def origin(url: httpx.URL | str) -> tuple[str, str, int]:
+    """(scheme, host, port) — what a stored credential is bound to (RFC 6454's origin)."""
+    url = httpx.URL(url)
+    return (
+        url.scheme,
+        url.host.lower().rstrip("."),
+        url.port or (443 if url.scheme == "https" else 80),
+    )
 
 
 def _host_header(url: httpx.URL) -> str:

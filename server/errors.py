@@ -140,6 +140,9 @@ class Problems:
     def warn(self, field_: str | None, message: str, line: int | None = None) -> None:
         self.warnings.append(FieldError(message=message, field=field_, line=line))
 
+    def has(self, field_: str) -> bool:
+        return any(e.field == field_ for e in self.errors)
+
     def extend(self, other: Problems) -> None:
         self.errors.extend(other.errors)
         self.warnings.extend(other.warnings)

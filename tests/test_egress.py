@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 import httpx
 import pytest
 
@@ -34,6 +36,19 @@ SSRF_URLS = [
     "http://[0:0:0:0:0:ffff:127.0.0.1]:{port}/",
     "http://[64:ff9b::7f00:1]:{port}/",
     "http://[2002:7f00:1::]:{port}/",
+    # IPv4 embedded in IPv6 by every form RFC 4291, 6052, 6145, 3056 and 5214 define
+    "http://[::7f00:1]:{port}/",
+    "http://[::127.0.0.1]:{port}/",
+    "http://[0:0:0:0:0:0:127.0.0.1]:{port}/",
+    "http://[::ffff:0:7f00:1]:{port}/",
+    "http://[::ffff:0:127.0.0.1]:{port}/",
+    "http://[64:ff9b::127.0.0.1]:{port}/",
+    "http://[64:ff9b:1::7f00:1]:{port}/",
+    "http://[2002:7f00:0001:0000:0000:0000:0000:0001]:{port}/",
+    "http://[fe80::5efe:7f00:1]:{port}/",
+    "http://[2001:db8:1::5efe:127.0.0.1]:{port}/",
+    "http://[2607:f8b0::200:5efe:7f00:1]:{port}/",
+    "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:{port}/",
     "http://0.0.0.0:{port}/",
     "http://0:{port}/",
     "http://169.254.169.254/latest/meta-data/",
@@ -168,3 +183,27 @@ async def test_each_tenant_has_its_own_cap_on_concurrent_outbound_calls(upstream
 
     assert same_tenant >= 0.6
     assert two_tenants < 0.55
+
+
+EMBEDDED_PRIVATE = [
+    "::7f00:1", "::127.0.0.1", "::a00:1", "::ffff:0:7f00:1", "::ffff:0:10.0.0.1",
+    "::ffff:0:169.254.169.254", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::a00:1",
+    "2002:a9fe:a9fe::1", "2002:c0a8:101::1", "2607:f8b0::5efe:c0a8:101",
+    "2607:f8b0::200:5efe:a00:1", "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("address", EMBEDDED_PRIVATE)
+async def test_a_name_resolving_to_an_embedded_private_address_is_refused(
+    canary_http: LoopbackServer, address: str
+) -> None:
+    async def resolver(host: str, port: int) -> list[str]:
+        return [address]
+
+    before = len(canary_http.seen)
+
+    with pytest.raises(EgressDenied):
+        await guard(resolver=resolver).request("GET", "http://innocent.example/", timeout_s=2)
+
+    assert len(canary_http.seen) == before
+    assert is_public(ipaddress.ip_address(address)) is False

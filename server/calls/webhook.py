@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 import urllib.parse
@@ -14,6 +15,7 @@ import httpx
 from sandbox.engine import Limits, RunResult
 from server.egress import EgressDenied, EgressGuard, ResponseTooLarge, TooManyRedirects
 
+log = logging.getLogger("quiver.webhook")
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MAX_RESPONSE_BYTES = 1024 * 1024
 
@@ -96,6 +98,9 @@ class WebhookEngine:
         except TooManyRedirects as exc:
             return failed("connect_error", str(exc))
         except httpx.HTTPError as exc:
+            return failed("connect_error", f"could not reach the endpoint ({type(exc).__name__})")
+        except (ValueError, OverflowError, OSError) as exc:  # a URL the socket layer refuses
+            log.warning("webhook %s could not be sent: %r", config.get("url"), exc)
             return failed("connect_error", f"could not reach the endpoint ({type(exc).__name__})")
         status = response.status_code
         if 400 <= status < 500:

@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from sandbox.toolfile import DYNAMIC, ToolFileSpec, parse_tool_file
+from server.egress import EgressDenied, parse_url
 from server.errors import Problems
 from server.registry.model import ToolKind
 from server.registry.schema import normalise_parameters
@@ -433,7 +434,12 @@ def _check_webhook_url(url: Any, parameters: dict[str, Any], problems: Problems)
             problems.add(
                 "webhook_url", f"placeholder {{{placeholder}}} is not a declared parameter"
             )
-    parts = urllib.parse.urlsplit(PLACEHOLDER.sub(marker, url))
+    try:
+        parts = urllib.parse.urlsplit(PLACEHOLDER.sub(marker, url))
+        parts.port  # noqa: B018 - raises for a port that is not a number from 0 to 65535
+    except ValueError as exc:
+        problems.add("webhook_url", f"is not a valid URL: {exc}")
+        return url
     if parts.scheme not in ("http", "https") or not parts.hostname:
         problems.add("webhook_url", "must be an absolute http or https URL with a host")
     elif marker in parts.scheme + parts.netloc:
@@ -447,6 +453,11 @@ def _check_webhook_url(url: Any, parameters: dict[str, Any], problems: Problems)
         problems.add(
             "webhook_url", "must not contain whitespace, control characters or backslashes"
         )
+    elif not problems.has("webhook_url"):
+        try:  # the same check every call makes: a URL accepted here can always be called
+            parse_url(PLACEHOLDER.sub(marker, url))
+        except EgressDenied as exc:
+            problems.add("webhook_url", f"cannot be called: {exc}")
     return url
 
 

@@ -283,3 +283,32 @@ async def test_rotation_keeps_webhooks_working_and_changes_the_ciphertext(
     assert (
         result["success"] is True and result["result"]["seen"]["headers"]["authorization"] == SECRET
     )
+
+
+ODD_URLS = [
+    "http://host:99999/x", "http://host:abc/x", "https://host:0/x", "http://[::1/x",
+    "http://[::1]x/", "http://[v1.x]/", "http://xn--/x", "http://a..b/x", "http://%ff.com/",
+    "http://\u2603.com/x", "http://a\u200b.com/", "http://256.256.256.256/", "http://host%00/",
+    "http://[fe80::1%25eth0]/", "http://" + "a" * 64 + ".com/", "http://:80/", "http:///x",
+    "http://-a.com/x", "http://host:/x", "http://h_o.test/x", "http://127.0.0.2.:1/x",
+    "http://[::1]:80/x", "http://[::ffff:0:7f00:1]:80/", "http://0/x",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("url", ODD_URLS)
+async def test_a_webhook_url_is_refused_at_save_or_callable_without_a_500(
+    hooks: Api, url: str
+) -> None:
+    acme = await hooks.tenant("acme")
+    saved = await acme.dev.post("/v1/tools", json=hook("odd", url))
+    if saved.status_code == 422:
+        assert [e["field"] for e in saved.json()["errors"]] == ["webhook_url"]
+        return
+    assert saved.status_code == 201, saved.text
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+
+    result = await call(acme, sid, "odd", {"id": "1"})  # asserts 200
+
+    assert result["success"] is False
+    assert result["error"]["code"] in ("egress_denied", "connect_error", "timeout")
