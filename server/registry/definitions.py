@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from sandbox.toolfile import DYNAMIC, ToolFileSpec, parse_tool_file
-from server.egress import EgressDenied, parse_url
+from server.egress import EgressDenied, origin, parse_url
 from server.errors import Problems
 from server.registry.model import ToolKind
 from server.registry.schema import normalise_parameters
@@ -459,6 +459,15 @@ def _check_webhook_url(url: Any, parameters: dict[str, Any], problems: Problems)
         except EgressDenied as exc:
             problems.add("webhook_url", f"cannot be called: {exc}")
     return url
+
+
+def webhook_origin(template: str) -> tuple[str, str, int] | None:
+    """The origin (scheme, host, port) a webhook URL template sends to: what its stored secret
+    is bound to. Placeholders never reach the scheme, host or port (checked at save)."""
+    try:
+        return origin(PLACEHOLDER.sub("x", template))
+    except Exception:  # an unparsable old URL binds nothing: the secret must be sent again
+        return None
 
 
 def _check_headers(raw: Any, problems: Problems) -> dict[str, str]:

@@ -18,10 +18,10 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from server.errors import ConflictError, NotFoundError
+from server.errors import ConflictError, FieldError, NotFoundError, ValidationFailedError
 from server.keys import NewKey, new_key
 from server.propagation import announce
-from server.registry.definitions import KEEP, ToolDraft
+from server.registry.definitions import KEEP, ToolDraft, webhook_origin
 from server.registry.model import GLOBAL_TENANT, BotDef, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.secretbox import SecretBox
@@ -217,7 +217,10 @@ class ToolRepository:
             except IntegrityError:
                 raise ConflictError(f"tool {draft.name!r} already exists") from None
         else:
-            previous_secret = (await self.version(tool, tool.current_version)).auth_header_ct
+            previous = await self.version(tool, tool.current_version)
+            previous_secret = previous.auth_header_ct
+            if draft.auth_header is KEEP and previous_secret and draft.kind == "webhook":
+                _same_origin_or_refuse(previous.webhook, draft.webhook)
         if draft.auth_header is KEEP:
             secret_ct = previous_secret if draft.kind == "webhook" else None
         elif draft.auth_header is None:
@@ -442,6 +445,24 @@ class AuditRepository:
                 target=target,
                 detail=detail,
             )
+        )
+
+
+def _same_origin_or_refuse(before: dict[str, Any] | None, after: dict[str, Any] | None) -> None:
+    """A stored webhook secret is bound to the origin it was entered for: a new version that
+    sends elsewhere must carry the secret again (or drop it), never inherit it."""
+    old = webhook_origin((before or {}).get("url", ""))
+    new = webhook_origin((after or {}).get("url", ""))
+    if old is None or old != new:
+        shown = f"{new[0]}://{new[1]}:{new[2]}" if new else "another origin"
+        raise ValidationFailedError(
+            [
+                FieldError(
+                    f"the webhook now sends to {shown}, not to the origin its stored secret was "
+                    "entered for: send auth_header again (or null to drop it)",
+                    field="auth_header",
+                )
+            ]
         )
 
 

@@ -312,3 +312,56 @@ async def test_a_webhook_url_is_refused_at_save_or_callable_without_a_500(
 
     assert result["success"] is False
     assert result["error"]["code"] in ("egress_denied", "connect_error", "timeout")
+
+
+@pytest.fixture
+def elsewhere():
+    """A second server on the allowed host, on another port: another origin."""
+    server = LoopbackServer("127.0.0.2")
+    yield server
+    server.close()
+
+
+async def test_a_stored_secret_never_follows_a_changed_origin(
+    hooks: Api, upstream_http: LoopbackServer, elsewhere: LoopbackServer
+) -> None:
+    acme, sid = await setup(hooks, hook("lookup", upstream_http.base + "/orders/{id}"))
+    body = hook("lookup", elsewhere.base + "/orders/{id}")
+    del body["auth_header"]  # a PUT without it keeps the stored secret …
+
+    moved = await acme.dev.put("/v1/tools/lookup", json=body)
+    same_origin = await acme.dev.put(
+        "/v1/tools/lookup", json={**body, "webhook_url": upstream_http.base + "/v2/{id}"}
+    )
+    kept = await call(acme, sid, "lookup", {"id": "1"})
+    re_entered = await acme.dev.put("/v1/tools/lookup", json={**body, "auth_header": "Bearer new"})
+    sent = await call(acme, sid, "lookup", {"id": "2"})
+    dropped = await acme.dev.put(
+        "/v1/tools/lookup",
+        json={**body, "webhook_url": upstream_http.base + "/v3/{id}", "auth_header": None},
+    )
+    bare = await call(acme, sid, "lookup", {"id": "3"})
+
+    assert moved.status_code == 422  # … but only for the origin it was entered for
+    assert [e["field"] for e in moved.json()["errors"]] == ["auth_header"]
+    assert same_origin.status_code == 200
+    assert kept["result"]["seen"]["headers"]["authorization"] == SECRET
+    assert re_entered.status_code == 200
+    assert sent["result"]["seen"]["headers"]["authorization"] == "Bearer new"
+    assert dropped.status_code == 200
+    assert "authorization" not in bare["result"]["seen"]["headers"]
+    assert all(s["headers"].get("authorization") != SECRET for s in elsewhere.seen)
+
+
+async def test_a_redirect_to_another_port_of_the_same_host_drops_the_secret(
+    hooks: Api, upstream_http: LoopbackServer, elsewhere: LoopbackServer
+) -> None:
+    target = f"127.0.0.2:{elsewhere.port}/landed"
+    acme, sid = await setup(hooks, hook("bounce", upstream_http.base + "/to/" + target))
+
+    result = await call(acme, sid, "bounce")
+
+    landed = result["result"]["seen"]
+    assert result["success"] is True and landed["path"] == "/landed"
+    assert "authorization" not in landed["headers"]
+    assert landed["headers"]["x-static"] == "yes"  # only secrets stay behind
