@@ -72,7 +72,25 @@ def drop_privileges(uid: int | None) -> str:
     return f"active (uid {uid})"
 
 
-def install_seccomp() -> str:
+# Every syscall that can create a file system object or change one, or open a file for writing
+# (open/openat are filtered by their flags below; openat2's flags sit behind a pointer seccomp
+# cannot read, so it fails with ENOSYS and callers fall back to openat). Also the mount API, SysV
+# IPC objects and POSIX message queues (shared with other processes), handles and pidfds.
+CREATE_OR_WRITE = (
+    "creat", "mknod", "mknodat", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename",
+    "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat", "chmod", "fchmod",
+    "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate",
+    "fallocate", "utime", "utimes", "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr",
+    "removexattr", "lremovexattr", "fremovexattr", "name_to_handle_at", "open_by_handle_at",
+    "mq_open", "mq_unlink", "shmget", "msgget", "semget", "acct", "quotactl", "swapon", "swapoff",
+    "open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+    "pidfd_getfd", "io_uring_enter", "io_uring_register",
+)  # fmt: skip
+
+
+def install_seccomp(memory_files: bool = False) -> str:
+    """``memory_files``: allow ``memfd_create`` (a WASM worker captures a module's output in
+    memory files, bounded by ``RLIMIT_FSIZE``); other workers may create no file of any kind."""
     if pyseccomp is None:
         return f"inactive ({_SECCOMP_MISSING})"
     sc = pyseccomp
@@ -119,31 +137,10 @@ def install_seccomp() -> str:
         "setresuid",
         "setresgid",
         "setgroups",
-        "mknod",
-        "mknodat",
-        "unlink",
-        "unlinkat",
-        "rename",
-        "renameat",
-        "renameat2",
-        "mkdir",
-        "mkdirat",
-        "rmdir",
-        "link",
-        "linkat",
-        "symlink",
-        "symlinkat",
-        "chmod",
-        "fchmod",
-        "fchmodat",
-        "chown",
-        "fchown",
-        "lchown",
-        "fchownat",
-        "truncate",
-        "ftruncate",
         "io_uring_setup",
         "userfaultfd",
+        *CREATE_OR_WRITE,
+        *(() if memory_files else ("memfd_create", "memfd_secret")),
     ]
     for name in denied:
         try:
@@ -154,6 +151,7 @@ def install_seccomp() -> str:
     # back to clone (where the flag check applies) instead of failing thread creation.
     f.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    f.add_rule(sc.ERRNO(errno.ENOSYS), "openat2")
     for flag in (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC):
         f.add_rule(sc.ERRNO(errno.EACCES), "openat", sc.Arg(2, sc.MASKED_EQ, flag, flag))
         f.add_rule(sc.ERRNO(errno.EACCES), "open", sc.Arg(1, sc.MASKED_EQ, flag, flag))
@@ -170,7 +168,9 @@ def harden(config: HardeningConfig) -> dict[str, str]:
     )
     layers["rlimits"] = set_limits(config.memory_bytes, config.threads, config.file_bytes)
     layers["uid"] = drop_privileges(config.uid)
-    layers["seccomp"] = install_seccomp() if config.seccomp else "disabled"
+    layers["seccomp"] = (
+        install_seccomp(memory_files=config.file_bytes > 0) if config.seccomp else "disabled"
+    )
     return layers
 
 
