@@ -46,12 +46,21 @@ class Violation:
 
 @dataclass(frozen=True)
 class ToolSource:
-    """What an engine loads: Python text or a WASM module, addressed by content hash."""
+    """What an engine loads: Python text or a WASM module, addressed by content hash.
+
+    ``identity`` names the stored tool version it came from (content hash + version row id):
+    engines key what they keep between calls (loaded modules and their state, instances) by
+    ``key``, so a tool deleted and created again with the same content starts afresh."""
 
     kind: SourceKind
     sandbox: SandboxName
     text: str | None = None
     module: bytes | None = None
+    identity: str | None = None
+
+    @property
+    def key(self) -> str:
+        return self.identity or self.content_hash
 
     @functools.cached_property
     def content_hash(self) -> str:

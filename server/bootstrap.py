@@ -36,6 +36,7 @@ from server.registry.service import Registry
 from server.secretbox import SecretBox, SecretBoxError, generate_key
 from server.settings import Settings
 from server.storage import migrate
+from server.storage.claims import OnceClaims
 from server.storage.database import create_engine, session_factory
 from server.storage.repositories import Store
 from server.storage.tables import TenantRow
@@ -290,7 +291,7 @@ async def start(settings: Settings) -> Runtime:
         registry, {"restricted": restricted, "wasm": wasm, **({"python-wasm": python_wasm} if python_wasm else {})},
         HttpHost(guard), WebhookEngine(guard), call_log,
         settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox, tracker,
-        ResultCache(settings.result_cache_entries, redis),
+        ResultCache(settings.result_cache_entries, redis), OnceClaims(sessions),
     )  # fmt: skip
     pool = restricted.pool
     metrics.watch_pool(lambda: pool.busy, lambda: pool.stats.waiting, lambda: pool.stats.killed)

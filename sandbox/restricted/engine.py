@@ -55,7 +55,7 @@ class RestrictedEngine:
     ) -> RunResult:
         tenant = str(context.get("tenant_id") or "")
         payload = {
-            "op": "call", "tenant": tenant, "hash": source.content_hash, "tool": tool, "entry": entry,
+            "op": "call", "tenant": tenant, "hash": source.key, "tool": tool, "entry": entry,
             "params": dict(params), "context": dict(context), "error": dict(error or {}), "modules": list(modules),
         }  # fmt: skip
         started = time.perf_counter()

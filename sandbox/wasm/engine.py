@@ -40,7 +40,7 @@ class WasmEngine:
         self._artefacts: OrderedDict[str, str] = OrderedDict()
 
     def key(self, tenant: str, source: ToolSource) -> str:
-        raw = f"{tenant}\0{source.content_hash}\0{self.engine_id}"
+        raw = f"{tenant}\0{source.key}\0{self.engine_id}"
         return hashlib.sha256(raw.encode()).hexdigest()
 
     def has(self, tenant: str, source: ToolSource) -> bool:

@@ -70,6 +70,13 @@ class EgressUpdate(Strict):
 class SessionCreate(Strict):
     bot: str = Field(pattern=TOOL_NAME, examples=["support"])
     intent: str | None = Field(default=None, max_length=64)
+    customer: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9._:@+-]{1,128}$",
+        description="the end user's id in the tenant's world (results cached with "
+        "cache_scope customer are shared across this user's sessions)",
+        examples=["crm-4711"],
+    )
 
 
 class IntentUpdate(Strict):

@@ -1,9 +1,13 @@
 """The result cache of ``metadata.cacheable`` tools (DESIGN §6).
 
-Key: tenant + the tool version's content hash + the normalised (validated, coerced, key-sorted)
-arguments — so editing a tool changes every key and a stale result is never served. An
-in-process LRU always sits in front; Redis, when configured, is the tier every node shares.
-Only successful results are cached; the TTL is ``metadata.cache_ttl`` seconds.
+Key: tenant + the tool's identity (content hash + stored version row: an edit, a delete and
+re-create, or a new secret changes every key) + the scope's owner + the normalised (validated,
+coerced, key-sorted) arguments. The scope (``metadata.cache_scope``) says whose calls share a
+result: ``session`` (the default: one conversation's), ``customer`` (one end user's sessions) or
+``tenant`` (for tools that read nothing per user) — so one end user's result never reaches
+another's conversation unless the tool says it may. An in-process LRU always sits in front;
+Redis, when configured, is the tier every node shares. Only successful results are cached; the
+TTL is ``metadata.cache_ttl`` seconds.
 """
 
 from __future__ import annotations
@@ -20,10 +24,21 @@ log = logging.getLogger("quiver.cache")
 DEFAULT_TTL_S = 300
 
 
-def cache_key(tenant: str, content_hash: str, params: Any) -> str:
-    normalised = orjson.dumps(params, option=orjson.OPT_SORT_KEYS)
+def cache_key(tenant: str, identity: str, owner: str, params: Any) -> str:
+    """``owner``: ``session:<id>``, ``customer:<id>`` or ``tenant``, from the tool's scope."""
+    normalised = orjson.dumps([owner, params], option=orjson.OPT_SORT_KEYS)
     digest = hashlib.blake2b(normalised, digest_size=16).hexdigest()
-    return f"{tenant}:{content_hash}:{digest}"
+    return f"{tenant}:{identity}:{digest}"
+
+
+def scope_owner(scope: str | None, session: str | None, customer: str | None) -> str:
+    """Who shares cached results under ``scope``; a session without a known customer is its
+    own customer."""
+    if scope == "tenant":
+        return "tenant"
+    if scope == "customer" and customer:
+        return f"customer:{customer}"
+    return f"session:{session or '-'}"
 
 
 class ResultCache:

@@ -2,7 +2,9 @@
 
 Calls are queued in memory and inserted every ``flush_interval_s`` (or sooner when a batch
 fills). A graceful stop flushes everything; a crash loses at most the last interval's calls.
-Arguments are stored with secret-looking keys redacted, results truncated.
+The arguments stored are those the tool received (undeclared ones dropped, values validated
+and coerced), with secret-looking keys redacted and the whole capped at ``MAX_ARGUMENT_CHARS``;
+results are truncated at ``MAX_RESULT_CHARS``. Both caps leave a marker.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ SECRET_KEY = re.compile(
     r"(pass(word)?|secret|token|api[_-]?key|auth|credential|card|cvv|ssn|pin)", re.I
 )
 MAX_RESULT_CHARS = 4096
+MAX_ARGUMENT_CHARS = 8192
 BATCH = 500
 
 
@@ -41,6 +44,15 @@ def redact(value: Any, depth: int = 0) -> Any:
     if isinstance(value, str) and len(value) > 1000:
         return value[:1000] + "…"
     return value
+
+
+def stored_arguments(arguments: Any) -> Any:
+    """What the log keeps of a call's arguments: redacted, and a marker past the cap."""
+    value = redact(arguments if isinstance(arguments, dict) else {})
+    text = json.dumps(value, default=str)
+    if len(text) <= MAX_ARGUMENT_CHARS:
+        return value
+    return {"truncated": True, "size": len(text), "preview": text[:1000]}
 
 
 def truncate(result: Any) -> str | None:
@@ -65,7 +77,7 @@ class CallLog:
 
     def record(self, **row: Any) -> None:
         row.setdefault("at", utcnow())
-        row["arguments"] = redact(row.get("arguments") or {})
+        row["arguments"] = stored_arguments(row.get("arguments") or {})
         self._pending.append(row)
         if len(self._pending) >= BATCH:
             self._wakeup.set()

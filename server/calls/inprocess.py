@@ -21,7 +21,7 @@ class InProcessEngine:
         self._modules: dict[str, dict[str, Any]] = {}
 
     def _tools(self, source: ToolSource) -> dict[str, Any]:
-        key = source.content_hash
+        key = source.key
         if key not in self._modules:
             namespace: dict[str, Any] = {"__name__": "quiver_builtin"}
             exec(compile(source.text or "", "<builtin>", "exec"), namespace)

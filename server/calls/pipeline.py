@@ -7,7 +7,7 @@ import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -16,7 +16,7 @@ from sandbox.toolfile import parse_tool_file
 from server import logs, metrics
 from server.calls import envelope
 from server.calls.arguments import ArgumentCheckers, ArgumentError
-from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key
+from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key, scope_owner
 from server.calls.calllog import CallLog, truncate
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.inprocess import InProcessEngine
@@ -29,7 +29,14 @@ from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 MAX_SOURCES = 2048
+CLAIM_MARGIN_S = 10.0  # a once-per-session claim outlives its run's deadlines by this much
 tool_log = logging.getLogger("quiver.tool")
+
+
+class Claims(Protocol):
+    """Once-per-session runs, claimed atomically across nodes (``server.storage.claims``)."""
+
+    async def claim(self, session_id: str, tool: str, lease_s: float) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -67,8 +74,10 @@ class CallPipeline:
         sandbox_for,  # tenant -> (granted modules, egress allowlist), when a request lacks them
         tracker: SessionTracker,
         cache: ResultCache,
+        claims: Claims,
     ) -> None:
         self.tracker = tracker
+        self.claims = claims
         self.cache = cache
         self.wasm_fuel = 2_000_000_000  # default fuel of a WASM call; admins set the maxima
         self.wasm_max_fuel = 50_000_000_000
@@ -85,14 +94,14 @@ class CallPipeline:
         self.sandbox_for = sandbox_for
         self._sources: OrderedDict[str, ToolSource] = OrderedDict()
         self._on_error: dict[str, bool] = {}
-        self._webhooks: OrderedDict[tuple[str, str, int], Executable] = OrderedDict()
+        self._webhooks: OrderedDict[str, Executable] = OrderedDict()
 
     async def _webhook(self, store: Store, tool: ToolDef) -> Executable:
         """The webhook's config and decrypted secret, cached per exact stored version."""
-        key = (tool.tenant_id, tool.name, tool.version)
+        key = tool.identity
         hit = self._webhooks.get(key)
         if hit is None:
-            row = await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
+            row = await store.tools.stored_version(tool)
             secret = store.tools.decrypt_secret(tool.tenant_id, tool.name, row)
             hit = self._webhooks[key] = Executable(tool, None, "webhook", row.webhook, secret)
             if len(self._webhooks) > MAX_SOURCES:
@@ -103,18 +112,18 @@ class CallPipeline:
         """A WASI module's bytes, cached per content hash; and its compiled artefact on this
         node: the one stored with the tool version, or — stored by a node with another wasmtime,
         or before artefacts were kept — compiled now, once, and stored for every node."""
-        source = self._sources.get(tool.content_hash)
+        source = self._sources.get(tool.identity)
         row = None
         if source is None:
-            row = await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
-            source = self._sources[tool.content_hash] = ToolSource(
-                "wasm", "wasm", module=row.module
+            row = await store.tools.stored_version(tool)
+            source = self._sources[tool.identity] = ToolSource(
+                "wasm", "wasm", module=row.module, identity=tool.identity
             )
             if len(self._sources) > MAX_SOURCES:
                 self._sources.popitem(last=False)
         engine = self.engines["wasm"]
         if not engine.has(tenant, source):
-            row = row or await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
+            row = row or await store.tools.stored_version(tool)
             artefact = await store.tools.artefact(row.id, engine.engine_id)
             if artefact is not None:
                 engine.adopt(tenant, source, artefact)
@@ -135,7 +144,7 @@ class CallPipeline:
         engine = "builtin" if tool.origin == "builtin" else "restricted"
         if tool.sandbox == "wasm":  # unavailable until the runner is built on this node
             engine = "python-wasm" if "python-wasm" in self.engines else None
-        source = self._sources.get(tool.content_hash)
+        source = self._sources.get(tool.identity)
         if source is None:
             disk = self.registry.disk.tools.get(tool.name)
             if (
@@ -146,14 +155,12 @@ class CallPipeline:
             ):
                 text = disk.source
             else:
-                text = (
-                    await store.tools.stored_version(tool.tenant_id, tool.name, tool.version)
-                ).source
-            source = self._sources[tool.content_hash] = ToolSource("python", "restricted", text)
-            specs, _ = parse_tool_file(text or "")
-            self._on_error[tool.content_hash] = any(
-                s.name == tool.name and s.on_error for s in specs
+                text = (await store.tools.stored_version(tool)).source
+            source = self._sources[tool.identity] = ToolSource(
+                "python", "restricted", text, identity=tool.identity
             )
+            specs, _ = parse_tool_file(text or "")
+            self._on_error[tool.identity] = any(s.name == tool.name and s.on_error for s in specs)
             if len(self._sources) > MAX_SOURCES:
                 self._sources.popitem(last=False)
         return Executable(tool, source, engine)
@@ -167,46 +174,91 @@ class CallPipeline:
             tool=tool.name,
         )
         try:
-            params = self.checkers.get(tool.content_hash, tool.parameters).prepare(
-                request.arguments
-            )
+            params = self.checkers.get(tool.identity, tool.parameters).prepare(request.arguments)
         except ArgumentError as exc:
             result = envelope.failure(
                 tool.name, _ms(started), "invalid_arguments", str(exc), argument=exc.argument
             )
-            return await self._finish(store, request, tool, result, started)
+            declared = _declared(tool, request.arguments)
+            return await self._finish(store, request, tool, result, started, declared)
         if (
             request.trial
             and not request.test
             and not await self.tracker.admit(request.tenant_id, tool.name)
         ):
-            return self.circuit_open(request, tool, started)
+            return self.circuit_open(request, tool, started, params)
         cache_key_ = None
         if tool.metadata.get("cacheable") is True and not request.test:
-            cache_key_ = cache_key(request.tenant_id, tool.content_hash, params)
+            session = request.session
+            owner = scope_owner(
+                tool.metadata.get("cache_scope"),
+                session.id if session else None,
+                session.customer if session else None,
+            )
+            cache_key_ = cache_key(request.tenant_id, tool.identity, owner, params)
             hit = await self.cache.get(cache_key_)
             if hit is not None:
                 metrics.CACHE_HITS.labels(tier=hit[1]).inc()
                 result = envelope.success(tool.name, _ms(started), hit[0], cached=True)
-                self._log(request, tool, result, cached=True)
+                self._log(request, tool, result, params, cached=True)
                 metrics.observe_call(tool.kind, None, _ms(started) / 1000)
                 return result
             metrics.CACHE_MISSES.inc()
+        once = (
+            tool.metadata.get("once_per_session") is True
+            and request.session is not None
+            and not request.test
+        )
+        if once:
+            return await self._once(store, request, tool, params, started)
         result = await self._run(store, request, tool, params, started)
         if cache_key_ is not None and result["success"]:
             ttl = tool.metadata.get("cache_ttl")
             await self.cache.put(
                 cache_key_, result["result"], DEFAULT_TTL_S if ttl is None else float(ttl)
             )
-        return await self._finish(store, request, tool, result, started)
+        return await self._finish(store, request, tool, result, started, params)
 
-    def circuit_open(self, request: CallRequest, tool: ToolDef, started: float) -> dict[str, Any]:
+    async def _once(
+        self, store: Store, request: CallRequest, tool: ToolDef, params: Any, started: float
+    ) -> dict[str, Any]:
+        """Run a once-per-session tool only for the caller that claims the run: of any number
+        of concurrent calls, on any node, one runs; the others are told it is done."""
+        session = request.session
+        assert session is not None
+        timeout_ms = self._timeout(tool)
+        lease_s = 2 * timeout_ms / 1000 + CLAIM_MARGIN_S
+        if not await self.claims.claim(session.id, tool.name, lease_s):
+            result = envelope.failure(
+                tool.name, _ms(started), "already_done",
+                f"{tool.name!r} runs once per conversation and has already run (or is running)",
+            )  # fmt: skip
+            self._log(request, tool, result, params)
+            metrics.observe_call(tool.kind, "already_done", _ms(started) / 1000)
+            return result
+        try:
+            result = await self._run(store, request, tool, params, started)
+        except BaseException:
+            await store.sessions.finish_claim(session.id, tool.name, done=False)
+            raise
+        await store.sessions.finish_claim(session.id, tool.name, done=bool(result["success"]))
+        return await self._finish(store, request, tool, result, started, params)
+
+    def _timeout(self, tool: ToolDef) -> int:
+        return min(
+            int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
+        )
+
+    def circuit_open(
+        self, request: CallRequest, tool: ToolDef, started: float, params: Any = None
+    ) -> dict[str, Any]:
         """The answer while a breaker holds the tool out (logged, not counted as a failure)."""
         result = envelope.failure(
             tool.name, _ms(started), "circuit_open",
             f"{tool.name!r} failed repeatedly and is switched off for now",
         )  # fmt: skip
-        self._log(request, tool, result)
+        arguments = params if params is not None else _declared(tool, request.arguments)
+        self._log(request, tool, result, arguments)
         metrics.observe_call(tool.kind, "circuit_open", _ms(started) / 1000)
         return result
 
@@ -217,15 +269,17 @@ class CallPipeline:
         tool: ToolDef,
         result: dict[str, Any],
         started: float,
+        arguments: Any,
     ) -> dict[str, Any]:
-        """Count the outcome for the breakers and the metrics, and log the call."""
+        """Count the outcome for the breakers and the metrics, and log the call with the
+        ``arguments`` the tool received."""
         code = None if result["success"] else result["error"]["code"]
         if not request.test:
             await self.tracker.outcome(
                 store, request.tenant_id, request.session, tool.name, code, tool.metadata, tool.kind
             )
         metrics.observe_call(tool.kind, code, _ms(started) / 1000)
-        self._log(request, tool, result)
+        self._log(request, tool, result, arguments)
         return result
 
     async def _run(
@@ -254,9 +308,7 @@ class CallPipeline:
             "test_mode": request.test,
             "variables": variables,
         }
-        timeout = min(
-            int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
-        )
+        timeout = self._timeout(tool)
         limits = Limits(timeout_ms=timeout)
         if executable.engine in ("wasm", "python-wasm"):
             meta = tool.metadata
@@ -351,7 +403,7 @@ class CallPipeline:
         if (
             executable.engine in ("restricted", "python-wasm")
             and code != "busy"
-            and self._on_error.get(executable.tool.content_hash)
+            and self._on_error.get(executable.tool.identity)
         ):
             shaped = await engine.run(
                 executable.source,
@@ -394,17 +446,27 @@ class CallPipeline:
         request: CallRequest,
         tool: ToolDef,
         result: dict[str, Any],
+        arguments: Any,
         cached: bool = False,
     ) -> None:
-        """Queue the call's log row; its latency is the envelope's ``executionTime``."""
+        """Queue the call's log row: the arguments the tool received (never what the caller
+        sent beyond the declared ones); its latency is the envelope's ``executionTime``."""
         error = result.get("error") or {}
         self.log.record(
             tenant_id=request.tenant_id, session_id=request.session.id if request.session else None,
-            tool=tool.name, version=tool.version, kind=tool.kind, arguments=request.arguments if isinstance(request.arguments, dict) else {},
+            tool=tool.name, version=tool.version, kind=tool.kind, arguments=arguments,
             result=truncate(result.get("result")), success=bool(result["success"]), latency_ms=result["executionTime"],
             error_code=error.get("code"), error_message=error.get("message"), test=request.test,
             cached=cached,
         )  # fmt: skip
+
+
+def _declared(tool: ToolDef, arguments: Any) -> dict[str, Any]:
+    """The declared part of arguments that failed validation: what the log may keep of them."""
+    if not isinstance(arguments, dict):
+        return {}
+    properties = tool.parameters.get("properties") or {}
+    return {k: v for k, v in arguments.items() if k in properties}
 
 
 def _ms(started: float) -> float:

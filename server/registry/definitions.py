@@ -154,6 +154,8 @@ def check_metadata(
     for key in ("cacheable", "once_per_session"):
         if key in meta and not isinstance(meta[key], bool):
             problems.add(f"{field_}.{key}", "must be true or false", line)
+    if "cache_scope" in meta and meta["cache_scope"] not in CACHE_SCOPES:
+        problems.add(f"{field_}.cache_scope", f"must be one of {', '.join(CACHE_SCOPES)}", line)
     if "category" in meta and not isinstance(meta["category"], str):
         problems.add(f"{field_}.category", "must be a string", line)
     intents = meta.get("intents")
@@ -170,12 +172,16 @@ def check_metadata(
     _check_breaker(meta, problems, f"{field_}.breaker", line)
     known = {
         "timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents", "breaker",
-        "fuel", "memory_mb",
+        "fuel", "memory_mb", "cache_scope",
     }  # fmt: skip
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)
     return meta
 
+
+# Whose calls may share a cached result: one session's (the default), one end user's across
+# sessions, or the whole tenant's (for tools that read nothing per user).
+CACHE_SCOPES = ("session", "customer", "tenant")
 
 BREAKER_KEYS = {
     "min_calls": (1, 100_000),

@@ -28,6 +28,14 @@ class ToolDef:
     tenant_id: str = GLOBAL_TENANT
     sandbox: str | None = None
     enabled: bool = True
+    version_id: int = 0  # the stored version's row id; 0 for disk and built-in tools
+    saved_at_us: int = 0  # when that version was stored (SQLite reuses a deleted row's id)
+
+    @property
+    def identity(self) -> str:
+        """What every cache of this tool is keyed by: its content and the stored version it is.
+        A delete and re-create, or a new secret with the same content, changes it."""
+        return f"{self.content_hash}.{self.version_id}.{self.saved_at_us}"
 
 
 @dataclass(frozen=True, slots=True)

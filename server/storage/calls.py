@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import Integer, and_, bindparam, case, cast, func, select, text
+from sqlalchemy import Integer, and_, bindparam, case, cast, func, or_, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.storage import rollups
@@ -120,12 +120,21 @@ class CallRepository:
             )
         )
 
-    async def of_session(self, session_id: str, limit: int = 1000) -> list[ToolCallRow]:
+    async def of_session(
+        self, session_id: str, limit: int = 100, after: tuple[datetime, int] | None = None
+    ) -> list[ToolCallRow]:
+        """One page of a session's calls, oldest first, after the ``(at, id)`` of the last
+        row of the previous page."""
+        stmt = select(ToolCallRow).where(ToolCallRow.session_id == session_id)
+        if after is not None:
+            at, row_id = after
+            stmt = stmt.where(
+                or_(ToolCallRow.at > at, and_(ToolCallRow.at == at, ToolCallRow.id > row_id))
+            )
         rows = await self.session.scalars(
-            select(ToolCallRow)
-            .where(ToolCallRow.session_id == session_id)
-            .order_by(ToolCallRow.at, ToolCallRow.id)  # rows reach the table in batches
-            .limit(limit)
+            stmt.order_by(ToolCallRow.at, ToolCallRow.id).limit(  # rows reach the table in batches
+                limit
+            )
         )
         return list(rows)
 

@@ -31,6 +31,7 @@ from server.storage.tables import (
     AuditRow,
     BotRow,
     SessionRow,
+    SessionToolClaimRow,
     SessionToolFailureRow,
     SessionVariableRow,
     TenantRow,
@@ -252,20 +253,17 @@ class ToolRepository:
             raise ConflictError(f"tool {tool.name!r} was changed concurrently; retry") from None
         return row
 
-    async def stored_version(self, tenant_id: str, name: str, version: int) -> ToolVersionRow:
-        """One version of a tool, by owner, name and number (one indexed lookup)."""
+    async def stored_version(self, tool: ToolDef) -> ToolVersionRow:
+        """The exact stored version a resolved tool is (by its row id: a tool deleted and made
+        again under the same name and number is another row), of the tool's owner."""
         stmt = (
             select(ToolVersionRow)
             .join(ToolRow, ToolRow.id == ToolVersionRow.tool_id)
-            .where(
-                ToolRow.tenant_id == tenant_id,
-                ToolRow.name == name,
-                ToolVersionRow.version == version,
-            )
+            .where(ToolRow.tenant_id == tool.tenant_id, ToolVersionRow.id == tool.version_id)
         )
         row = await self.session.scalar(stmt)
-        if row is None:
-            raise NotFoundError(f"tool {name!r} version {version} not found")
+        if row is None or row.content_hash != tool.content_hash:  # deleted since it resolved
+            raise NotFoundError(f"tool {tool.name!r} version {tool.version} not found")
         return row
 
     async def versions(self, tenant_id: str, name: str) -> list[ToolVersionRow]:
@@ -472,7 +470,8 @@ def tool_def(tool: ToolRow, version: ToolVersionRow) -> ToolDef:
         metadata=version.meta, kind=version.kind,  # type: ignore[arg-type]
         origin="global" if tool.tenant_id == GLOBAL_TENANT else "tenant",
         version=version.version, content_hash=version.content_hash, tenant_id=tool.tenant_id,
-        sandbox=version.sandbox, enabled=tool.enabled,
+        sandbox=version.sandbox, enabled=tool.enabled, version_id=version.id,
+        saved_at_us=int(version.created_at.timestamp() * 1_000_000),
     )  # fmt: skip
 
 
@@ -551,7 +550,12 @@ class SessionRepository:
         self.bumped: set[str] = set()  # sessions whose snapshot this unit of work changed
 
     async def create(
-        self, tenant_id: str, bot: str, intent: str | None, created_by: str | None
+        self,
+        tenant_id: str,
+        bot: str,
+        intent: str | None,
+        created_by: str | None,
+        customer: str | None = None,
     ) -> SessionRow:
         row = SessionRow(
             id=str(uuid.uuid4()),
@@ -561,6 +565,7 @@ class SessionRepository:
             version=0,
             created_at=utcnow(),
             created_by=created_by,
+            customer=customer,
         )
         self.session.add(row)
         await self.session.flush()
@@ -630,6 +635,16 @@ class SessionRepository:
             set_={"failures": SessionToolFailureRow.failures + 1},
         ).returning(SessionToolFailureRow.failures)
         return (await self.session.execute(stmt)).scalar_one()
+
+    async def finish_claim(self, session_id: str, tool: str, done: bool) -> None:
+        """End a once-per-session claim (``server.storage.claims``): done, or released for
+        another try."""
+        row = SessionToolClaimRow
+        match = (row.session_id == session_id, row.tool == tool, row.done.is_(False))
+        if done:
+            await self.session.execute(update(row).where(*match).values(done=True))
+        else:
+            await self.session.execute(delete(row).where(*match))
 
     async def open_breaker(self, row: SessionRow, tool: str) -> None:
         row.open_breakers = sorted({*(row.open_breakers or ()), tool})

@@ -166,6 +166,22 @@ class SessionRow(Base):
     created_by: Mapped[str | None] = mapped_column(String(32))
     open_breakers: Mapped[list[str]] = mapped_column(JSONType, default=list)
     actions: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
+    customer: Mapped[str | None] = mapped_column(String(128))
+
+    __table_args__ = (Index("ix_sessions_tenant_customer", "tenant_id", "customer"),)
+
+
+class SessionToolClaimRow(Base):
+    """A once-per-session tool's run in one session, claimed before it runs."""
+
+    __tablename__ = "session_tool_claims"
+
+    session_id: Mapped[str] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True
+    )
+    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    done: Mapped[bool] = mapped_column(Boolean, default=False)
+    lease_until: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class SessionToolFailureRow(Base):

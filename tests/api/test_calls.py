@@ -100,7 +100,48 @@ async def test_call_succeeds_with_coerced_and_filtered_arguments(api: Api) -> No
     assert result["success"] is True and result["toolName"] == "check_order"
     assert result["result"]["qty"] == 3 and result["result"]["rush"] is True
     assert result["result"]["seen"] == ["note", "order_id", "qty", "rush"]
-    assert isinstance(result["executionTime"], float)
+    logged = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+    assert logged[0]["latency_ms"] == result["executionTime"]  # one figure, envelope and log
+    # the log keeps what the tool received: coerced, and without the undeclared argument
+    assert logged[0]["arguments"] == {"order_id": "AB1234", "qty": 3, "rush": True, "note": ""}
+
+
+async def test_the_log_keeps_what_the_tool_received_capped_and_paged(api: Api) -> None:
+    """Attack: megabytes of undeclared arguments (and a huge declared one) must not be stored
+    whole, and a session's calls come back a page at a time."""
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [python(ORDER_TOOL)])
+    flood = {f"junk{i}": "x" * 1000 for i in range(3000)}  # ~3 MB nobody declared
+
+    flooded = await call(acme, sid, "check_order", {"order_id": "AB1234", **flood})
+    invalid = await call(acme, sid, "check_order", {"order_id": "no", **flood})
+    long_note = await call(acme, sid, "check_order", {"order_id": "AB1234", "note": "n" * 500_000})
+    for _ in range(4):
+        await call(acme, sid, "check_order", {"order_id": "AB1234"})
+    pages, cursor = [], None
+    while True:
+        page = await acme.agent.get(
+            f"/v1/sessions/{sid}/calls",
+            params={"limit": 3, **({"cursor": cursor} if cursor else {})},
+        )
+        pages.append(page.json()["calls"])
+        cursor = page.json()["next_cursor"]
+        if cursor is None:
+            break
+    bad_cursor = await acme.agent.get(f"/v1/sessions/{sid}/calls", params={"cursor": "nonsense"})
+    too_many = await acme.agent.get(f"/v1/sessions/{sid}/calls", params={"limit": 100_000})
+
+    assert flooded["success"] is True and invalid["error"]["code"] == "invalid_arguments"
+    assert long_note["success"] is True
+    assert [len(p) for p in pages] == [3, 3, 1]
+    rows = [row for page in pages for row in page]
+    assert rows[0]["arguments"] == {"order_id": "AB1234"}
+    assert rows[1]["arguments"] == {"order_id": "no"}  # the declared part of a refused call
+    assert len(rows[2]["arguments"]["note"]) < 2000  # long values are cut with a marker
+    assert rows[2]["arguments"]["note"].endswith("…")
+    assert all(len(str(row["arguments"])) < 10_000 for row in rows)
+    assert bad_cursor.status_code == 422 and bad_cursor.json()["errors"][0]["field"] == "cursor"
+    assert too_many.status_code == 422
 
 
 @pytest.mark.parametrize(

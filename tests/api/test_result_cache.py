@@ -12,8 +12,9 @@ from tests.factories import webhook_tool
 from tests.servers import bearer_client, node_process
 
 
-def lucky(ttl: int = 60, salt: str = "") -> dict:
+def lucky(ttl: int = 60, salt: str = "", scope: str | None = None) -> dict:
     """A cacheable tool whose every real run returns a fresh random number."""
+    scoped = f', "cache_scope": "{scope}"' if scope else ""
     return python(f"""
 import random
 
@@ -27,7 +28,7 @@ tool = {{
     "description": "A lucky number for a city",
     "parameters": {{"city": {{"type": "string", "required": True}}}},
     "execute": execute,
-    "metadata": {{"cacheable": True, "cache_ttl": {ttl}}},
+    "metadata": {{"cacheable": True, "cache_ttl": {ttl}{scoped}}},
 }}
 """)
 
@@ -130,7 +131,7 @@ async def test_two_processes_share_results_through_redis(
     shared = settings.model_copy(update={"redis_url": redis_url})
     async with api_for(shared) as api:
         acme = await api.tenant("acme")
-        sid = await ready(acme, lucky())
+        sid = await ready(acme, lucky(scope="tenant"))
         first = await call(acme, sid, "lucky", {"city": "Oslo"})
         with node_process(shared) as node2:
             async with bearer_client(node2.base, acme.agent_key) as remote:
@@ -143,3 +144,53 @@ async def test_two_processes_share_results_through_redis(
                 ).json()
 
     assert there["cached"] is True and there["result"] == first["result"]
+
+
+async def attach_as(t: TenantKeys, customer: str | None) -> str:
+    body = {"bot": "b", **({"customer": customer} if customer else {})}
+    response = await t.agent.post("/v1/sessions", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+async def test_a_session_scoped_result_never_crosses_sessions(api: Api) -> None:
+    acme = await api.tenant("acme")
+    alice = await ready(acme, lucky())  # the default scope: one conversation
+    bob = await attach_as(acme, None)
+
+    alices = await call(acme, alice, "lucky", {"city": "Oslo"})
+    bobs = await call(acme, bob, "lucky", {"city": "Oslo"})
+    alice_again = await call(acme, alice, "lucky", {"city": "Oslo"})
+
+    assert bobs.get("cached") is not True and bobs["result"] != alices["result"]
+    assert alice_again["cached"] is True and alice_again["result"] == alices["result"]
+
+
+async def test_customer_scope_shares_one_end_users_sessions_only(api: Api) -> None:
+    acme = await api.tenant("acme")
+    first = await ready(acme, lucky(scope="customer"))  # attached without a customer
+    alice_1, alice_2 = await attach_as(acme, "alice"), await attach_as(acme, "alice")
+    bob = await attach_as(acme, "bob")
+
+    anonymous = await call(acme, first, "lucky", {"city": "Oslo"})
+    alice = await call(acme, alice_1, "lucky", {"city": "Oslo"})
+    alice_later = await call(acme, alice_2, "lucky", {"city": "Oslo"})
+    bobs = await call(acme, bob, "lucky", {"city": "Oslo"})
+
+    assert alice.get("cached") is not True and alice["result"] != anonymous["result"]
+    assert alice_later["cached"] is True and alice_later["result"] == alice["result"]
+    assert bobs.get("cached") is not True and bobs["result"] != alice["result"]
+
+
+async def test_tenant_scope_shares_across_sessions_and_the_scope_is_checked(api: Api) -> None:
+    acme = await api.tenant("acme")
+    one = await ready(acme, lucky(scope="tenant"))
+    two = await attach_as(acme, "someone")
+    bad = await acme.dev.post("/v1/tools/validate", json=lucky(scope="everyone"))
+
+    first = await call(acme, one, "lucky", {"city": "Oslo"})
+    second = await call(acme, two, "lucky", {"city": "Oslo"})
+
+    assert second["cached"] is True and second["result"] == first["result"]
+    assert bad.json()["valid"] is False
+    assert bad.json()["errors"][0]["field"] == "tool.metadata.cache_scope"

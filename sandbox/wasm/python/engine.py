@@ -59,7 +59,7 @@ class PythonWasmEngine:
     ) -> RunResult:
         tenant = str(context.get("tenant_id") or "")
         payload = {
-            "op": "py_call", "tenant": tenant, "hash": source.content_hash, "tool": tool,
+            "op": "py_call", "tenant": tenant, "hash": source.key, "tool": tool,
             "entry": entry, "params": dict(params), "context": dict(context),
             "error": dict(error or {}), "modules": list(modules),
             "memory_bytes": limits.memory_bytes, "fuel": limits.fuel or DEFAULT_FUEL,

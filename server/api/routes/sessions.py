@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Any
 
 import orjson
@@ -16,6 +17,7 @@ from fastapi import APIRouter, Header, Path, Query, Response
 from fastapi.responses import StreamingResponse
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import (
     ActionsBody,
@@ -104,13 +106,16 @@ async def attach(
     view = await runtime.registry.view(store, tenant_id)
     view.bot(body.bot)
     _check_intent(view, body.bot, body.intent)
-    row = await store.sessions.create(tenant_id, body.bot, body.intent, principal.key_id)
+    row = await store.sessions.create(
+        tenant_id, body.bot, body.intent, principal.key_id, customer=body.customer
+    )
     inputs = await runtime.tracker.inputs(store, row, view, {})
     etag, snapshot = runtime.registry.rendered(view, body.bot, "native", inputs)
     payload = {
         "id": row.id,
         "bot": row.bot,
         "intent": row.intent,
+        "customer": row.customer,
         "snapshot": orjson.loads(snapshot),
     }
     return Response(
@@ -274,12 +279,20 @@ async def session_calls(
     runtime: RuntimeDep,
     store: StoreDep,
     tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
 ) -> dict[str, Any]:
-    """The tool calls of one conversation, oldest first (server calls and browser outcomes)."""
+    """The tool calls of one conversation, oldest first (server calls and browser outcomes),
+    a page at a time."""
     _, row = await _session(principal, store, sid, tenant)
+    after = _call_cursor(cursor)
     await runtime.call_log.flush()  # this node's pending log rows first: read your own calls
+    calls = await store.calls.of_session(row.id, limit + 1, after)
+    more, calls = len(calls) > limit, calls[:limit]
+    last = calls[-1] if calls else None
     return {
         "id": row.id,
+        "next_cursor": encode_cursor(last.at.isoformat(), last.id) if more and last else None,
         "calls": [
             {
                 "call_id": c.call_id,
@@ -296,9 +309,21 @@ async def session_calls(
                 else None,
                 "result": orjson.loads(c.result) if _json_text(c.result) else c.result,
             }  # fmt: skip
-            for c in await store.calls.of_session(row.id)
+            for c in calls
         ],
     }
+
+
+def _call_cursor(cursor: str | None) -> tuple[datetime, int] | None:
+    key = decode_cursor(cursor, 2)
+    if key is None:
+        return None
+    try:
+        return datetime.fromisoformat(key[0]), int(key[1])
+    except (TypeError, ValueError):
+        raise ValidationFailedError(
+            [FieldError("not a cursor this list gave out", field="cursor")]
+        ) from None
 
 
 def _json_text(text: str | None) -> bool:
