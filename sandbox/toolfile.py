@@ -82,8 +82,18 @@ def parse_tool_file(
     """Read every tool declared in ``text``; return the specs and all violations found.
 
     With ``dynamic_ok``, a value that is not a literal is returned as ``DYNAMIC`` instead of
-    being a violation: an engine that runs the file will read it.
+    being a violation: an engine that runs the file will read it. A file nested too deeply to
+    be read (a ~1,000-term ``"a" + "a" + …`` chain overflows the parser's recursion) is a
+    violation too, never an error.
     """
+    try:
+        return _parse(text, dynamic_ok)
+    except (RecursionError, MemoryError):
+        message = "the file nests too deeply to be read (e.g. a very long chain of operators)"
+        return [], [Violation(message, field="source")]
+
+
+def _parse(text: str, dynamic_ok: bool) -> tuple[list[ToolFileSpec], list[Violation]]:
     try:
         module = ast.parse(text, type_comments=False)
     except SyntaxError as exc:

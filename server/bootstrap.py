@@ -19,13 +19,14 @@ from sandbox.wasm.engine import WasmEngine
 from sandbox.wasm.python import build as python_runner
 from sandbox.wasm.python.engine import PythonWasmEngine
 from server import metrics
-from server.calls.breakers import BreakerPolicy, MemoryBreakers, RedisBreakers
+from server.calls.breakers import BreakerPolicy, FallbackBreakers, MemoryBreakers, RedisBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.host import HttpHost
 from server.calls.pipeline import CallPipeline
 from server.calls.sessions import SessionTracker, UsageRanking
 from server.calls.webhook import WebhookEngine
+from server.dependency import Dependency
 from server.egress import Allowlist, EgressGuard
 from server.events import EventHub
 from server.keycache import KeyCache
@@ -42,6 +43,19 @@ from server.storage.repositories import Store
 from server.storage.tables import TenantRow
 
 log = logging.getLogger("quiver")
+
+
+def call_log_journal(settings: Settings) -> Path | None:
+    """Where this node journals call-log rows until they are in the database."""
+    directory = settings.data_dir / "call-log"
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        log.warning("call-log journal disabled (%s): a crash may lose the last rows", exc)
+        return None
+    return directory
+
+
 WASM_UID_OFFSET = 1_000
 
 
@@ -65,6 +79,7 @@ class Runtime:
     tracker: SessionTracker
     events: EventHub
     redis: Any = None
+    redis_health: Dependency | None = None
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -127,7 +142,10 @@ def redis_client(settings: Settings) -> Any:
         return None
     import redis.asyncio
 
-    return redis.asyncio.from_url(settings.redis_url)
+    # short timeouts: a Redis that hangs must not hold calls (the in-process tier takes over)
+    return redis.asyncio.from_url(
+        settings.redis_url, socket_timeout=0.5, socket_connect_timeout=0.5
+    )
 
 
 def definition_limits(settings: Settings) -> DefinitionLimits:
@@ -153,6 +171,8 @@ def pool_config(settings: Settings) -> PoolConfig:
         queue_wait_ms=settings.queue_wait_ms,
         base_uid=settings.worker_uid_base,
         result_cap=settings.result_cap_bytes,
+        restart_burst=settings.tenant_restart_burst,
+        restarts_per_s=settings.tenant_restarts_per_s,
     )
 
 
@@ -263,9 +283,13 @@ async def start(settings: Settings) -> Runtime:
     guard = EgressGuard(
         http_client, egress_allowlist(settings), per_tenant=settings.tenant_egress_concurrency
     )
-    call_log = CallLog(sessions, settings.call_log_flush_ms / 1000)
+    call_log = CallLog(
+        sessions, settings.call_log_flush_ms / 1000, journal_dir=call_log_journal(settings)
+    )
+    await call_log.replay()  # rows a previous process answered but had not written
     call_log.start()
     redis = redis_client(settings)
+    redis_health = Dependency("redis") if redis is not None else None
     events = EventHub()
     background: set[asyncio.Task[None]] = set()
 
@@ -277,7 +301,9 @@ async def start(settings: Settings) -> Runtime:
         task.add_done_callback(background.discard)
 
     tracker = SessionTracker(
-        RedisBreakers(redis) if redis is not None else MemoryBreakers(),
+        FallbackBreakers(RedisBreakers(redis), MemoryBreakers(), redis_health)
+        if redis is not None
+        else MemoryBreakers(),
         BreakerPolicy(
             min_calls=settings.breaker_min_calls,
             failure_rate=settings.breaker_failure_rate,
@@ -291,7 +317,8 @@ async def start(settings: Settings) -> Runtime:
         registry, {"restricted": restricted, "wasm": wasm, **({"python-wasm": python_wasm} if python_wasm else {})},
         HttpHost(guard), WebhookEngine(guard), call_log,
         settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox, tracker,
-        ResultCache(settings.result_cache_entries, redis), OnceClaims(sessions),
+        ResultCache(settings.result_cache_entries, redis, health=redis_health),
+        OnceClaims(sessions),
     )  # fmt: skip
     pool = restricted.pool
     metrics.watch_pool(lambda: pool.busy, lambda: pool.stats.waiting, lambda: pool.stats.killed)
@@ -315,6 +342,7 @@ async def start(settings: Settings) -> Runtime:
         tracker=tracker,
         events=events,
         redis=redis,
+        redis_health=redis_health,
     )
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())

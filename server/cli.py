@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import sys
@@ -77,6 +78,28 @@ def cmd_wasm_runner(args: argparse.Namespace) -> int:
 
     settings = Settings()
     build.build(settings.cache_dir, lambda line: print(line, flush=True), force=args.force)
+    return 0
+
+
+def cmd_sandbox_check(args: argparse.Namespace) -> int:
+    """Start one sandbox worker as ``quiver serve`` would and report its isolation layers."""
+    from sandbox.restricted.pool import WorkerPool
+    from server import bootstrap, isolation
+
+    async def layers() -> dict[str, str]:
+        pool = WorkerPool(dataclasses.replace(bootstrap.pool_config(Settings()), size=1))
+        try:
+            await pool.start()
+            return dict(pool.stats.layers)
+        finally:
+            await pool.close()
+
+    found = asyncio.run(layers())
+    print(json.dumps(found, indent=2))
+    missing = isolation.inactive(found)
+    if missing:
+        print(f"inactive: {', '.join(missing)}. {isolation.HOW}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -230,6 +253,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not build the Python WASM runner at start if it is missing",
     )
     serve.set_defaults(func=cmd_serve)
+
+    check = sub.add_parser(
+        "sandbox-check",
+        help="start a sandbox worker and report its isolation layers (exit 1 if one is inactive)",
+    )
+    check.set_defaults(func=cmd_sandbox_check)
 
     runner = sub.add_parser(
         "wasm-runner", help="build the Python WASM runner now (cached; `serve` does it if missing)"

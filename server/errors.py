@@ -11,7 +11,8 @@
      │    └── LoadTimeoutError       422 load_timeout       (the tool file's top level ran too long)
      ├── TooManyStreamsError        429 too_many_streams   (a tenant's event streams on a node)
      ├── TooManySessionsError       429 too_many_sessions  (a key's or tenant's MCP sessions on a node)
-     └── NotReadyError              503 not_ready
+     ├── NotReadyError              503 not_ready
+     └── UnavailableError           503 unavailable        (the database is unreachable or full)
 
 The API edge maps every one of them to RFC 9457 problem+json in one handler. A tool that fails
 while running is *not* an error here: its call succeeded and the envelope says so.
@@ -36,6 +37,7 @@ ErrorCode = Literal[
     "too_many_streams",
     "too_many_sessions",
     "not_ready",
+    "unavailable",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 
@@ -104,6 +106,11 @@ class TooManySessionsError(QuiverError):
 
 class NotReadyError(QuiverError):
     status, code, title = 503, "not_ready", "Not ready"
+
+
+class UnavailableError(QuiverError):
+    status, code, title = 503, "unavailable", "Temporarily unavailable"
+    retry_after_s = 1
 
 
 class ValidationFailedError(QuiverError):

@@ -59,6 +59,19 @@ POOL_RESTARTS = Gauge(
     "Sandbox workers killed and replaced since start",
     registry=REGISTRY,
 )
+CALL_LOG_FAILURES = Counter(
+    "quiver_call_log_failures_total",
+    "Call-log writes that failed: unavailable (database away; rows kept queued), refused (a "
+    "row set aside), journal (local journal write), queue_full (rows left to the journal)",
+    ["reason"],
+    registry=REGISTRY,
+)
+DEGRADED = Gauge(
+    "quiver_degraded",
+    "1 while a dependency is away and the node runs without it (redis: in-process tier)",
+    ["dependency"],
+    registry=REGISTRY,
+)
 EVENT_STREAMS = Gauge(
     "quiver_event_streams", "Agents attached to a session event stream", registry=REGISTRY
 )

@@ -64,6 +64,17 @@ class Settings(BaseSettings):
         default=None, description="busy workers one tenant may hold (default workers-1)"
     )
     queue_wait_ms: int = 2_000
+    tenant_restart_burst: int = Field(
+        default=10,
+        description="sandbox worker restarts one tenant's calls may cause at once (0: no cap)",
+    )
+    tenant_restarts_per_s: float = Field(
+        default=1.0, description="how fast a tenant's restart budget refills"
+    )
+    require_isolation: bool = Field(
+        default=True,
+        description="refuse to start when a sandbox layer cannot be applied (docs/deploy.md)",
+    )
     result_cap_bytes: int = 64 * 1024
     egress_allow: str | None = Field(
         default=None, description="comma-separated hosts and CIDRs tools may reach"

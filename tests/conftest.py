@@ -131,6 +131,9 @@ def settings(request: pytest.FixtureRequest, database_url: str, tmp_path: Path) 
         # each test app starts its own pool; one worker keeps the suite quick unless a test
         # needs more (@pytest.mark.workers(n))
         workers=workers.args[0] if workers else 1,
+        # the start-up layer check has tests of its own (tests/api/test_isolation_check.py);
+        # other test apps start their workers at their first call
+        require_isolation=False,
     )
 
 

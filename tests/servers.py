@@ -62,6 +62,8 @@ def node_env(settings: Settings, **extra: str) -> dict[str, str]:
         QUIVER_DATA_DIR=str(settings.data_dir) + "-node2",
         QUIVER_WORKERS="1",
         QUIVER_LOG_LEVEL="warning",
+        # a real node checks its sandbox layers at start; off root they cannot all be active
+        QUIVER_REQUIRE_ISOLATION="true" if os.geteuid() == 0 else "false",
     )
     if settings.redis_url:
         env["QUIVER_REDIS_URL"] = settings.redis_url

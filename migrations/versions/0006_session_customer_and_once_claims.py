@@ -1,4 +1,4 @@
-"""Sessions name their end user; once-per-session runs are claimed before they run
+"""Sessions name their end user; once-per-session runs are claimed; call-log rows carry a uid
 
 Revision ID: 0006
 Revises: 0005
@@ -8,7 +8,9 @@ result cached with ``cache_scope: customer`` reaches that user's other sessions 
 else's. ``session_tool_claims``: one row per (session, once-per-session tool), inserted before
 the tool runs — exactly one of any number of concurrent calls, on any node, inserts it and
 runs; the claim is released when the run fails, marked done when it succeeds, and may be taken
-over once its lease has passed (the node that held it died mid-run).
+over once its lease has passed (the node that held it died mid-run). ``tool_calls.uid``: each call-log row's own id, given when the call ends and
+journalled on the node's disk before the answer goes out, so rows replayed after a crash are
+inserted once (rows from before this migration have none).
 """
 
 from collections.abc import Sequence
@@ -35,9 +37,15 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["session_id"], ["sessions.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("session_id", "tool"),
     )
+    with op.batch_alter_table("tool_calls") as batch:
+        batch.add_column(sa.Column("uid", sa.String(length=32), nullable=True))
+    op.create_index("ux_tool_calls_uid", "tool_calls", ["uid"], unique=True)
 
 
 def downgrade() -> None:
+    op.drop_index("ux_tool_calls_uid", table_name="tool_calls")
+    with op.batch_alter_table("tool_calls") as batch:
+        batch.drop_column("uid")
     op.drop_table("session_tool_claims")
     op.drop_index("ix_sessions_tenant_customer", table_name="sessions")
     with op.batch_alter_table("sessions") as batch:

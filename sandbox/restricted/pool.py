@@ -5,6 +5,11 @@ environment and an empty, read-only working directory: nothing of the server's m
 keys or connections is inherited. The pool enforces the wall-clock deadline of every request
 (a worker past it is killed and replaced), a per-tenant cap on busy workers, and a bounded wait
 for a free worker (``busy`` past it).
+
+Restarting a worker costs a fresh interpreter (~75 ms of a core): each tenant has a budget of
+restarts (a token bucket: ``restart_burst``, refilled at ``restarts_per_s``). A tenant whose
+tools keep killing their workers — memory bombs, timeouts, crashes — gets ``busy`` for its own
+calls once the budget is spent, so it cannot starve the other tenants of CPU.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +52,8 @@ class PoolConfig:
     restricted: bool = True  # False only in tests proving the OS layers on their own
     wasm: bool = False  # a pool of WASI-module workers (wasmtime loaded before hardening)
     python_runner: str | None = None  # WASM workers: the built Python runner they load
+    restart_burst: int | None = None  # worker restarts a tenant may cause at once (None: any) …
+    restarts_per_s: float = 1.0  # … and how fast that budget refills
 
     @property
     def per_tenant(self) -> int:
@@ -65,6 +73,7 @@ class WorkerProcess:
     def __init__(self, index: int, proc: subprocess.Popen[bytes], layers: dict[str, str]) -> None:
         assert proc.stdin is not None and proc.stdout is not None
         self.index = index
+        self.failed = False  # replaced because of what its last call did
         self.proc = proc
         self.layers = layers
         self.calls = 0
@@ -191,9 +200,41 @@ class PoolStats:
     layers: dict[str, str] = field(default_factory=dict)
 
 
+class RestartBudget:
+    """Per tenant: how many more worker restarts it may cause now (a token bucket)."""
+
+    def __init__(
+        self, burst: int, per_s: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.burst = burst
+        self.per_s = per_s
+        self.clock = clock
+        self._tokens: dict[str, tuple[float, float]] = {}  # tenant -> (tokens, at)
+
+    def _now_tokens(self, tenant: str) -> float:
+        tokens, at = self._tokens.get(tenant, (float(self.burst), self.clock()))
+        return min(float(self.burst), tokens + (self.clock() - at) * self.per_s)
+
+    def allows(self, tenant: str) -> bool:
+        return self.burst <= 0 or self._now_tokens(tenant) >= 1.0
+
+    def charge(self, tenant: str) -> None:
+        if self.burst <= 0:
+            return
+        self._tokens[tenant] = (self._now_tokens(tenant) - 1.0, self.clock())
+        if len(self._tokens) > 100_000:  # tenants long refilled are forgotten
+            now = self.clock()
+            self._tokens = {
+                t: (v, a)
+                for t, (v, a) in self._tokens.items()
+                if v + (now - a) * self.per_s < self.burst
+            }
+
+
 class WorkerPool:
     def __init__(self, config: PoolConfig | None = None) -> None:
         self.config = config or PoolConfig()
+        self.restarts = RestartBudget(self.config.restart_burst or 0, self.config.restarts_per_s)
         self.stats = PoolStats()
         self._idle: asyncio.Queue[WorkerProcess] = asyncio.Queue()
         self._tenants: dict[str, asyncio.Semaphore] = defaultdict(
@@ -202,6 +243,7 @@ class WorkerPool:
         self._workdir = tempfile.mkdtemp(prefix="quiver-worker-")
         os.chmod(self._workdir, 0o555)
         self._all: set[WorkerProcess] = set()
+        self.running: set[WorkerProcess] = set()  # workers serving a request now
         self._started = False
         self._start_lock = asyncio.Lock()
         self._spawning: set[asyncio.Task[None]] = set()
@@ -257,8 +299,10 @@ class WorkerPool:
         self._all.add(worker)
         return worker
 
-    def _replace(self, worker: WorkerProcess) -> None:
-        """Kill a worker and start its successor in the background."""
+    def _replace(self, worker: WorkerProcess, routine: bool = False) -> None:
+        """Kill a worker and start its successor in the background. Unless ``routine`` (its
+        call budget is spent), the call it ran is charged to its tenant's restart budget."""
+        worker.failed = not routine
         self.stats.killed += 1
         self._all.discard(worker)
         worker.kill()
@@ -295,6 +339,13 @@ class WorkerPool:
         ``source`` is sent only if the worker answers that it has not loaded ``payload["hash"]``.
         """
         await self.start()
+        if not self.restarts.allows(tenant):
+            return {
+                "ok": False,
+                "code": "busy",
+                "message": "this tenant's tools restarted sandbox workers too often just now; "
+                "try again in a few seconds",
+            }
         wait_s = self.config.queue_wait_ms / 1000
         semaphore = self._tenants[tenant]
         try:
@@ -328,7 +379,7 @@ class WorkerPool:
                     "code": "busy",
                     "message": "every sandbox worker is busy; try again shortly",
                 }
-            return await self._run_on(worker, payload, timeout_ms, host, source)
+            return await self._run_on(worker, payload, timeout_ms, host, source, tenant)
         finally:
             semaphore.release()
 
@@ -339,9 +390,25 @@ class WorkerPool:
         timeout_ms: int,
         host: HostHandler | None,
         source: str | None = None,
+        tenant: str = "",
     ) -> dict[str, Any]:
         payload = {**payload, "timeout_ms": timeout_ms, "result_cap": self.config.result_cap}
+        self.running.add(worker)
+        try:
+            return await self._exchange(worker, payload, timeout_ms, host, source)
+        finally:
+            self.running.discard(worker)
+            if worker.failed:
+                self.restarts.charge(tenant)  # this call cost a worker
 
+    async def _exchange(
+        self,
+        worker: WorkerProcess,
+        payload: dict[str, Any],
+        timeout_ms: int,
+        host: HostHandler | None,
+        source: str | None,
+    ) -> dict[str, Any]:
         async def exchange() -> dict[str, Any]:
             reply = await worker.request(payload, host, self.config)
             if reply.get("code") == "need_source" and source is not None:
@@ -367,8 +434,10 @@ class WorkerPool:
         except BaseException:
             self._replace(worker)  # cancelled mid-request: the worker's state is unknown
             raise
-        if reply.get("recycle") or worker.calls >= self.config.max_calls_per_worker:
+        if reply.get("recycle"):
             self._replace(worker)
+        elif worker.calls >= self.config.max_calls_per_worker:
+            self._replace(worker, routine=True)
         else:
             self._idle.put_nowait(worker)
         return reply
@@ -387,11 +456,11 @@ class WorkerPool:
 def _classify_death(returncode: int | None) -> dict[str, Any]:
     if returncode == -signal.SIGXCPU:
         return {"ok": False, "code": "timeout", "message": "the tool used up its CPU time"}
-    if returncode == -signal.SIGKILL:
+    if returncode == -signal.SIGKILL:  # the pool's own kills are timeouts, reported above
         return {
             "ok": False,
-            "code": "memory_limit",
-            "message": "the tool's worker was killed (out of memory)",
+            "code": "worker_crashed",
+            "message": "the tool's worker was killed from outside (by the system or an operator)",
         }
     return {
         "ok": False,

@@ -11,8 +11,8 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
-from server import bootstrap
-from server.api import problems
+from server import bootstrap, isolation
+from server.api import openapi, problems
 from server.api.limits import BodyLimitMiddleware
 from server.api.mcp import QuiverMcp
 from server.api.routes import agent, analytics, bots, demo, health, sessions, tenants, tools
@@ -40,6 +40,17 @@ def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = await bootstrap.start(settings)
+        if settings.require_isolation or settings.demo:
+            # start the workers now and check what isolation they got (--demo: report only)
+            try:
+                await runtime.restricted.start()
+                isolation.check(
+                    runtime.restricted.pool.stats.layers,
+                    required=settings.require_isolation and not settings.demo,
+                )
+            except BaseException:
+                await runtime.close()
+                raise
         app.state.runtime = runtime
         hangup = _on_sighup(runtime.reload_disk)
         if settings.demo:
@@ -68,6 +79,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.router.routes.append(Route("/mcp", endpoint=mcp, methods=["GET", "POST", "DELETE"]))
     problems.install(app)
+    openapi.install(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestIdMiddleware)
     if settings.cors_origins:

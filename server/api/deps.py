@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Annotated
@@ -13,7 +14,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from server.bootstrap import Runtime
 from server.errors import FieldError, ForbiddenError, UnauthenticatedError, ValidationFailedError
 from server.keys import Principal, matches, parse_token
+from server.ratelimit import RateLimitedLog
 from server.registry.model import GLOBAL_TENANT, Role
+from server.storage.database import is_unavailable
 from server.storage.repositories import Store
 from server.storage.tables import utcnow
 
@@ -30,12 +33,23 @@ RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 
 
 async def get_store(runtime: RuntimeDep) -> AsyncIterator[Store]:
-    """One transaction per request, committed before the response is sent."""
+    """One transaction per request, committed before the response is sent. A commit that fails
+    because the database went away after a tool ran still lets the call's answer out
+    (``Store.answered``); anything else that fails is an error response."""
     async with runtime.sessions() as session:
         store = runtime.store(session)
-        async with session.begin():
-            yield store
+        try:
+            async with session.begin():
+                yield store
+        except Exception as exc:
+            if not (store.answered and is_unavailable(exc)):
+                raise
+            state_lost.warning("a call's session state was not saved (database away): %s", exc)
+            return
     runtime.committed(store)
+
+
+state_lost = RateLimitedLog(logging.getLogger("quiver.database"), every_s=10.0)
 
 
 # scope="function": commit before the response goes out, so a client never reads stale data

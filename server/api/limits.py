@@ -1,10 +1,18 @@
-"""A request-body cap enforced before any route reads the body."""
+"""Before any route reads a request: the body cap, and input that cannot be stored or passed
+on (``server.inputs``: NUL, lone surrogates, deep nesting — in the body, the query or the path)
+refused with 422 naming the field."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from server import inputs
+
+# Top-level body keys whose strings go to a tool as they are (and are logged escaped).
+NUL_OK = frozenset({"arguments", "result", "variables"})
 
 
 class BodyLimitMiddleware:
@@ -15,7 +23,14 @@ class BodyLimitMiddleware:
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refused = _url_problem(scope)
+        if refused is not None:
+            await _refuse(scope, send, *refused)
+            return
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")
@@ -37,6 +52,11 @@ class BodyLimitMiddleware:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if inputs.may_need_a_look(body):
+            refused = _body_problem(body)
+            if refused is not None:
+                await _refuse(scope, send, *refused)
+                return
         delivered = False
 
         async def replay() -> Message:
@@ -60,3 +80,41 @@ class BodyLimitMiddleware:
         ]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": payload})
+
+
+def _url_problem(scope: Scope) -> tuple[str, str] | None:
+    if "\x00" in scope.get("path", ""):
+        return "path", "contains a NUL character"
+    query: bytes = scope.get("query_string", b"")
+    if b"%00" in query or b"\x00" in query:
+        for part in query.split(b"&"):
+            if b"%00" in part or b"\x00" in part:
+                name = part.split(b"=", 1)[0].decode("latin-1")
+                return name or "query", "contains a NUL character, which cannot be stored"
+    return None
+
+
+def _body_problem(body: bytes) -> tuple[str, str] | None:
+    if inputs.json_depth(body) > inputs.MAX_DEPTH:
+        return "body", f"nested deeper than {inputs.MAX_DEPTH} levels"
+    if body.count(b"{") + body.count(b"[") > inputs.MAX_CONTAINERS:
+        return "body", f"more than {inputs.MAX_CONTAINERS} objects and arrays"
+    try:
+        value: Any = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # not JSON: the route answers 400 malformed_json
+    return inputs.problem_in(value, nul_ok=NUL_OK)
+
+
+async def _refuse(scope: Scope, send: Send, field: str, message: str) -> None:
+    payload = json.dumps({
+        "type": "https://quiver.dev/problems/validation_error", "title": "Invalid input",
+        "status": 422, "code": "validation_error", "detail": f"{field}: {message}",
+        "instance": scope.get("path"), "errors": [{"field": field, "message": message}],
+    }).encode()  # fmt: skip
+    headers = [
+        (b"content-type", b"application/problem+json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
+    await send({"type": "http.response.start", "status": 422, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})

@@ -58,6 +58,7 @@ from server.errors import (
     ValidationFailedError,
 )
 from server.keys import Principal
+from server.storage.database import is_unavailable
 
 PAGE_SIZE = 100
 MAX_CLIENTS = 10_000  # MCP clients whose Quiver session this node remembers
@@ -309,9 +310,17 @@ class QuiverMcp:
         self, ctx: Any, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         runtime = self._runtime
-        async with runtime.sessions() as session, session.begin():
+        async with runtime.sessions() as session:
             store = runtime.store(session)
-            result = await self._call_in(ctx, params, store)
+            try:
+                async with session.begin():
+                    result = await self._call_in(ctx, params, store)
+                    store.answered = True
+            except Exception as exc:
+                if not (store.answered and is_unavailable(exc)):
+                    raise
+                log.warning("an MCP call's session state was not saved (database away)")
+                return result
         runtime.committed(store)  # breakers and once-per-session changes reach other agents
         return result
 

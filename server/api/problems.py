@@ -8,11 +8,15 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from server.errors import QuiverError
+from server.errors import QuiverError, UnavailableError
+from server.ratelimit import RateLimitedLog
+from server.storage.database import UNAVAILABLE, is_unavailable
 
 log = logging.getLogger("quiver.api")
+unavailable_log = RateLimitedLog(logging.getLogger("quiver.database"), every_s=10.0)
 PROBLEM_JSON = "application/problem+json"
 
 
@@ -39,7 +43,25 @@ def _field(loc: tuple[Any, ...]) -> str:
 
 async def _quiver_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, QuiverError)
-    return problem(exc.status, exc.code, exc.title, exc.detail, request.url.path, **exc.extra())
+    response = problem(exc.status, exc.code, exc.title, exc.detail, request.url.path, **exc.extra())
+    retry_after = getattr(exc, "retry_after_s", None)
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+async def _unavailable(request: Request, exc: Exception) -> JSONResponse:
+    full = "full" in str(exc).lower()  # SQLite: "database or disk is full"
+    unavailable_log.warning(
+        "database unavailable on %s %s: %s", request.method, request.url.path,
+        str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__,
+    )  # fmt: skip
+    error = UnavailableError(
+        "the database's disk is full; nothing was changed"
+        if full
+        else "the database did not answer; nothing was changed, try again shortly"
+    )
+    return await _quiver_error(request, error)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -63,21 +85,38 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
-    code = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}.get(
-        exc.status_code, "internal"
-    )
+    code = {
+        400: "malformed_json", 404: "not_found", 405: "method_not_allowed",
+        413: "payload_too_large",
+    }.get(exc.status_code, "internal")  # fmt: skip
     return problem(exc.status_code, code, str(exc.detail), str(exc.detail), request.url.path)
 
 
+async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+    """A driver error: the database away (503), or a bug (500)."""
+    if is_unavailable(exc):
+        return await _unavailable(request, exc)
+    return await _unexpected(request, exc)
+
+
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    if is_unavailable(exc):
+        return await _unavailable(request, exc)
     log.exception("unhandled error on %s %s", request.method, request.url.path)
-    return problem(
+    response = problem(
         500, "internal", "Internal error", "an unexpected error occurred", request.url.path
     )
+    # Starlette re-raises after a 500 and the server then closes the connection: say so, so a
+    # keep-alive client does not send its next request into a closed socket.
+    response.headers["Connection"] = "close"
+    return response
 
 
 def install(app: FastAPI) -> None:
     app.add_exception_handler(QuiverError, _quiver_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    for kind in UNAVAILABLE:
+        app.add_exception_handler(kind, _unavailable)
+    app.add_exception_handler(DBAPIError, _database_error)
     app.add_exception_handler(Exception, _unexpected)

@@ -45,7 +45,7 @@ class KeyCreate(Strict):
 
 
 class RollbackRequest(Strict):
-    version: int = Field(ge=1)
+    version: int = Field(ge=1, le=2**31 - 1)
 
 
 class EnabledUpdate(Strict):

@@ -12,6 +12,8 @@ from typing import Any
 
 import jsonschema_rs
 
+from server import inputs
+
 TRUE = frozenset({"true", "1", "yes", "on"})
 FALSE = frozenset({"false", "0", "no", "off"})
 MAX_VALIDATORS = 4096
@@ -74,6 +76,11 @@ class ArgumentChecker:
         """The arguments the tool will see, or ``ArgumentError``."""
         if not isinstance(arguments, dict):
             raise ArgumentError(None, "arguments must be a JSON object")
+        # what no worker channel can carry (MCP and in-process callers pass no HTTP edge)
+        unusable = inputs.problem_in(arguments, nul_ok=frozenset(map(str, arguments)))
+        if unusable is not None:
+            field, message = unusable
+            raise ArgumentError(field.split(".")[0], f"argument {field!r} {message}")
         clean: dict[str, Any] = {}
         skip_validation: set[str] = set()
         for name, prop in self.properties.items():

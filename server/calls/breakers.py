@@ -299,3 +299,36 @@ class RedisBreakers:
 
     async def close(self) -> None:
         return None  # the client belongs to the runtime
+
+
+class FallbackBreakers:
+    """Redis breakers while Redis answers; this node's own while it does not (calls go on,
+    breakers degrade to per node), and Redis again once it is back."""
+
+    def __init__(self, shared: RedisBreakers, local: MemoryBreakers, redis: Any) -> None:
+        self.shared = shared
+        self.local = local
+        self.redis = redis  # a ``Dependency``
+
+    async def _either(self, method: str, *args: Any) -> Any:
+        if self.redis.should_try():
+            try:
+                value = await getattr(self.shared, method)(*args)
+            except Exception as exc:  # any Redis failure: connection, timeout, script
+                self.redis.failed(exc)
+            else:
+                self.redis.succeeded()
+                return value
+        return await getattr(self.local, method)(*args)
+
+    async def state(self, tenant: str) -> TenantBreakers:
+        return await self._either("state", tenant)
+
+    async def admit(self, tenant: str, tool: str) -> bool:
+        return await self._either("admit", tenant, tool)
+
+    async def record(self, tenant: str, tool: str, ok: bool, policy: BreakerPolicy) -> str | None:
+        return await self._either("record", tenant, tool, ok, policy)
+
+    async def close(self) -> None:
+        await self.local.close()

@@ -43,10 +43,15 @@ def scope_owner(scope: str | None, session: str | None, customer: str | None) ->
 
 class ResultCache:
     def __init__(
-        self, max_entries: int = 10_000, redis: Any = None, prefix: str = "quiver:result:"
+        self,
+        max_entries: int = 10_000,
+        redis: Any = None,
+        prefix: str = "quiver:result:",
+        health: Any = None,
     ):
         self.max_entries = max_entries
         self.redis = redis
+        self.health = health  # a ``Dependency``: skip Redis for a while after a failure
         self.prefix = prefix
         self._local: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
 
@@ -59,7 +64,7 @@ class ResultCache:
                 self._local.move_to_end(key)
                 return orjson.loads(hit[1]), "local"
             del self._local[key]
-        if self.redis is None:
+        if self.redis is None or (self.health and not self.health.should_try()):
             return None
         try:
             raw, ttl_ms = (
@@ -68,9 +73,12 @@ class ResultCache:
                 .pttl(self.prefix + key)
                 .execute()
             )
-        except Exception:  # the shared tier is an optimisation: a Redis outage is a miss
-            log.warning("result cache: Redis read failed", exc_info=True)
+        except Exception as exc:  # the shared tier is an optimisation: a Redis outage is a miss
+            if self.health:
+                self.health.failed(exc)
             return None
+        if self.health:
+            self.health.succeeded()
         if raw is None:
             return None
         if ttl_ms and ttl_ms > 0:
@@ -82,11 +90,12 @@ class ResultCache:
             return
         raw = orjson.dumps(result)
         self._remember(key, raw, ttl_s)
-        if self.redis is not None:
+        if self.redis is not None and not (self.health and not self.health.should_try()):
             try:
                 await self.redis.set(self.prefix + key, raw, px=int(ttl_s * 1000))
-            except Exception:
-                log.warning("result cache: Redis write failed", exc_info=True)
+            except Exception as exc:
+                if self.health:
+                    self.health.failed(exc)
 
     def _remember(self, key: str, raw: bytes, ttl_s: float) -> None:
         self._local[key] = (time.monotonic() + ttl_s, raw)

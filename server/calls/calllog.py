@@ -1,25 +1,46 @@
-"""The tool-call log, written in batches off the request path.
+"""The tool-call log: journalled before the answer, written in batches off the request path.
 
-Calls are queued in memory and inserted every ``flush_interval_s`` (or sooner when a batch
-fills). A graceful stop flushes everything; a crash loses at most the last interval's calls.
-The arguments stored are those the tool received (undeclared ones dropped, values validated
-and coerced), with secret-looking keys redacted and the whole capped at ``MAX_ARGUMENT_CHARS``;
-results are truncated at ``MAX_RESULT_CHARS``. Both caps leave a marker.
+Nothing answered is lost:
+
+* ``record`` gives the row a ``uid``, makes its strings storable (NUL and lone surrogates
+  escaped, never the row dropped) and appends it to this process's journal on local disk
+  before the call answers — a write the kernel keeps if the process is killed.
+* ``flush`` (every ``flush_interval_s``, or sooner when a batch fills) inserts the queued rows.
+  A batch the database refuses is split and retried, so one bad row cannot take others with
+  it; a row refused on its own is set aside in a bounded ``refused`` file. While the database
+  does not answer, rows stay queued (bounded in memory; the journal holds them all) and the
+  next flush tries again.
+* A journal segment is deleted once all of its rows are in the database. At start, segments
+  left by a process that died are replayed; ``uid`` makes a replayed row that was already
+  written a no-op.
+
+Failures are counted (``quiver_call_log_failures_total``) and logged at most every 10 s.
+Arguments are those the tool received, redacted and capped; results are truncated.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import logging
+import os
 import re
+import uuid
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from server import metrics
+from server.inputs import storable
+from server.ratelimit import RateLimitedLog
 from server.storage import rollups
+from server.storage.database import is_unavailable
 from server.storage.tables import ToolCallRow, utcnow
 
 log = logging.getLogger("quiver.calls")
@@ -29,6 +50,9 @@ SECRET_KEY = re.compile(
 MAX_RESULT_CHARS = 4096
 MAX_ARGUMENT_CHARS = 8192
 BATCH = 500
+MAX_QUEUED = 200_000  # rows held in memory while the database is away (all are journalled)
+SEGMENT_ROWS = 5_000  # a journal segment is closed after this many rows (or at each flush)
+MAX_REFUSED_BYTES = 64 << 20
 
 
 def redact(value: Any, depth: int = 0) -> Any:
@@ -62,46 +86,254 @@ def truncate(result: Any) -> str | None:
     return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + "…[truncated]"
 
 
+class Journal:
+    """This process's call-log rows on local disk until the database has them: numbered
+    segment files, each locked (``flock``) while its process lives, so a starting process
+    replays only the segments of processes that are gone."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.prefix = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.number = 0
+        self.fd: int | None = None
+        self.rows_in_open = 0
+        self.outstanding: dict[int, int] = {}  # segment -> rows not yet in the database
+
+    def append(self, row: dict[str, Any]) -> int:
+        """Journal one row; the segment it went to."""
+        if self.fd is not None and self.rows_in_open >= SEGMENT_ROWS:
+            self.seal()
+        if self.fd is None:
+            self.number += 1
+            path = self._path(self.number)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
+            self.fd = os.open(path, flags, 0o600)
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            self.rows_in_open = 0
+        os.write(self.fd, json.dumps(row, default=_iso).encode() + b"\n")
+        self.rows_in_open += 1
+        self.outstanding[self.number] = self.outstanding.get(self.number, 0) + 1
+        return self.number
+
+    def seal(self) -> None:
+        """Close the open segment: the next row starts another. A sealed segment is deleted
+        once all its rows are in the database."""
+        if self.fd is not None:
+            os.close(self.fd)  # its lock goes with it
+            self.fd = None
+            self._retire_if_done(self.number)
+
+    def written(self, segment: int) -> None:
+        """One row of ``segment`` is in the database."""
+        left = self.outstanding.get(segment, 0) - 1
+        self.outstanding[segment] = left
+        if left <= 0 and (segment != self.number or self.fd is None):
+            self._retire_if_done(segment)
+
+    def _retire_if_done(self, segment: int) -> None:
+        if self.outstanding.get(segment, 0) <= 0:
+            self.outstanding.pop(segment, None)
+            with contextlib.suppress(FileNotFoundError):
+                self._path(segment).unlink()
+
+    close = seal
+
+    def _path(self, segment: int) -> Path:
+        return self.directory / f"{self.prefix}-{segment:06d}.jsonl"
+
+    def orphans(self) -> list[tuple[Path, list[dict[str, Any]]]]:
+        """Segments of processes that are gone, with their rows."""
+        found = []
+        for path in sorted(self.directory.glob("*.jsonl")):
+            if path.name.startswith(self.prefix):
+                continue
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            except FileNotFoundError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # its process is alive
+                os.close(fd)
+                continue
+            with os.fdopen(fd, "rb") as f:
+                rows = [_load(line) for line in f.read().splitlines() if line.strip()]
+            found.append((path, [r for r in rows if r is not None]))
+        return found
+
+
+def _iso(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return {"$at": value.isoformat()}
+    raise TypeError(type(value).__name__)
+
+
+def _load(line: bytes) -> dict[str, Any] | None:
+    try:
+        row = json.loads(line)
+    except ValueError:  # a line cut by the crash
+        return None
+    if isinstance(row.get("at"), dict):
+        row["at"] = datetime.fromisoformat(row["at"]["$at"])
+    return row
+
+
 class CallLog:
-    def __init__(self, sessions: async_sessionmaker, flush_interval_s: float = 0.5) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker,
+        flush_interval_s: float = 0.5,
+        journal_dir: Path | None = None,
+    ) -> None:
         self.sessions = sessions
         self.flush_interval_s = flush_interval_s
-        self._pending: list[dict[str, Any]] = []
+        self.journal = Journal(journal_dir) if journal_dir is not None else None
+        self._pending: list[tuple[int, dict[str, Any]]] = []  # (journal segment, row)
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._lock = asyncio.Lock()
+        self._failures = RateLimitedLog(log, every_s=10.0)
+        self.unavailable = False  # the last flush found the database away
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
+    async def replay(self) -> int:
+        """Queue the rows of journal segments that dead processes left; how many."""
+        if self.journal is None:
+            return 0
+        count = 0
+        for path, rows in self.journal.orphans():
+            for row in rows:
+                self._pending.append((0, row))
+            count += len(rows)
+            await self.flush()
+            if self._pending:  # the database is away: keep the file for the next start
+                self._pending = [p for p in self._pending if p[0] != 0]
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        if count:
+            log.warning("replayed %d call-log rows journalled by a process that ended", count)
+        return count
+
     def record(self, **row: Any) -> None:
         row.setdefault("at", utcnow())
-        row["arguments"] = stored_arguments(row.get("arguments") or {})
-        self._pending.append(row)
+        row["uid"] = uuid.uuid4().hex
+        row["arguments"] = stored_arguments(storable(row.get("arguments") or {}))
+        for key in ("error_message", "result", "error_code"):
+            if isinstance(row.get(key), str):
+                row[key] = storable(row[key])
+        segment = 0
+        if self.journal is not None:
+            try:
+                segment = self.journal.append(row)
+            except OSError as exc:  # a full disk: the row still goes to the database
+                metrics.CALL_LOG_FAILURES.labels(reason="journal").inc()
+                self._failures.warning("call-log journal write failed: %s", exc)
+        self._pending.append((segment, row))
+        if len(self._pending) > MAX_QUEUED:  # journalled: the journal replays them at start
+            dropped = len(self._pending) - MAX_QUEUED
+            metrics.CALL_LOG_FAILURES.labels(reason="queue_full").inc(dropped)
+            del self._pending[:dropped]
         if len(self._pending) >= BATCH:
             self._wakeup.set()
 
     async def flush(self) -> None:
         """Write what is queued; returns once rows queued before the call are committed (a flush
-        already in flight is waited for, so readers of the log see their own calls)."""
+        already in flight is waited for, so readers of the log see their own calls) — or once
+        the database has been found away (the rows stay queued)."""
         async with self._lock:
+            if self.journal is not None:
+                self.journal.seal()  # what is queued now can be retired once written
             while self._pending:
                 batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
-                try:
-                    async with self.sessions() as session, session.begin():
-                        await session.execute(insert(ToolCallRow), batch)
-                        await rollups.add(session, batch)
-                except Exception:
-                    log.exception("could not write %d tool-call log rows", len(batch))
+                kept = await self._write(batch)
+                if kept:
+                    self._pending[:0] = kept
+                    self.unavailable = True
                     return
+            self.unavailable = False
+
+    async def _write(
+        self, batch: list[tuple[int, dict[str, Any]]]
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """Insert ``batch``; the rows to try again later (the database is away). A batch the
+        database refuses is halved until the refused row stands alone and is set aside."""
+        try:
+            await self._insert([row for _, row in batch])
+        except Exception as exc:
+            if not (is_unavailable(exc) or isinstance(exc, OSError)):
+                return await self._split(batch, exc)
+            metrics.CALL_LOG_FAILURES.labels(reason="unavailable").inc()
+            self._failures.warning(
+                "call log: the database is away, %d rows kept queued (%s)",
+                len(self._pending) + len(batch), str(exc).splitlines()[0][:200],
+            )  # fmt: skip
+            return batch
+        self._done(batch)
+        return []
+
+    async def _split(
+        self, batch: list[tuple[int, dict[str, Any]]], exc: Exception
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """The database refused ``batch``: halve it until the refused row stands alone."""
+        if len(batch) == 1:
+            self._refused(batch[0][1], exc)
+            self._done(batch)
+            return []
+        half = len(batch) // 2
+        kept = await self._write(batch[:half])
+        if kept:
+            return kept + batch[half:]
+        return await self._write(batch[half:])
+
+    async def _insert(self, rows: list[dict[str, Any]]) -> None:
+        async with self.sessions() as session, session.begin():
+            dialect = session.bind.dialect.name
+            insert_ = pg_insert if dialect == "postgresql" else sqlite_insert
+            new = set(
+                (
+                    await session.execute(
+                        insert_(ToolCallRow)
+                        .values(rows)
+                        .on_conflict_do_nothing(index_elements=["uid"])
+                        .returning(ToolCallRow.uid)
+                    )
+                ).scalars()
+            )
+            await rollups.add(session, [r for r in rows if r["uid"] in new])
+
+    def _done(self, batch: list[tuple[int, dict[str, Any]]]) -> None:
+        if self.journal is None:
+            return
+        for segment, _ in batch:
+            if segment:
+                self.journal.written(segment)
+
+    def _refused(self, row: dict[str, Any], exc: Exception) -> None:
+        """A row the database will not take even alone: kept aside, never silently dropped."""
+        metrics.CALL_LOG_FAILURES.labels(reason="refused").inc()
+        self._failures.warning("call log: a row was refused and set aside: %s", exc)
+        if self.journal is None:
+            return
+        path = self.journal.directory / "refused.jsonl"
+        with contextlib.suppress(OSError):
+            if not path.exists() or path.stat().st_size < MAX_REFUSED_BYTES:
+                with path.open("a") as f:
+                    f.write(json.dumps({"row": row, "error": str(exc)[:500]}, default=str) + "\n")
 
     async def _run(self) -> None:
         while not self._stopping:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wakeup.wait(), self.flush_interval_s)
             self._wakeup.clear()
-            await self.flush()
+            try:
+                await self.flush()
+            except Exception:  # never let the writer die: the rows are queued and journalled
+                self._failures.warning("call log: flush failed unexpectedly")
 
     async def stop(self) -> None:
         self._stopping = True
@@ -110,3 +342,5 @@ class CallLog:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         await self.flush()
+        if self.journal is not None and not self._pending:
+            self.journal.close()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -23,14 +25,17 @@ from server.calls.inprocess import InProcessEngine
 from server.calls.sessions import SessionTracker
 from server.calls.webhook import WebhookEngine
 from server.egress import Allowlist
+from server.ratelimit import RateLimitedLog
 from server.registry.model import ToolDef
 from server.registry.service import Registry
+from server.storage.database import is_unavailable
 from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 MAX_SOURCES = 2048
 CLAIM_MARGIN_S = 10.0  # a once-per-session claim outlives its run's deadlines by this much
 tool_log = logging.getLogger("quiver.tool")
+state_lost = RateLimitedLog(logging.getLogger("quiver.database"), every_s=10.0)
 
 
 class Claims(Protocol):
@@ -239,10 +244,23 @@ class CallPipeline:
         try:
             result = await self._run(store, request, tool, params, started)
         except BaseException:
-            await store.sessions.finish_claim(session.id, tool.name, done=False)
+            async with self._saving(store):
+                await store.sessions.finish_claim(session.id, tool.name, done=False)
             raise
-        await store.sessions.finish_claim(session.id, tool.name, done=bool(result["success"]))
+        async with self._saving(store):
+            await store.sessions.finish_claim(session.id, tool.name, done=bool(result["success"]))
         return await self._finish(store, request, tool, result, started, params)
+
+    @contextlib.asynccontextmanager
+    async def _saving(self, store: Store) -> AsyncIterator[None]:
+        """Writes after a tool ran: a database gone away loses them (logged), never the
+        answer — an error would make the client retry and the tool run twice."""
+        try:
+            yield
+        except Exception as exc:
+            if not is_unavailable(exc):
+                raise
+            state_lost.warning("a call's session state was not saved (database away): %s", exc)
 
     def _timeout(self, tool: ToolDef) -> int:
         return min(
@@ -275,9 +293,11 @@ class CallPipeline:
         ``arguments`` the tool received."""
         code = None if result["success"] else result["error"]["code"]
         if not request.test:
-            await self.tracker.outcome(
-                store, request.tenant_id, request.session, tool.name, code, tool.metadata, tool.kind
-            )
+            async with self._saving(store):
+                await self.tracker.outcome(
+                    store, request.tenant_id, request.session, tool.name, code,
+                    tool.metadata, tool.kind,
+                )  # fmt: skip
         metrics.observe_call(tool.kind, code, _ms(started) / 1000)
         self._log(request, tool, result, arguments)
         return result
@@ -344,7 +364,8 @@ class CallPipeline:
             engine, executable, params, context, limits, outcome, started, run_kwargs
         )
         if outcome.ok:
-            await self._apply_updates(store, request, tool, outcome, result)
+            async with self._saving(store):
+                await self._apply_updates(store, request, tool, outcome, result)
         for line in outcome.logs:
             tool_log.info(
                 "%s",

@@ -22,10 +22,25 @@ from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 SESSION_BREAKER_FAILURES = 3
-# Outcomes that say nothing about a tool's health: the model's arguments, the node's load, or
-# the breaker itself. They count for the session breaker (the model keeps getting it wrong) but
-# not for the tenant's rolling breaker.
-NOT_THE_TOOLS_FAULT = {"invalid_arguments", "busy", "circuit_open"}
+SESSION_BREAKER_COOLDOWN_S = 300.0
+# Outcomes that say nothing about a tool's health — the model's arguments, the node's load, a
+# worker killed from outside, an engine or dependency this node lacks, a breaker or a claim —
+# count for no breaker: only the tool's own failures do.
+NOT_THE_TOOLS_FAULT = frozenset({
+    "invalid_arguments", "busy", "circuit_open", "already_done", "worker_crashed",
+    "engine_unavailable", "tool_not_available", "browser_action",
+})  # fmt: skip
+
+
+def open_session_breakers(row: SessionRow, now: float) -> frozenset[str]:
+    """The session's breakers still open at ``now`` (each closes after its cool-down)."""
+    return frozenset(
+        entry["tool"]
+        for entry in row.open_breakers or ()
+        if isinstance(entry, dict) and entry.get("until", 0) > now
+    )
+
+
 log = logging.getLogger("quiver.breakers")
 
 
@@ -67,7 +82,11 @@ class SessionTracker:
         policy: BreakerPolicy,
         usage: UsageRanking,
         on_tenant_change: Callable[[str], None] = lambda tenant: None,
+        clock: Callable[[], float] = time.time,
+        session_cooldown_s: float = SESSION_BREAKER_COOLDOWN_S,
     ) -> None:
+        self.clock = clock
+        self.session_cooldown_s = session_cooldown_s
         self.breakers = breakers
         self.policy = policy
         self.usage = usage
@@ -97,7 +116,7 @@ class SessionTracker:
         return SessionInputs(
             intent=row.intent,
             completed=completed,
-            open_breakers=frozenset(row.open_breakers or ()) | tenant_breakers.open,
+            open_breakers=open_session_breakers(row, self.clock()) | tenant_breakers.open,
             browser_actions=browser_actions(row),
             version=row.version + tenant_breakers.generation,
             ranking=ranking,
@@ -119,7 +138,7 @@ class SessionTracker:
         rolling: bool = True,
     ) -> None:
         """Count one call's outcome (``code`` None = success) for the tenant's rolling breaker
-        and, in a session, the session breaker."""
+        and, in a session, the session breaker — only failures that are the tool's own."""
         if rolling and code not in NOT_THE_TOOLS_FAULT:
             policy = self.policy.merged(metadata)
             moved = await self.breakers.record(tenant, tool, code is None, policy)
@@ -135,11 +154,17 @@ class SessionTracker:
                         policy.cooldown_s + 0.05, self.on_tenant_change, tenant
                     )
                 self.on_tenant_change(tenant)
-        if session is None or code is None:
+        if session is None or code is None or code in NOT_THE_TOOLS_FAULT:
             return
         failures = await store.sessions.count_failure(session.id, tool)
-        if failures >= SESSION_BREAKER_FAILURES and tool not in (session.open_breakers or ()):
-            await store.sessions.open_breaker(session, tool)
+        now = self.clock()
+        if failures >= SESSION_BREAKER_FAILURES and tool not in open_session_breakers(session, now):
+            # open for the cool-down; the count starts again, so it takes three more failures
+            await store.sessions.open_breaker(session, tool, now + self.session_cooldown_s)
+            # at the end of the cool-down the tool is offered again: wake the streams then
+            asyncio.get_running_loop().call_later(
+                self.session_cooldown_s + 0.05, self.on_tenant_change, tenant
+            )
             store.calls.breaker_opened(tenant, tool, "session", session.id)
             metrics.BREAKER_OPENINGS.labels(scope="session").inc()
             log.warning(

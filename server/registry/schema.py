@@ -7,6 +7,7 @@ Every problem is reported with the dotted path of the field it concerns, for exa
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -23,6 +24,8 @@ TOP_LEVEL_ONLY = frozenset({"$schema"})
 PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
 MAX_DEPTH = 8
 MAX_PROPERTIES = 256
+MAX_ENUM = 500
+MAX_SCHEMA_BYTES = 64 * 1024  # one tool's parameters, serialised: what each snapshot repeats
 
 _KEYWORD_TYPES: dict[str, tuple[str, ...]] = {
     "pattern": ("string",), "format": ("string",), "minLength": ("string",), "maxLength": ("string",),
@@ -103,6 +106,9 @@ def normalise_parameters(raw: Any, problems: Problems, field: str = "parameters"
         if "$schema" in schema and not isinstance(schema["$schema"], str):
             problems.add(f"{field}.$schema", "must be a string")
     _check(schema, field, problems, depth=0, top=True)
+    size = len(json.dumps(schema, default=str))
+    if size > MAX_SCHEMA_BYTES:
+        problems.add(field, f"is {size} bytes serialised; at most {MAX_SCHEMA_BYTES}")
     return schema
 
 
@@ -180,6 +186,9 @@ def _check_values(schema: dict[str, Any], types: list[str], field: str, problems
     if "enum" in schema:
         if not isinstance(enum, list) or not enum:
             problems.add(f"{field}.enum", "must be a non-empty list")
+            enum = None
+        elif len(enum) > MAX_ENUM:  # every snapshot carries them: keep them small
+            problems.add(f"{field}.enum", f"at most {MAX_ENUM} values")
             enum = None
         else:
             for i, value in enumerate(enum):

@@ -6,8 +6,40 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+# A database that does not answer, is restarting, or whose disk is full: what was asked changed
+# nothing and may be retried. (Integrity and data errors are not here: they are bugs or input.)
+UNAVAILABLE: tuple[type[BaseException], ...] = (
+    sa_exc.OperationalError,
+    sa_exc.InterfaceError,
+    sa_exc.TimeoutError,
+    ConnectionError,
+    TimeoutError,
+)
+# SQLSTATEs of a server that is going away or not there yet: connection exceptions (08…),
+# shutting down / starting up (57P01-57P03), out of connections or disk (53…).
+UNAVAILABLE_STATES = ("08", "57P01", "57P02", "57P03", "53")
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    """Does ``exc`` say the database is away (rather than that a statement was wrong)?"""
+    if isinstance(exc, UNAVAILABLE):
+        return True
+    if isinstance(exc, sa_exc.DBAPIError):
+        if exc.connection_invalidated:
+            return True
+        original = exc.orig
+        while original is not None:
+            state = getattr(original, "sqlstate", None) or getattr(original, "pgcode", None)
+            if isinstance(state, str) and state.startswith(UNAVAILABLE_STATES):
+                return True
+            if isinstance(original, ConnectionError | TimeoutError):
+                return True
+            original = original.__cause__ or getattr(original, "orig", None)
+    return False
 
 
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:

@@ -501,6 +501,10 @@ class Store:
         self.calls = CallRepository(session, parallel)
         self.changed_tenants: set[str] = set()
         self.revoked_keys: set[str] = set()
+        # A tool has run for this unit of work and its answer is ready: from here on a database
+        # that goes away must not turn that answer into an error a client would retry (which
+        # would run the tool again). What the call changed in the session is lost then (logged).
+        self.answered = False
 
     async def changed(
         self,
@@ -646,8 +650,16 @@ class SessionRepository:
         else:
             await self.session.execute(delete(row).where(*match))
 
-    async def open_breaker(self, row: SessionRow, tool: str) -> None:
-        row.open_breakers = sorted({*(row.open_breakers or ()), tool})
+    async def open_breaker(self, row: SessionRow, tool: str, until: float) -> None:
+        """Take ``tool`` out of the session until ``until`` (epoch seconds); its failure count
+        starts again."""
+        kept = [e for e in row.open_breakers or () if isinstance(e, dict) and e["tool"] != tool]
+        row.open_breakers = [*kept, {"tool": tool, "until": until}]
+        await self.session.execute(
+            delete(SessionToolFailureRow).where(
+                SessionToolFailureRow.session_id == row.id, SessionToolFailureRow.tool == tool
+            )
+        )
         await self.session.flush()
         await self.bump(row.id)
 

@@ -164,7 +164,8 @@ class SessionRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     created_by: Mapped[str | None] = mapped_column(String(32))
-    open_breakers: Mapped[list[str]] = mapped_column(JSONType, default=list)
+    # the session breakers: [{"tool", "until"}] (epoch seconds; closed once past)
+    open_breakers: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
     actions: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
     customer: Mapped[str | None] = mapped_column(String(128))
 
@@ -239,6 +240,9 @@ class ToolCallRow(Base):
     test: Mapped[bool] = mapped_column(Boolean, default=False)
     cached: Mapped[bool] = mapped_column(Boolean, default=False)
     call_id: Mapped[str | None] = mapped_column(String(36))
+    uid: Mapped[str | None] = mapped_column(String(32))  # unique: ux_tool_calls_uid
+
+    __table_args__ = (Index("ux_tool_calls_uid", "uid", unique=True),)
 
 
 class ToolCallDailyRow(Base):

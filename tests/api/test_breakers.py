@@ -4,6 +4,10 @@ per-tool rolling one (in process, and shared by two server processes through Red
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+
+import pytest
 
 from server.settings import Settings
 from tests.api.test_calls import call, python
@@ -76,15 +80,84 @@ async def test_third_failure_in_a_session_removes_the_tool_there_and_the_stream_
     assert await names(acme, other) == ["flaky", "steady"]  # other sessions keep it
 
 
-async def test_invalid_arguments_count_for_the_session_breaker(api: Api) -> None:
+async def test_the_models_argument_mistakes_never_open_a_breaker(api: Api) -> None:
     acme = await api.tenant("acme")
     await setup(acme)
     sid = await attach(acme)
 
-    results = [await call(acme, sid, "flaky", {"fail": "not a boolean"}) for _ in range(3)]
+    results = [await call(acme, sid, "flaky", {"fail": "not a boolean"}) for _ in range(5)]
 
     assert {r["error"]["code"] for r in results} == {"invalid_arguments"}
-    assert await names(acme, sid) == ["steady"]
+    assert await names(acme, sid) == ["flaky", "steady"]
+
+
+async def test_the_session_breaker_closes_after_its_cool_down(api: Api) -> None:
+    now = [1_000_000.0]
+    api.runtime.tracker.clock = lambda: now[0]  # the test owns the clock
+    acme = await api.tenant("acme")
+    shaky = FLAKY.copy()  # without the tight rolling breaker: only the session's counts here
+    shaky["source"] = (
+        FLAKY["source"]
+        .replace('"flaky"', '"shaky"')
+        .replace(', "breaker": {"min_calls": 4, "failure_rate": 0.5, "cooldown_s": 1}', "")
+    )
+    assert (await acme.dev.post("/v1/tools", json=shaky)).status_code == 201
+    assert (await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})).status_code == 201
+    sid = await attach(acme)
+
+    for _ in range(3):
+        await call(acme, sid, "shaky", {"fail": True})
+    opened = await names(acme, sid)
+    now[0] += api.runtime.tracker.session_cooldown_s - 1
+    still = await names(acme, sid)
+    now[0] += 2
+    closed = await names(acme, sid)
+    recovered = await call(acme, sid, "shaky", {"fail": False})
+    for _ in range(2):
+        await call(acme, sid, "shaky", {"fail": True})
+    two_more = await names(acme, sid)  # the count started again at the opening
+    await call(acme, sid, "shaky", {"fail": True})
+
+    assert opened == still == []
+    assert closed == ["shaky"] and recovered["success"] is True
+    assert two_more == ["shaky"]
+    assert await names(acme, sid) == []
+
+
+@pytest.mark.workers(2)
+async def test_workers_killed_from_outside_are_reported_as_such_and_count_for_no_breaker(
+    api: Api,
+) -> None:
+    slow = python("""
+import time
+
+
+def execute(params, context):
+    time.sleep(3)
+    return {"success": True}
+
+
+tool = {"name": "slow", "description": "Takes its time", "execute": execute,
+        "metadata": {"timeout": 10000}}
+""")
+    acme = await api.tenant("acme")
+    await setup(acme)
+    assert (await acme.dev.post("/v1/tools", json=slow)).status_code == 201
+    sid = await attach(acme)
+    pool = api.runtime.restricted.pool
+    results = []
+    for _ in range(3):
+        running = asyncio.create_task(call(acme, sid, "slow"))
+        async with asyncio.timeout(10):
+            while not pool.running:  # noqa: ASYNC110 - wait for the call to reach a worker
+                await asyncio.sleep(0.01)
+        worker = next(iter(pool.running))
+        os.kill(worker.proc.pid, signal.SIGKILL)  # the system's OOM killer, or an operator
+        results.append(await running)
+
+    assert [r["error"]["code"] for r in results] == ["worker_crashed"] * 3
+    assert "from outside" in results[0]["error"]["message"]
+    assert "slow" in await names(acme, sid)
 
 
 async def _fail_in_fresh_sessions(t: TenantKeys, times: int, fail: bool = True) -> list[dict]:

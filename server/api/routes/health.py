@@ -42,10 +42,15 @@ async def readyz(runtime: RuntimeDep) -> JSONResponse:
     except Exception as exc:  # readiness reports any failure instead of raising
         checks["database"] = f"unreachable: {type(exc).__name__}"
     ready = all(v == "ok" for v in checks.values()) and "migrations" in checks
-    return JSONResponse(
-        {"status": "ready" if ready else "not_ready", "checks": checks},
-        status_code=200 if ready else 503,
-    )
+    status = "ready" if ready else "not_ready"
+    health = runtime.redis_health
+    if health is not None:  # optional: without it the node serves from its in-process tier
+        checks["redis"] = (
+            f"degraded: in-process tier ({health.last_error})" if health.degraded else "ok"
+        )
+        if ready and health.degraded:
+            status = "degraded"
+    return JSONResponse({"status": status, "checks": checks}, status_code=200 if ready else 503)
 
 
 @router.get("/v1/disk-tools", tags=["tools"])

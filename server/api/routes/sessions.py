@@ -235,7 +235,9 @@ async def call_tool(
     if entry.executor == "browser":
         message = f"{body.tool!r} is a browser action: the agent runs it and reports the outcome"
         return _json(envelope.failure(body.tool, 0.0, "browser_action", message))
-    return _json(await runtime.pipeline.call(store, request, state.view.visible[body.tool]))
+    envelope_ = await runtime.pipeline.call(store, request, state.view.visible[body.tool])
+    store.answered = True  # the tool ran: its answer goes out whatever the commit meets
+    return _json(envelope_)
 
 
 @router.post("/{sid}/calls/{call_id}/result", status_code=201)
