@@ -218,6 +218,12 @@ class RestartBudget:
     def allows(self, tenant: str) -> bool:
         return self.burst <= 0 or self._now_tokens(tenant) >= 1.0
 
+    def wait_s(self, tenant: str) -> float:
+        """How long until ``tenant`` may cause a restart again (0: now)."""
+        if self.allows(tenant):
+            return 0.0
+        return (1.0 - self._now_tokens(tenant)) / self.per_s if self.per_s > 0 else float("inf")
+
     def charge(self, tenant: str) -> None:
         if self.burst <= 0:
             return
@@ -339,6 +345,11 @@ class WorkerPool:
         ``source`` is sent only if the worker answers that it has not loaded ``payload["hash"]``.
         """
         await self.start()
+        wait_s = self.config.queue_wait_ms / 1000
+        if not self.restarts.allows(tenant):
+            # the tenant waits for its budget, like a call waiting for a worker: this holds its
+            # callers back (their requests cost the node too) instead of answering them at once
+            await asyncio.sleep(min(self.restarts.wait_s(tenant), wait_s))
         if not self.restarts.allows(tenant):
             return {
                 "ok": False,
@@ -346,7 +357,6 @@ class WorkerPool:
                 "message": "this tenant's tools restarted sandbox workers too often just now; "
                 "try again in a few seconds",
             }
-        wait_s = self.config.queue_wait_ms / 1000
         semaphore = self._tenants[tenant]
         try:
             if semaphore.locked():

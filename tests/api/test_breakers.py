@@ -259,3 +259,29 @@ async def test_the_stream_hears_a_rolling_breaker_open_and_the_tool_come_back(ap
         await agent.aclose()
 
     assert int(back["id"]) > int(opened["id"])
+
+
+async def test_a_tenant_over_its_restart_budget_gets_busy_and_no_one_else_does(settings) -> None:
+    spin = python("""
+def execute(params, context):
+    while True:
+        pass
+
+
+tool = {"name": "spin", "description": "Never ends", "execute": execute,
+        "metadata": {"timeout": 200}}
+""")
+    budget = {"tenant_restart_burst": 2, "tenant_restarts_per_s": 0.01, "queue_wait_ms": 300}
+    async with api_for(settings.model_copy(update=budget)) as api:
+        greedy, other = await api.tenant("greedy"), await api.tenant("other")
+        for t, body in ((greedy, spin), (other, STEADY)):
+            assert (await t.dev.post("/v1/tools", json=body)).status_code == 201
+            await t.dev.post("/v1/bots", json={"name": "b", "tools": None})
+        greedy_calls = [await call(greedy, await attach(greedy), "spin") for _ in range(4)]
+        others = [await call(other, await attach(other), "steady") for _ in range(3)]
+
+    codes = [c["error"]["code"] for c in greedy_calls]
+    assert codes[:2] == ["timeout", "timeout"]  # each of these cost a worker
+    assert codes[2:] == ["busy", "busy"]  # then the budget is spent: busy, no restart
+    assert "restarted sandbox workers too often" in greedy_calls[2]["error"]["message"]
+    assert all(o["success"] for o in others)
