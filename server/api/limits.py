@@ -11,8 +11,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server import inputs
 
-# Top-level body keys whose strings go to a tool as they are (and are logged escaped).
-NUL_OK = frozenset({"arguments", "result", "variables"})
+# Top-level body keys whose strings go to a tool as they are (and are logged escaped); "params"
+# holds an MCP tools/call's arguments.
+NUL_OK = frozenset({"arguments", "result", "variables", "params"})
 
 
 class BodyLimitMiddleware:

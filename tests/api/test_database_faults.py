@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from sqlalchemy import func, select
 
@@ -23,7 +24,7 @@ from server.settings import Settings
 from server.storage.tables import ToolCallRow
 from tests.api.test_calls import ORDER_TOOL, python, session_for
 from tests.conftest import ADMIN_KEY, Api, api_for
-from tests.servers import free_port
+from tests.servers import free_port, served
 
 BINARIES = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
 
@@ -185,3 +186,28 @@ async def test_sqlite_on_a_full_disk_answers_503_and_keeps_every_answered_row(
     assert tenant.status_code != 503 or tenant.json()["code"] == "unavailable"
     assert after == Counter({200: 10})
     assert rows == full[200] + after[200]
+
+
+async def test_a_bug_answers_500_with_connection_close_and_the_next_request_works(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 500 keeps HTTP semantics: the server says it closes the connection, so a keep-alive
+    client opens a new one for its next request instead of failing on a closed socket."""
+    from server.storage.repositories import BotRepository
+
+    acme = await api.tenant("acme")
+
+    async def broken(self, tenant_id):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(BotRepository, "list", broken)
+    async with served(api.app) as base, httpx.AsyncClient(
+        base_url=base, headers={"Authorization": f"Bearer {acme.dev_key}"}
+    ) as client:
+        failed = await client.get("/v1/bots")
+        after = await client.get("/v1/tools")  # the same client, the next request
+
+    assert failed.status_code == 500 and failed.json()["code"] == "internal"
+    assert failed.headers["connection"] == "close"
+    assert "a bug" not in failed.text
+    assert after.status_code == 200
