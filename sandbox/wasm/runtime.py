@@ -201,24 +201,14 @@ class WasmRuntime:
             return _fail("malformed_output", "the request is larger than 1 MiB", started)
         wasi = wasmtime.WasiConfig()
         _stdin_bytes(wasi, request)
-        with self._output.capture(wasi, limits.output_bytes) as output:
-            return self._start(module, wasi, output, limits, started)
-
-    def _start(
-        self,
-        module: wasmtime.Module,
-        wasi: wasmtime.WasiConfig,
-        output: _ProcessStdio | _Callbacks,
-        limits: WasmLimits,
-        started: float,
-    ) -> WasmOutcome:
         store = wasmtime.Store(self.engine)
-        try:  # freed at once, whatever the ending: a trapped store waits for the GC otherwise
-            return self._start_in(store, module, wasi, output, limits, started)
-        finally:
+        try:
+            with self._output.capture(wasi, limits.output_bytes) as output:
+                return self._start(store, module, wasi, output, limits, started)
+        finally:  # freed at once, whatever the ending: a trapped store waits for the GC otherwise
             store.close()
 
-    def _start_in(
+    def _start(
         self,
         store: wasmtime.Store,
         module: wasmtime.Module,

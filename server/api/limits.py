@@ -70,17 +70,8 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
     async def _too_large(self, scope: Scope, send: Send) -> None:
-        payload = json.dumps({
-            "type": "https://quiver.dev/problems/payload_too_large", "title": "Request body too large",
-            "status": 413, "code": "payload_too_large",
-            "detail": f"the body is larger than {self.max_bytes} bytes", "instance": scope.get("path"),
-        }).encode()  # fmt: skip
-        headers = [
-            (b"content-type", b"application/problem+json"),
-            (b"content-length", str(len(payload)).encode()),
-        ]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
-        await send({"type": "http.response.body", "body": payload})
+        detail = f"the body is larger than {self.max_bytes} bytes"
+        await _problem(scope, send, 413, "payload_too_large", "Request body too large", detail)
 
 
 def _url_problem(scope: Scope) -> tuple[str, str] | None:
@@ -108,14 +99,23 @@ def _body_problem(body: bytes) -> tuple[str, str] | None:
 
 
 async def _refuse(scope: Scope, send: Send, field: str, message: str) -> None:
+    errors = [{"field": field, "message": message}]
+    await _problem(
+        scope, send, 422, "validation_error", "Invalid input", f"{field}: {message}", errors=errors
+    )
+
+
+async def _problem(
+    scope: Scope, send: Send, status: int, code: str, title: str, detail: str, **extra: Any
+) -> None:
+    """A problem+json answer sent before any route runs (so without FastAPI's handlers)."""
     payload = json.dumps({
-        "type": "https://quiver.dev/problems/validation_error", "title": "Invalid input",
-        "status": 422, "code": "validation_error", "detail": f"{field}: {message}",
-        "instance": scope.get("path"), "errors": [{"field": field, "message": message}],
+        "type": f"https://quiver.dev/problems/{code}", "title": title, "status": status,
+        "code": code, "detail": detail, "instance": scope.get("path"), **extra,
     }).encode()  # fmt: skip
     headers = [
         (b"content-type", b"application/problem+json"),
         (b"content-length", str(len(payload)).encode()),
     ]
-    await send({"type": "http.response.start", "status": 422, "headers": headers})
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
