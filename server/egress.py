@@ -62,6 +62,11 @@ class EgressDenied(Exception):
     """The destination is not allowed; nothing was sent."""
 
 
+class NameNotResolved(EgressDenied):
+    """The host name does not resolve (a typo, or DNS is down): nothing was sent, and it is not a
+    policy refusal — the model and the developer are told which it is."""
+
+
 def embedded_ipv4(address: Address) -> ipaddress.IPv4Address | None:
     """The IPv4 address an IPv6 address embeds by any of the standard forms, if it does:
     IPv4-mapped (RFC 4291), IPv4-compatible (RFC 4291), SIIT-translated (RFC 6145), NAT64's
@@ -202,9 +207,9 @@ class EgressGuard:
         try:
             addresses = [str(literal)] if literal is not None else await self.resolver(host, port)
         except OSError as exc:
-            raise EgressDenied(f"{host} does not resolve ({exc.__class__.__name__})") from None
+            raise NameNotResolved(f"{host} does not resolve ({exc.__class__.__name__})") from None
         if not addresses:
-            raise EgressDenied(f"{host} does not resolve")
+            raise NameNotResolved(f"{host} does not resolve")
         for text in addresses:
             address = ipaddress.ip_address(text.split("%")[0])
             admitted = named or any(a.admits_address(address) for a in lists)

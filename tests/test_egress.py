@@ -207,3 +207,26 @@ async def test_a_name_resolving_to_an_embedded_private_address_is_refused(
 
     assert len(canary_http.seen) == before
     assert is_public(ipaddress.ip_address(address)) is False
+
+
+async def test_a_name_that_does_not_resolve_is_its_own_failure_not_a_refusal() -> None:
+    import socket
+
+    from sandbox.engine import Limits
+    from server.calls.webhook import WebhookEngine
+    from server.egress import NameNotResolved
+
+    async def nowhere(host: str, port: int) -> list[str]:
+        raise socket.gaierror(-2, "Name or service not known")
+
+    webhook = WebhookEngine(guard(resolver=nowhere))
+    with pytest.raises(NameNotResolved):
+        await guard(resolver=nowhere).check("https://typo.example/x")
+
+    outcome = await webhook.call(
+        {"url": "https://typo.example/orders/{id}", "method": "GET"}, None, {"id": "1"}, "t",
+        Limits(timeout_ms=1000),
+    )  # fmt: skip
+
+    assert outcome.ok is False and outcome.code == "dns_error"
+    assert "typo.example does not resolve" in (outcome.message or "")

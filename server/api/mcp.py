@@ -231,18 +231,23 @@ class QuiverMcp:
         scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
         if scheme.lower() != "bearer" or not token:
             raise UnauthenticatedError("send `Authorization: Bearer <agent key>`")
-        async with runtime.sessions() as session, session.begin():
-            principal = await authenticate(runtime, runtime.store(session), token.strip())
-        if principal.tenant_id is None or principal.role not in ("agent", "developer"):
-            raise ForbiddenError("/mcp needs an agent or developer key of a tenant")
         query = dict(
             part.split("=", 1)
             for part in scope.get("query_string", b"").decode().split("&")
             if "=" in part
         )
         bot = query.get("bot", "")
-        if not BOT.match(bot):
-            raise ValidationFailedError([FieldError("name the bot: /mcp?bot=<bot>", field="bot")])
+        async with runtime.sessions() as session, session.begin():
+            store = runtime.store(session)
+            principal = await authenticate(runtime, store, token.strip())
+            if principal.tenant_id is None or principal.role not in ("agent", "developer"):
+                raise ForbiddenError("/mcp needs an agent or developer key of a tenant")
+            if not BOT.match(bot):
+                raise ValidationFailedError(
+                    [FieldError("name the bot: /mcp?bot=<bot>", field="bot")]
+                )
+            view = await runtime.registry.view(store, principal.tenant_id)
+        view.bot(bot)  # an unknown bot is refused here, before initialize can succeed
         return principal, bot
 
     def _forget(self, key_id: str, mcp_session: str) -> None:

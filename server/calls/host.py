@@ -11,7 +11,14 @@ from typing import Any
 
 import httpx
 
-from server.egress import Allowlist, EgressDenied, EgressGuard, ResponseTooLarge, TooManyRedirects
+from server.egress import (
+    Allowlist,
+    EgressDenied,
+    EgressGuard,
+    NameNotResolved,
+    ResponseTooLarge,
+    TooManyRedirects,
+)
 
 METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 MAX_RESPONSE_BYTES = 1024 * 1024
@@ -45,6 +52,8 @@ class HttpHost:
                 content=data if isinstance(data, str | bytes) else None,
                 timeout_s=min(float(args.get("timeout", timeout_s)), timeout_s), max_bytes=self.max_bytes, extra=extra,
             )  # fmt: skip
+        except NameNotResolved as exc:
+            raise HostCallRefused(f"name not resolved: {exc}") from None
         except EgressDenied as exc:
             raise HostCallRefused(f"egress denied: {exc}") from None
         except (TimeoutError, httpx.TimeoutException):

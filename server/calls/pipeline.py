@@ -231,7 +231,8 @@ class CallPipeline:
         of concurrent calls, on any node, one runs; the others are told it is done."""
         session = request.session
         assert session is not None
-        timeout_ms = self._timeout(tool)
+        # a webhook may run for its own timeout_ms, up to the maximum
+        timeout_ms = self.max_timeout_ms if tool.kind == "webhook" else self._timeout(tool)
         lease_s = 2 * timeout_ms / 1000 + CLAIM_MARGIN_S
         if not await self.claims.claim(session.id, tool.name, lease_s):
             result = envelope.failure(
@@ -329,6 +330,10 @@ class CallPipeline:
             "variables": variables,
         }
         timeout = self._timeout(tool)
+        if executable.engine == "webhook" and "timeout" not in tool.metadata:
+            # a webhook's own timeout_ms is its deadline (it used to be cut to the default)
+            declared = int((executable.webhook or {}).get("timeout_ms") or timeout)
+            timeout = min(declared, self.max_timeout_ms)
         limits = Limits(timeout_ms=timeout)
         if executable.engine in ("wasm", "python-wasm"):
             meta = tool.metadata

@@ -13,7 +13,13 @@ from typing import Any
 import httpx
 
 from sandbox.engine import Limits, RunResult
-from server.egress import EgressDenied, EgressGuard, ResponseTooLarge, TooManyRedirects
+from server.egress import (
+    EgressDenied,
+    EgressGuard,
+    NameNotResolved,
+    ResponseTooLarge,
+    TooManyRedirects,
+)
 
 log = logging.getLogger("quiver.webhook")
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -87,6 +93,8 @@ class WebhookEngine:
                 timeout_s=timeout_s, max_bytes=self.max_response_bytes, extra=extra_allow,
                 secret_headers=frozenset(h.lower() for h in secret_headers),
             )  # fmt: skip
+        except NameNotResolved as exc:
+            return failed("dns_error", str(exc))
         except EgressDenied as exc:
             return failed("egress_denied", str(exc))
         except (TimeoutError, httpx.TimeoutException):

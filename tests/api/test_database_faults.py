@@ -201,9 +201,12 @@ async def test_a_bug_answers_500_with_connection_close_and_the_next_request_work
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(BotRepository, "list", broken)
-    async with served(api.app) as base, httpx.AsyncClient(
-        base_url=base, headers={"Authorization": f"Bearer {acme.dev_key}"}
-    ) as client:
+    async with (
+        served(api.app) as base,
+        httpx.AsyncClient(
+            base_url=base, headers={"Authorization": f"Bearer {acme.dev_key}"}
+        ) as client,
+    ):
         failed = await client.get("/v1/bots")
         after = await client.get("/v1/tools")  # the same client, the next request
 

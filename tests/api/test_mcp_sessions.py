@@ -152,3 +152,20 @@ async def test_session_ids_never_reach_the_log(settings, caplog: pytest.LogCaptu
     server = [r for r in caplog.records if not r.name.startswith(("httpcore", "httpx"))]
     assert any("[session]" in r.getMessage() for r in server)  # the SDK did log about sessions
     assert [r.name for r in server if sid in r.getMessage()] == []
+
+
+async def test_an_unknown_bot_is_refused_at_initialize(settings) -> None:
+    async with api_for(settings) as api:
+        acme = await api.tenant("acme")
+        await ready(acme)
+        async with served(api.app) as base, httpx.AsyncClient(base_url=base, timeout=10) as http:
+            raw = await http.post(
+                "/mcp?bot=nope", json=INITIALIZE,
+                headers={**HEADERS, "Authorization": f"Bearer {acme.agent_key}"},
+            )  # fmt: skip
+            with pytest.raises(Exception):  # noqa: B017 - the SDK client cannot even connect
+                async with mcp_client(base, acme.agent_key, bot="nope") as client:
+                    await client.list_tools()
+
+    assert raw.status_code == 404 and raw.json()["code"] == "not_found"
+    assert "nope" in raw.json()["detail"]

@@ -365,3 +365,20 @@ async def test_a_redirect_to_another_port_of_the_same_host_drops_the_secret(
     assert result["success"] is True and landed["path"] == "/landed"
     assert "authorization" not in landed["headers"]
     assert landed["headers"]["x-static"] == "yes"  # only secrets stay behind
+
+
+async def test_a_webhooks_own_timeout_ms_is_honoured_past_the_default(
+    hooks: Api, upstream_http: LoopbackServer
+) -> None:
+    """timeout_ms 7000 with no metadata.timeout: an upstream taking 5.5 s (past the 5 s default)
+    still answers; the same hook with timeout_ms 1000 times out."""
+    acme, sid = await setup(
+        hooks,
+        hook("patient", upstream_http.base + "/sleep/5500", timeout_ms=7000),
+        hook("hasty", upstream_http.base + "/sleep/5500", timeout_ms=1000),
+    )
+
+    patient, hasty = await asyncio.gather(call(acme, sid, "patient"), call(acme, sid, "hasty"))
+
+    assert patient["success"] is True, patient
+    assert hasty["error"]["code"] == "timeout"
