@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 from sqlalchemy import select
 
 from server.bootstrap import Runtime
+from server.keys import matches, parse_token
 from server.registry.definitions import check_tool_body
 from server.storage.tables import ApiKeyRow, TenantRow, utcnow
 
@@ -43,8 +48,30 @@ def demo_tools(base_url: str) -> list[dict]:
     ]  # fmt: skip
 
 
+async def _kept_keys(store, path: Path) -> dict[str, str] | None:
+    """The demo keys of an earlier start, if they are still valid: MCP client configs and
+    scripts written against them keep working across restarts of the demo."""
+    try:
+        kept = json.loads(path.read_text())  # noqa: ASYNC240 - a small file, once at start
+    except (OSError, ValueError):
+        return None
+    for role in ("developer", "agent"):
+        parsed = parse_token(str(kept.get(role, "")))
+        row = await store.keys.get(parsed[0]) if parsed else None
+        if (
+            row is None
+            or row.revoked_at is not None
+            or row.role != role
+            or row.tenant_id != DEMO_TENANT
+            or not matches(row.secret_hash, parsed[0], parsed[1])
+        ):
+            return None
+    return {"developer": kept["developer"], "agent": kept["agent"]}
+
+
 async def seed_demo(runtime: Runtime) -> dict[str, str]:
-    """Create (or refresh) the demo tenant; mint fresh demo keys and print them."""
+    """Create (or refresh) the demo tenant; reuse the demo keys of the last start (kept in the
+    data directory, 0600) or mint them; print them."""
     settings = runtime.settings
     base_url = f"http://{settings.host}:{settings.port}"
     async with runtime.sessions() as session, session.begin():
@@ -70,19 +97,26 @@ async def seed_demo(runtime: Runtime) -> dict[str, str]:
             await store.bots.create(DEMO_TENANT, "support", tools, intents)
         else:
             await store.bots.replace(DEMO_TENANT, "support", tools, intents)
-        old = await session.scalars(
-            select(ApiKeyRow).where(
-                ApiKeyRow.tenant_id == DEMO_TENANT,
-                ApiKeyRow.label == "demo",
-                ApiKeyRow.revoked_at.is_(None),
+        kept_path = settings.data_dir / "demo-keys.json"
+        keys = await _kept_keys(store, kept_path)
+        if keys is None:
+            old = await session.scalars(
+                select(ApiKeyRow).where(
+                    ApiKeyRow.tenant_id == DEMO_TENANT,
+                    ApiKeyRow.label == "demo",
+                    ApiKeyRow.revoked_at.is_(None),
+                )
             )
-        )
-        for row in old:
-            row.revoked_at = utcnow()
-        _, developer = await store.keys.create("developer", DEMO_TENANT, "demo")
-        _, agent = await store.keys.create("agent", DEMO_TENANT, "demo")
+            for row in old:
+                row.revoked_at = utcnow()
+            _, developer = await store.keys.create("developer", DEMO_TENANT, "demo")
+            _, agent = await store.keys.create("agent", DEMO_TENANT, "demo")
+            keys = {"developer": developer.token, "agent": agent.token}
+            kept_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(kept_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                json.dump(keys, f)
         await store.changed("demo", DEMO_TENANT, "demo.seed", DEMO_TENANT)
-    keys = {"developer": developer.token, "agent": agent.token}
     print(
         f"\nQuiver demo is up at {base_url}  (API docs: {base_url}/docs)\n"
         f"  tenant:          {DEMO_TENANT}\n"

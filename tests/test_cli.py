@@ -154,3 +154,18 @@ def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
     assert pushed.returncode == 0 and '"version": 1' in pushed.stdout
     assert '"greet"' in listed.stdout
     assert tested.returncode == 0 and "hello Ada" in tested.stdout
+
+
+def test_restarting_the_demo_keeps_its_keys(tmp_path: Path) -> None:
+    """MCP client configs and scripts hold the demo keys: a restart must not revoke them."""
+    with demo_server(tmp_path) as (_, first):
+        pass
+    with demo_server(tmp_path) as (base, second):
+        agent = _key(second, "agent")
+        snapshot = httpx.get(
+            f"{base}/v1/bots/support/snapshot", headers={"Authorization": f"Bearer {agent}"}
+        )
+
+    assert _key(first, "agent") == agent and _key(first, "developer") == _key(second, "developer")
+    assert snapshot.status_code == 200
+    assert oct((tmp_path / "data" / "demo-keys.json").stat().st_mode & 0o777) == "0o600"

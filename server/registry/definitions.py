@@ -516,8 +516,14 @@ def check_browser_actions(raw: Any, problems: Problems) -> list[dict[str, Any]]:
         if not isinstance(item, dict):
             problems.add(where, "must be an object with name, description and parameters")
             continue
-        for key in sorted(item.keys() - {"name", "description", "parameters"}):
-            problems.add(f"{where}.{key}", "unknown field; allowed: name, description, parameters")
+        for key in sorted(item.keys() - {"name", "description", "parameters", "label"}):
+            problems.add(
+                f"{where}.{key}", "unknown field; allowed: name, description, parameters, label"
+            )
+        label = item.get("label")  # a title for people (dddk's actions carry one)
+        if label is not None and (not isinstance(label, str) or len(label) > 200):
+            problems.add(f"{where}.label", "must be a string of at most 200 characters")
+            label = None
         name = check_name(item.get("name"), problems, f"{where}.name")
         description = _check_description(item.get("description"), problems, f"{where}.description")
         parameters = normalise_parameters(item.get("parameters"), problems, f"{where}.parameters")
@@ -527,8 +533,9 @@ def check_browser_actions(raw: Any, problems: Problems) -> list[dict[str, Any]]:
         fingerprint = hashlib.sha256(
             orjson.dumps([name, description, parameters], option=orjson.OPT_SORT_KEYS)
         ).hexdigest()[:24]
-        actions.append(
-            {"name": name, "description": description, "parameters": parameters,
-             "fingerprint": fingerprint}
-        )  # fmt: skip
+        action = {"name": name, "description": description, "parameters": parameters,
+                  "fingerprint": fingerprint}  # fmt: skip
+        if label is not None:
+            action["label"] = label
+        actions.append(action)
     return actions

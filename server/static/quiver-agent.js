@@ -39,12 +39,12 @@ export class QuiverAgent {
   }
 
   // ---- actions ----------------------------------------------------------------------------
-  registerAction({ name, description, parameters = {}, handler }) {
+  registerAction({ name, description, parameters = {}, handler, label }) {
     if (typeof name !== "string" || !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(name)) {
       throw new TypeError(`action name ${JSON.stringify(name)} must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$`);
     }
     if (typeof handler !== "function") throw new TypeError(`action ${name}: handler must be a function`);
-    this.actions.set(name, { name, description: description || "", parameters, handler });
+    this.actions.set(name, { name, description: description || "", parameters, handler, label });
     return this.session ? this._pushActions() : Promise.resolve();
   }
 
@@ -54,9 +54,9 @@ export class QuiverAgent {
   }
 
   async _pushActions() {
-    const actions = [...this.actions.values()].map(({ name, description, parameters }) => ({
-      name, description, parameters,
-    }));
+    const actions = [...this.actions.values()].map(({ name, description, parameters, label }) => (
+      label === undefined ? { name, description, parameters } : { name, description, parameters, label }
+    ));
     await this._request("PUT", `/v1/sessions/${this.session}/actions`, { actions });
     await this.refresh();
   }
@@ -124,7 +124,17 @@ export class QuiverAgent {
     let envelope;
     try {
       const result = await action.handler(args);
-      envelope = { success: true, toolName: action.name, result: result === undefined ? null : result };
+      if (result && typeof result === "object" && result.ok === false) {
+        // a handler that reports a failure as a value ({ok: false, reason, message}) failed
+        const code = String(result.reason || "browser_error").slice(0, 32);
+        const message = String(result.message || result.reason || "the action failed");
+        envelope = {
+          success: false, toolName: action.name, error: { code, message }, result,
+          modelMessage: `Tool '${action.name}' failed in the page: ${message}`,
+        };
+      } else {
+        envelope = { success: true, toolName: action.name, result: result === undefined ? null : result };
+      }
     } catch (err) {
       const message = err && err.message ? String(err.message) : String(err);
       envelope = {
@@ -135,7 +145,7 @@ export class QuiverAgent {
     envelope.executionTime = Math.round((performance.now() - started) * 1000) / 1000;
     const report = {
       tool: action.name, success: envelope.success, latency_ms: envelope.executionTime,
-      result: envelope.success ? envelope.result : null,
+      result: envelope.result === undefined ? null : envelope.result,
       error: envelope.success ? null : envelope.error,
     };
     try {

@@ -84,6 +84,7 @@ async def test_a_page_attaches_registers_actions_and_calls_tools(
         server_call = await page.evaluate("window.quiver.call('steady', {})")
         action_call = await page.evaluate("window.quiver.call('highlight', {selector: '#cart'})")
         failed_call = await page.evaluate("window.quiver.call('broken', {})")
+        declined = await page.evaluate("window.quiver.call('pay', {})")
         highlighted = await page.evaluate("document.querySelector('#cart').dataset.highlighted")
         errors = await page.evaluate("window.errors")
         await browser.close()
@@ -95,16 +96,21 @@ async def test_a_page_attaches_registers_actions_and_calls_tools(
 
     assert [(t["name"], t["executor"]) for t in server_view] == [
         ("flaky", "server"), ("steady", "server"), ("highlight", "browser"), ("broken", "browser"),
+        ("pay", "browser"),
     ]  # fmt: skip
     assert page_tools == [[t["name"], t["executor"]] for t in server_view]
-    assert openai == ["flaky", "steady", "highlight", "broken"]
+    assert openai == ["flaky", "steady", "highlight", "broken", "pay"]
     assert reached < 1.0
     assert server_call["success"] is True and server_call["result"]["message"] == "steady"
     assert action_call["success"] is True and action_call["result"] == {"highlighted": "#cart"}
     assert highlighted == "yes"
     assert failed_call["success"] is False and "no such element" in failed_call["error"]["message"]
+    assert declined["success"] is False and declined["error"]["code"] == "card_declined"
+    assert declined["error"]["message"] == "The card was declined"
     assert [(c["tool"], c["kind"], c["success"]) for c in calls] == [
         ("steady", "python", True), ("highlight", "browser", True), ("broken", "browser", False),
+        ("pay", "browser", False),
     ]  # fmt: skip
+    assert calls[-1]["error"]["code"] == "card_declined"
     assert errors == []
     assert js.headers["content-type"].startswith("text/javascript")
