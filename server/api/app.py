@@ -6,15 +6,16 @@ import asyncio
 import signal
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
 from server import bootstrap, isolation
 from server.api import openapi, problems
 from server.api.limits import BodyLimitMiddleware
-from server.api.mcp import QuiverMcp
+from server.api.mcp import QuiverMcp, protected_resource
 from server.api.routes import agent, analytics, bots, demo, health, sessions, tenants, tools
 from server.logs import RequestIdMiddleware
 from server.settings import Settings
@@ -76,8 +77,16 @@ def create_app(settings: Settings) -> FastAPI:
         per_key=settings.mcp_sessions_per_key,
         per_tenant=settings.mcp_sessions_per_tenant,
         idle_s=settings.mcp_session_idle_s,
+        origins=tuple(o.strip() for o in settings.cors_origins.split(",") if o.strip()),
     )
     app.router.routes.append(Route("/mcp", endpoint=mcp, methods=["GET", "POST", "DELETE"]))
+
+    @app.get("/.well-known/oauth-protected-resource", tags=["mcp"])
+    @app.get("/.well-known/oauth-protected-resource/mcp", tags=["mcp"], include_in_schema=False)
+    async def oauth_protected_resource(request: Request) -> dict[str, Any]:
+        """RFC 9728 metadata of `/mcp`: send an agent key as `Authorization: Bearer`."""
+        return protected_resource(str(request.base_url).rstrip("/"))
+
     problems.install(app)
     openapi.install(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)

@@ -9,9 +9,16 @@ low-level ``Server``: the same registry and call pipeline as the HTTP API.
 * ``tools/call``: through the call pipeline. Argument and tool failures are ``isError``
   results carrying the envelope's ``modelMessage``; a name the snapshot does not hold is a
   protocol error.
-* ``list_changed``: on every change of the tenant (this node's commits, other nodes' NOTIFY,
-  breakers), to ``subscriptions/listen`` streams (2026-07-28 clients) and to handshake-era
-  sessions as ``notifications/tools/list_changed``.
+* ``list_changed`` (advertised as ``tools.listChanged``): on every change of the tenant (this
+  node's commits, other nodes' NOTIFY, breakers), to ``subscriptions/listen`` streams
+  (2026-07-28 clients) and to handshake-era sessions as ``notifications/tools/list_changed``,
+  from their ``initialized`` on.
+* ``tools/list`` pages by name (the cursor is the last name: stable while tools are saved);
+  tools carry ``title`` and hints from what Quiver knows (cacheable: read-only, idempotent;
+  once per session: neither; webhooks: open world).
+* A 401 names RFC 9728 metadata (``/.well-known/oauth-protected-resource``: no authorization
+  server — an agent key is the token); a request with an ``Origin`` not in
+  ``QUIVER_CORS_ORIGINS`` is refused (the transport spec's DNS-rebinding rule).
 
 Each MCP client (key, bot, ``Mcp-Session-Id``) gets one Quiver session, so the per-session
 breaker and once-per-session tools work as for any agent; clients without a session id (the
@@ -26,6 +33,7 @@ for use and for ``DELETE``). Session ids are credentials of a sort: they never r
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import re
@@ -61,6 +69,7 @@ from server.keys import Principal
 from server.storage.database import is_unavailable
 
 PAGE_SIZE = 100
+RESOURCE_METADATA = "/.well-known/oauth-protected-resource"
 MAX_CLIENTS = 10_000  # MCP clients whose Quiver session this node remembers
 BOT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 SESSION_ID = re.compile(r"\b[0-9a-f]{32}\b")
@@ -144,9 +153,14 @@ class QuiverMcp:
     """One per app: the SDK server, its session manager, and the per-tenant change fan-out."""
 
     def __init__(
-        self, per_key: int = 100, per_tenant: int = 1_000, idle_s: float | None = 600.0
+        self,
+        per_key: int = 100,
+        per_tenant: int = 1_000,
+        idle_s: float | None = 600.0,
+        origins: tuple[str, ...] = ("*",),
     ) -> None:
-        self.server: Server[Any] = Server(
+        self.origins = origins
+        self.server: Server[Any] = _Server(
             "quiver",
             version="0.1.0",
             instructions="Tools of a Quiver bot. Failures come back as tool results the model can read.",
@@ -159,6 +173,10 @@ class QuiverMcp:
             per_key=per_key, per_tenant=per_tenant,
         )  # fmt: skip
         self.manager.on_discard.append(self._forget)
+        # handshake-era clients get list_changed from their `initialized` on
+        self.server.add_notification_handler(
+            "notifications/initialized", types.NotificationParams, self._initialized
+        )
         for name in SDK_LOGGERS:
             logging.getLogger(name).addFilter(HideSessionIds())
         self.asgi = StreamableHTTPASGIApp(self.manager)
@@ -169,11 +187,6 @@ class QuiverMcp:
         self._pending: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
-
-    def options(self):
-        return self.server.create_initialization_options(
-            notification_options=NotificationOptions(tools_changed=True)
-        )
 
     async def start(self, runtime: Any) -> None:
         """Run the SDK's session manager in a task of its own (its task group must be entered
@@ -204,11 +217,18 @@ class QuiverMcp:
             return
         runtime = scope["app"].state.runtime
         try:
+            self._check_origin(scope)
             principal, bot = await self._authorise(runtime, scope)
         except QuiverError as exc:
             response = problem(
                 exc.status, exc.code, exc.title, exc.detail, scope.get("path"), **exc.extra()
             )
+            if isinstance(exc, UnauthenticatedError):  # RFC 9728: where to learn how to get in
+                metadata = f"{_base_url(scope)}{RESOURCE_METADATA}"
+                response.headers["WWW-Authenticate"] = (
+                    f'Bearer resource_metadata="{metadata}", error="invalid_token", '
+                    'error_description="an agent key of a Quiver tenant is needed; OAuth is not offered"'
+                )
             await response(scope, receive, send)
             return
         if not _header(scope, b"mcp-session-id"):  # a request that would open a session
@@ -225,6 +245,13 @@ class QuiverMcp:
         scope["state"]["quiver_principal"] = principal
         scope["state"]["quiver_bot"] = bot
         await self.asgi(scope, receive, send)
+
+    def _check_origin(self, scope: Scope) -> None:
+        """The transport spec: a request from a browser page (it sends ``Origin``) must come from
+        an allowed origin — against DNS rebinding onto a local server."""
+        origin = _header(scope, b"origin").decode("latin-1")
+        if origin and "*" not in self.origins and origin not in self.origins:
+            raise ForbiddenError(f"origin {origin!r} may not use /mcp (QUIVER_CORS_ORIGINS)")
 
     async def _authorise(self, runtime: Any, scope: Scope) -> tuple[Principal, str]:
         headers = dict(scope["headers"])
@@ -250,6 +277,17 @@ class QuiverMcp:
         view.bot(bot)  # an unknown bot is refused here, before initialize can succeed
         return principal, bot
 
+    def _remember_connection(self, ctx: Any, tenant: str) -> None:
+        """Handshake-era clients get list_changed unasked, on their connection (ctx.session is a
+        per-request proxy; the SDK offers no public handle on the connection behind it)."""
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is not None and connection.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            self._legacy.setdefault(tenant, weakref.WeakSet()).add(connection)
+
+    async def _initialized(self, ctx: Any, params: Any) -> None:
+        principal, _bot, _sid = self._caller(ctx)
+        self._remember_connection(ctx, principal.tenant_id)
+
     def _forget(self, key_id: str, mcp_session: str) -> None:
         """A closed or expired MCP session: its Quiver session is no longer remembered here."""
         for key in [k for k in self._sessions if k[0] == key_id and k[2] == mcp_session]:
@@ -267,11 +305,7 @@ class QuiverMcp:
         principal, bot, mcp_session = self._caller(ctx)
         runtime = self._runtime
         tenant = principal.tenant_id
-        # Handshake-era clients get list_changed unasked, on their connection (ctx.session is a
-        # per-request proxy; the SDK offers no public handle on the connection behind it).
-        connection = getattr(ctx.session, "_connection", None)
-        if connection is not None and connection.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            self._legacy.setdefault(tenant, weakref.WeakSet()).add(connection)
+        self._remember_connection(ctx, tenant)
         key = (principal.key_id, bot, mcp_session)
         view = await runtime.registry.view(store, tenant)
         try:
@@ -293,22 +327,20 @@ class QuiverMcp:
         self, ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         async with self._runtime.sessions() as session, session.begin():
-            _state, snapshot = await self._state(ctx, self._runtime.store(session))
-        entries = [e for e in snapshot.entries if e.executor == "server"]
+            state, snapshot = await self._state(ctx, self._runtime.store(session))
+        # By name, and the cursor is the last name of the page: stable while tools come and go
+        # (an offset repeated one tool and missed a new one when another was saved meanwhile)
+        entries = sorted((e for e in snapshot.entries if e.executor == "server"), key=_by_name)
         cursor = params.cursor if params is not None else None
-        start = 0
         if cursor:
-            if not cursor.isdigit() or int(cursor) > len(entries):
-                raise MCPError(types.INVALID_PARAMS, f"invalid cursor {cursor!r}")
-            start = int(cursor)
-        page = entries[start : start + PAGE_SIZE]
-        more = start + PAGE_SIZE < len(entries)
+            after = _decode_cursor(cursor)
+            entries = [e for e in entries if e.name > after]
+        page = entries[:PAGE_SIZE]
+        more = len(entries) > PAGE_SIZE
+        visible = state.view.visible
         return types.ListToolsResult(
-            tools=[
-                types.Tool(name=e.name, description=e.description, input_schema=e.parameters)
-                for e in page
-            ],
-            next_cursor=str(start + PAGE_SIZE) if more else None,
+            tools=[_tool(e, visible.get(e.name)) for e in page],
+            next_cursor=_encode_cursor(page[-1].name) if more else None,
         )
 
     async def _call_tool(
@@ -376,6 +408,75 @@ class QuiverMcp:
         for session in list(self._legacy.get(tenant, ())):
             with contextlib.suppress(Exception):  # a connection without a listening stream
                 await session.send_tool_list_changed()
+
+
+class _Server(Server[Any]):
+    """Advertises ``tools.listChanged``: every change of the tenant reaches its clients."""
+
+    def get_capabilities(self, notification_options=None, *args: Any, **kwargs: Any):  # type: ignore[override]
+        given = notification_options or NotificationOptions()
+        options = NotificationOptions(
+            prompts_changed=given.prompts_changed,
+            resources_changed=given.resources_changed,
+            tools_changed=True,
+        )
+        return super().get_capabilities(options, *args, **kwargs)
+
+
+def _by_name(entry: Any) -> str:
+    return entry.name
+
+
+def _encode_cursor(name: str) -> str:
+    return base64.urlsafe_b64encode(name.encode()).decode()
+
+
+def _decode_cursor(cursor: str) -> str:
+    try:
+        name = base64.urlsafe_b64decode(cursor.encode()).decode()
+    except (ValueError, UnicodeDecodeError):
+        name = ""
+    if not BOT.match(name):  # tool names share the bot-name pattern
+        raise MCPError(types.INVALID_PARAMS, f"invalid cursor {cursor!r}")
+    return name
+
+
+def _tool(entry: Any, tool: Any) -> types.Tool:
+    """An MCP tool with what Quiver knows of it as hints: a cacheable tool's result depends on
+    its arguments only (read-only, idempotent); a once-per-session tool changes something."""
+    metadata = tool.metadata if tool is not None else {}
+    hints: dict[str, Any] = {}
+    if metadata.get("cacheable") is True:
+        hints.update(read_only_hint=True, idempotent_hint=True)
+    if metadata.get("once_per_session") is True:
+        hints.update(read_only_hint=False, idempotent_hint=False)
+    if tool is not None and tool.kind == "webhook":
+        hints["open_world_hint"] = True
+    title = metadata.get("title") if isinstance(metadata.get("title"), str) else None
+    return types.Tool(
+        name=entry.name,
+        title=title,
+        description=entry.description,
+        input_schema=entry.parameters,
+        annotations=types.ToolAnnotations(title=title, **hints) if hints or title else None,
+    )
+
+
+def _base_url(scope: Scope) -> str:
+    host = _header(scope, b"host").decode("latin-1") or "localhost"
+    return f"{scope.get('scheme', 'http')}://{host}"
+
+
+def protected_resource(base_url: str) -> dict[str, Any]:
+    """RFC 9728 metadata of ``/mcp``: bearer keys in the header, no authorization server — a
+    client that tries OAuth learns it must be given an agent key instead."""
+    return {
+        "resource": f"{base_url}/mcp",
+        "authorization_servers": [],
+        "bearer_methods_supported": ["header"],
+        "resource_name": "Quiver MCP (an agent key of a tenant as the bearer token)",
+        "resource_documentation": f"{base_url}/docs",
+    }
 
 
 def _header(scope: Scope, name: bytes) -> bytes:

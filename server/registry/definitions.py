@@ -156,6 +156,8 @@ def check_metadata(
             problems.add(f"{field_}.{key}", "must be true or false", line)
     if "cache_scope" in meta and meta["cache_scope"] not in CACHE_SCOPES:
         problems.add(f"{field_}.cache_scope", f"must be one of {', '.join(CACHE_SCOPES)}", line)
+    if "title" in meta and (not isinstance(meta["title"], str) or len(meta["title"]) > 200):
+        problems.add(f"{field_}.title", "must be a string of at most 200 characters", line)
     if "category" in meta and not isinstance(meta["category"], str):
         problems.add(f"{field_}.category", "must be a string", line)
     intents = meta.get("intents")
@@ -172,7 +174,7 @@ def check_metadata(
     _check_breaker(meta, problems, f"{field_}.breaker", line)
     known = {
         "timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents", "breaker",
-        "fuel", "memory_mb", "cache_scope",
+        "fuel", "memory_mb", "cache_scope", "title",
     }  # fmt: skip
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)

@@ -1,0 +1,127 @@
+"""MCP the way clients of both protocol eras meet it, through the official SDK client against a
+real uvicorn: listChanged advertised, list_changed from `initialized` on, cursors stable while
+tools are saved, hints on tools, a 401 that points at RFC 9728 metadata, and Origin checked."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from server.api import mcp as mcp_module
+from tests.api.test_calls import python
+from tests.api.test_mcp import mcp_client, ready
+from tests.api.test_mcp_sessions import HEADERS, INITIALIZE
+from tests.conftest import Api, api_for
+from tests.servers import served
+
+CACHED = python("""
+def execute(params, context):
+    return {"success": True}
+
+
+tool = {"name": "lookup", "description": "Looks up", "execute": execute,
+        "metadata": {"cacheable": True, "title": "Look it up"}}
+""")
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_initialize_advertises_list_changed_and_tools_carry_hints(
+    api: Api, mode: str
+) -> None:
+    acme = await api.tenant("acme")
+    await ready(acme)
+    assert (await acme.dev.post("/v1/tools", json=CACHED)).status_code == 201
+    async with served(api.app) as base, mcp_client(base, acme.agent_key, mode=mode) as client:
+        capabilities = client.server_capabilities
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+
+    assert capabilities.tools is not None and capabilities.tools.list_changed is True
+    lookup = tools["lookup"]
+    assert lookup.title == "Look it up"
+    assert lookup.annotations.read_only_hint is True and lookup.annotations.idempotent_hint is True
+
+
+async def test_a_handshake_era_client_hears_list_changed_without_listing_first(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await ready(acme)
+    changed = asyncio.Event()
+
+    async def on_message(message) -> None:
+        if (
+            getattr(getattr(message, "root", message), "method", None)
+            == "notifications/tools/list_changed"
+        ):
+            changed.set()
+
+    async with served(api.app) as base:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=10)
+        transport = streamable_http_client(f"{base}/mcp?bot=b", http_client=http)
+        async with Client(transport, mode="legacy", cache=None, message_handler=on_message):
+            for _ in range(100):  # bounded: until the client's GET stream is open
+                await asyncio.sleep(0.02)
+                await acme.dev.post(
+                    "/v1/tools", json=python(CACHED["source"].replace("lookup", f"t{_}"))
+                )
+                if changed.is_set():
+                    break
+            heard = changed.is_set()
+        await http.aclose()
+
+    assert heard
+
+
+async def test_cursors_stay_stable_while_tools_are_saved(api: Api, monkeypatch) -> None:
+    monkeypatch.setattr(mcp_module, "PAGE_SIZE", 2)
+    acme = await api.tenant("acme")
+    await ready(acme)  # check_order, flaky, steady
+    async with served(api.app) as base, mcp_client(base, acme.agent_key) as client:
+        first = await client.list_tools()
+        # a tool sorting before the cursor and one after it are saved between pages
+        for name in ("a_first", "zz_last"):
+            await acme.dev.post("/v1/tools", json=python(CACHED["source"].replace("lookup", name)))
+        names = [t.name for t in first.tools]
+        cursor = first.next_cursor
+        while cursor:
+            page = await client.list_tools(cursor=cursor)
+            names += [t.name for t in page.tools]
+            cursor = page.next_cursor
+
+    assert len(names) == len(set(names))  # nothing repeats
+    assert names[:2] == ["check_order", "flaky"] and "zz_last" in names
+
+
+async def test_a_401_points_at_protected_resource_metadata(api: Api) -> None:
+    async with served(api.app) as base, httpx.AsyncClient(base_url=base) as http:
+        refused = await http.post("/mcp?bot=b", json=INITIALIZE, headers=HEADERS)
+        metadata = await http.get("/.well-known/oauth-protected-resource")
+
+    challenge = refused.headers["www-authenticate"]
+    assert refused.status_code == 401 and challenge.startswith("Bearer ")
+    assert f'resource_metadata="{base}/.well-known/oauth-protected-resource"' in challenge
+    assert metadata.status_code == 200
+    assert metadata.json()["resource"] == f"{base}/mcp"
+    assert metadata.json()["authorization_servers"] == []
+
+
+async def test_a_page_from_another_origin_is_refused(settings) -> None:
+    allowed = settings.model_copy(update={"cors_origins": "https://shop.example"})
+    async with api_for(allowed) as api:
+        acme = await api.tenant("acme")
+        await ready(acme)
+        async with served(api.app) as base, httpx.AsyncClient(base_url=base) as http:
+            auth = {**HEADERS, "Authorization": f"Bearer {acme.agent_key}"}
+            evil = await http.post(
+                "/mcp?bot=b", json=INITIALIZE, headers={**auth, "Origin": "http://evil.example"}
+            )
+            shop = await http.post(
+                "/mcp?bot=b", json=INITIALIZE, headers={**auth, "Origin": "https://shop.example"}
+            )
+            none = await http.post("/mcp?bot=b", json=INITIALIZE, headers=auth)
+
+    assert evil.status_code == 403 and evil.json()["code"] == "forbidden"
+    assert shop.status_code == 200 and none.status_code == 200
