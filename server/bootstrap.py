@@ -39,6 +39,7 @@ from server.settings import Settings
 from server.storage import migrate
 from server.storage.claims import OnceClaims
 from server.storage.database import create_engine, session_factory
+from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import Store
 from server.storage.tables import TenantRow
 
@@ -80,6 +81,7 @@ class Runtime:
     events: EventHub
     redis: Any = None
     redis_health: Dependency | None = None
+    idempotency: IdempotencyKeys | None = None
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -343,6 +345,7 @@ async def start(settings: Settings) -> Runtime:
         events=events,
         redis=redis,
         redis_health=redis_health,
+        idempotency=IdempotencyKeys(sessions),
     )
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())

@@ -10,7 +10,9 @@ the tool runs — exactly one of any number of concurrent calls, on any node, in
 runs; the claim is released when the run fails, marked done when it succeeds, and may be taken
 over once its lease has passed (the node that held it died mid-run). ``tool_calls.uid``: each call-log row's own id, given when the call ends and
 journalled on the node's disk before the answer goes out, so rows replayed after a crash are
-inserted once (rows from before this migration have none).
+inserted once (rows from before this migration have none). ``idempotency_keys``: the first
+answer to a ``POST`` sent with an ``Idempotency-Key`` (per API key and route), replayed to its
+retries for a day.
 """
 
 from collections.abc import Sequence
@@ -37,12 +39,28 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["session_id"], ["sessions.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("session_id", "tool"),
     )
+    op.create_table(
+        "idempotency_keys",
+        sa.Column("key_id", sa.String(length=32), nullable=False),
+        sa.Column("scope", sa.String(length=64), nullable=False),
+        sa.Column("idem_key", sa.String(length=255), nullable=False),
+        sa.Column("body_hash", sa.String(length=64), nullable=False),
+        sa.Column("status", sa.Integer(), nullable=True),
+        sa.Column("response", sa.LargeBinary(), nullable=True),
+        sa.Column("media_type", sa.String(length=64), nullable=True),
+        sa.Column("lease_until", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("key_id", "scope", "idem_key"),
+    )
+    op.create_index("ix_idempotency_keys_created_at", "idempotency_keys", ["created_at"])
     with op.batch_alter_table("tool_calls") as batch:
         batch.add_column(sa.Column("uid", sa.String(length=32), nullable=True))
     op.create_index("ux_tool_calls_uid", "tool_calls", ["uid"], unique=True)
 
 
 def downgrade() -> None:
+    op.drop_index("ix_idempotency_keys_created_at", table_name="idempotency_keys")
+    op.drop_table("idempotency_keys")
     op.drop_index("ux_tool_calls_uid", table_name="tool_calls")
     with op.batch_alter_table("tool_calls") as batch:
         batch.drop_column("uid")

@@ -172,6 +172,22 @@ class SessionRow(Base):
     __table_args__ = (Index("ix_sessions_tenant_customer", "tenant_id", "customer"),)
 
 
+class IdempotencyKeyRow(Base):
+    """The first answer to a POST sent with an ``Idempotency-Key``, per API key and route."""
+
+    __tablename__ = "idempotency_keys"
+
+    key_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(64), primary_key=True)
+    idem_key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    body_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(Integer)
+    response: Mapped[bytes | None] = mapped_column(LargeBinary)
+    media_type: Mapped[str | None] = mapped_column(String(64))
+    lease_until: Mapped[datetime] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+
+
 class SessionToolClaimRow(Base):
     """A once-per-session tool's run in one session, claimed before it runs."""
 

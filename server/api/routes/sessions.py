@@ -17,6 +17,7 @@ from fastapi import APIRouter, Header, Path, Query, Response
 from fastapi.responses import StreamingResponse
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.idempotency import IdempotencyKey, idempotent
 from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import (
@@ -99,9 +100,28 @@ async def attach(
     runtime: RuntimeDep,
     store: StoreDep,
     tenant: TenantQuery = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response:
-    """Attach to a bot: a new session and its snapshot (native format)."""
+    """Attach to a bot: a new session and its snapshot (native format). With an
+    ``Idempotency-Key``, a retry gets the same session."""
     require(principal, "agent", "developer")
+    async with idempotent(
+        runtime.idempotency,
+        principal,
+        f"attach:{tenant}",
+        idempotency_key,
+        body.model_dump(),
+        store,
+    ) as idem:
+        if idem is not None and idem.replay is not None:
+            return idem.replay
+        response = await _attach(body, principal, runtime, store, tenant)
+        return idem.keep(response) if idem is not None else response
+
+
+async def _attach(
+    body: SessionCreate, principal, runtime: Runtime, store: Store, tenant: str | None
+) -> Response:
     tenant_id = acting_tenant(principal, tenant)
     view = await runtime.registry.view(store, tenant_id)
     view.bot(body.bot)
@@ -211,8 +231,27 @@ async def call_tool(
     runtime: RuntimeDep,
     store: StoreDep,
     tenant: TenantQuery = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response:
-    """Run a server tool of the session's snapshot; the envelope says whether the tool succeeded."""
+    """Run a server tool of the session's snapshot; the envelope says whether the tool succeeded.
+    With an ``Idempotency-Key``, a retry gets the first envelope again and runs nothing."""
+    async with idempotent(
+        runtime.idempotency,
+        principal,
+        f"call:{sid}",
+        idempotency_key,
+        body.model_dump(),
+        store,
+    ) as idem:
+        if idem is not None and idem.replay is not None:
+            return idem.replay
+        response = await _call_tool(sid, body, principal, runtime, store, tenant)
+        return idem.keep(response) if idem is not None else response
+
+
+async def _call_tool(
+    sid: str, body: CallBody, principal, runtime: Runtime, store: Store, tenant: str | None
+) -> Response:
     state = await _state(principal, runtime, store, sid, tenant)
     snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
     entry = next((e for e in snapshot.entries if e.name == body.tool), None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Body, Response
 
 from server.api.deps import (
@@ -15,6 +16,7 @@ from server.api.deps import (
     require,
     same_name,
 )
+from server.api.idempotency import IdempotencyKey, idempotent
 from server.api.views import (
     EnabledUpdate,
     RollbackRequest,
@@ -125,17 +127,29 @@ async def create_tool(
     runtime: RuntimeDep,
     store: StoreDep,
     tenant: TenantQuery = None,
-) -> dict[str, Any]:
+    idempotency_key: IdempotencyKey = None,
+) -> Response:
+    """Create a tool (version 1). With an ``Idempotency-Key``, a retry gets the first answer
+    (not a 409 for the name it created)."""
     tenant_id = _developer_scope(principal, tenant)
-    draft = await _checked(runtime, store, tenant_id, body)
-    if tenant_id != "*":
-        await store.tenants.get(tenant_id)  # 404 for an unknown tenant before anything is stored
-    tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
-    await keep_compiled(runtime, store, tenant_id, draft, version)
-    await store.changed(
-        principal.key_id, tenant_id, "tool.create", tool.name, {"version": version.version}
-    )
-    return tool_public(tool, version)
+    async with idempotent(
+        runtime.idempotency, principal, f"tool:{tenant_id}", idempotency_key, body, store
+    ) as idem:
+        if idem is not None and idem.replay is not None:
+            return idem.replay
+        draft = await _checked(runtime, store, tenant_id, body)
+        if tenant_id != "*":
+            await store.tenants.get(tenant_id)  # 404 for an unknown tenant before storing
+        tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
+        await keep_compiled(runtime, store, tenant_id, draft, version)
+        await store.changed(
+            principal.key_id, tenant_id, "tool.create", tool.name, {"version": version.version}
+        )
+        response = Response(
+            orjson.dumps(tool_public(tool, version)), status_code=201,
+            media_type="application/json",
+        )  # fmt: skip
+        return idem.keep(response) if idem is not None else response
 
 
 @router.get("")

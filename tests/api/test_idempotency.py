@@ -1,0 +1,91 @@
+"""``Idempotency-Key`` on POSTs of calls, tools and sessions, on SQLite and PostgreSQL: a retry
+gets the first answer, runs nothing and logs nothing again; the same key with another body is a
+422; a retry while the first still runs is a 409."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import func, select
+
+from server.storage.tables import ToolCallRow
+from tests.api.test_calls import python, session_for
+from tests.conftest import Api
+
+COUNTER = python("""
+import time
+
+COUNT = []
+
+
+def execute(params, context):
+    COUNT.append(1)
+    if params.get("slow"):
+        time.sleep(0.5)
+    return {"success": True, "runs": len(COUNT)}
+
+
+tool = {"name": "counter", "description": "Counts its runs", "execute": execute,
+        "parameters": {"slow": {"type": "boolean"}, "n": {"type": "integer"}}}
+""")
+
+
+async def rows(api: Api) -> int:
+    await api.runtime.call_log.flush()
+    async with api.runtime.sessions() as session:
+        return int(await session.scalar(select(func.count()).select_from(ToolCallRow)) or 0)
+
+
+async def test_a_retried_call_gets_the_first_answer_and_runs_nothing(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [COUNTER])
+    path, key = f"/v1/sessions/{sid}/calls", {"Idempotency-Key": "order-7-attempt"}
+    body = {"tool": "counter", "arguments": {"n": 1}}
+
+    first = await acme.agent.post(path, json=body, headers=key)
+    retry = await acme.agent.post(path, json=body, headers=key)
+    other_body = await acme.agent.post(path, json={**body, "arguments": {"n": 2}}, headers=key)
+    fresh = await acme.agent.post(path, json=body, headers={"Idempotency-Key": "another"})
+
+    assert first.status_code == retry.status_code == 200
+    assert retry.json() == first.json() and first.json()["result"]["runs"] == 1
+    assert retry.headers["idempotent-replayed"] == "true"
+    assert other_body.status_code == 422
+    assert other_body.json()["errors"][0]["field"] == "Idempotency-Key"
+    assert fresh.json()["result"]["runs"] == 2
+    assert await rows(api) == 2  # the retry wrote no second log row
+
+
+async def test_a_retry_while_the_first_still_runs_is_a_409(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [COUNTER])
+    path, key = f"/v1/sessions/{sid}/calls", {"Idempotency-Key": "slow-one"}
+    body = {"tool": "counter", "arguments": {"slow": True}}
+
+    first, second = await asyncio.gather(
+        acme.agent.post(path, json=body, headers=key),
+        acme.agent.post(path, json=body, headers=key),
+    )
+
+    statuses = sorted([first.status_code, second.status_code])
+    assert statuses == [200, 409] or (statuses == [200, 200] and first.json() == second.json())
+    assert await rows(api) == 1
+
+
+async def test_retried_creates_of_tools_and_sessions_make_one_of_each(api: Api) -> None:
+    acme = await api.tenant("acme")
+    key = {"Idempotency-Key": "setup-1"}
+
+    tools = [await acme.dev.post("/v1/tools", json=COUNTER, headers=key) for _ in range(2)]
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    sessions = [
+        await acme.agent.post("/v1/sessions", json={"bot": "b"}, headers=key) for _ in range(2)
+    ]
+    without = await acme.dev.post("/v1/tools", json=COUNTER)
+    versions = (await acme.dev.get("/v1/tools/counter/versions")).json()
+
+    assert [t.status_code for t in tools] == [201, 201] and tools[0].json() == tools[1].json()
+    assert [s.status_code for s in sessions] == [201, 201]
+    assert sessions[0].json()["id"] == sessions[1].json()["id"]
+    assert without.status_code == 409  # without a key, the second create is a conflict
+    assert len(versions["versions"]) == 1
