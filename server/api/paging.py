@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Annotated, Any
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any, TypeVar
 
 import orjson
 from fastapi import Query
 
 from server.errors import FieldError, ValidationFailedError
 
+T = TypeVar("T")
 MAX_LIMIT = 1000
 LimitQuery = Annotated[int, Query(ge=1, le=MAX_LIMIT, description="rows per page")]
 CursorQuery = Annotated[
@@ -37,3 +39,22 @@ def decode_cursor(cursor: str | None, arity: int) -> list[Any] | None:
     if not isinstance(key, list) or len(key) != arity:
         raise ValidationFailedError([FieldError("not a cursor this list gave out", field="cursor")])
     return key
+
+
+def page(
+    items: Iterable[T], key: Callable[[T], list[Any]], limit: int, cursor: str | None
+) -> tuple[list[T], str | None]:
+    """One page of ``items`` in ``key`` order, after the row the cursor names; and the cursor of
+    the next page (``None`` on the last)."""
+    ordered = sorted(items, key=key)
+    after = decode_cursor(cursor, len(key(ordered[0])) if ordered else 1)
+    if after is not None:
+        try:
+            ordered = [item for item in ordered if key(item) > after]
+        except TypeError:  # a cursor of another list
+            raise ValidationFailedError(
+                [FieldError("not a cursor this list gave out", field="cursor")]
+            ) from None
+    chunk = ordered[:limit]
+    more = len(ordered) > limit
+    return chunk, encode_cursor(*key(chunk[-1])) if more and chunk else None

@@ -15,6 +15,7 @@ from server.api.deps import (
     require,
     same_name,
 )
+from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import BotBody, bot_public
 from server.registry.model import SessionInputs
@@ -36,12 +37,17 @@ async def create_bot(
 
 @router.get("")
 async def list_bots(
-    principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
 ) -> dict[str, Any]:
+    """The tenant's bots by name, a page at a time."""
     require(principal, "developer")
-    return {
-        "bots": [bot_public(r) for r in await store.bots.list(acting_tenant(principal, tenant))]
-    }
+    bots = await store.bots.list(acting_tenant(principal, tenant))
+    rows, next_cursor = page(bots, lambda r: [r.name], limit, cursor)
+    return {"bots": [bot_public(r) for r in rows], "next_cursor": next_cursor}
 
 
 @router.get("/{bot}")

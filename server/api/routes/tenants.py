@@ -9,6 +9,7 @@ from fastapi import APIRouter, Response
 
 from sandbox.restricted.facades import REVIEWED_EXTRA
 from server.api.deps import AdminDep, StoreDep
+from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import (
     EgressUpdate,
     KeyCreate,
@@ -31,8 +32,12 @@ async def create_tenant(body: TenantCreate, admin: AdminDep, store: StoreDep) ->
 
 
 @router.get("/tenants")
-async def list_tenants(admin: AdminDep, store: StoreDep) -> dict[str, Any]:
-    return {"tenants": [tenant_public(r) for r in await store.tenants.list()]}
+async def list_tenants(
+    admin: AdminDep, store: StoreDep, limit: LimitQuery = 100, cursor: CursorQuery = None
+) -> dict[str, Any]:
+    """Tenants by id, a page at a time."""
+    rows, next_cursor = page(await store.tenants.list(), lambda r: [r.id], limit, cursor)
+    return {"tenants": [tenant_public(r) for r in rows], "next_cursor": next_cursor}
 
 
 @router.get("/tenants/{tenant}")
@@ -63,9 +68,18 @@ async def create_key(
 
 
 @router.get("/tenants/{tenant}/keys")
-async def list_keys(tenant: str, admin: AdminDep, store: StoreDep) -> dict[str, Any]:
+async def list_keys(
+    tenant: str,
+    admin: AdminDep,
+    store: StoreDep,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
+    """A tenant's keys, oldest first, a page at a time (secrets are never shown)."""
     await store.tenants.get(tenant)
-    return {"keys": [key_public(r) for r in await store.keys.list(tenant)]}
+    keys = await store.keys.list(tenant)
+    rows, next_cursor = page(keys, lambda r: [r.created_at.isoformat(), r.id], limit, cursor)
+    return {"keys": [key_public(r) for r in rows], "next_cursor": next_cursor}
 
 
 @router.delete("/keys/{key_id}", status_code=204)

@@ -17,6 +17,7 @@ from server.api.deps import (
     same_name,
 )
 from server.api.idempotency import IdempotencyKey, idempotent
+from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import (
     EnabledUpdate,
     RollbackRequest,
@@ -154,10 +155,20 @@ async def create_tool(
 
 @router.get("")
 async def list_tools(
-    principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
 ) -> dict[str, Any]:
+    """The tenant's tools by name, a page at a time."""
     tenant_id = _developer_scope(principal, tenant)
-    return {"tools": [tool_public(t, v) for t, v in await store.tools.list(tenant_id)]}
+    rows, next_cursor = page(await store.tools.list(tenant_id), _by_tool_name, limit, cursor)
+    return {"tools": [tool_public(t, v) for t, v in rows], "next_cursor": next_cursor}
+
+
+def _by_tool_name(row: tuple[Any, Any]) -> list[Any]:
+    return [row[0].name]
 
 
 @router.get("/{name}")
@@ -226,12 +237,21 @@ async def delete_tool(
 
 @router.get("/{name}/versions")
 async def list_versions(
-    name: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+    name: str,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
 ) -> dict[str, Any]:
+    """A tool's versions, newest first, a page at a time."""
     tenant_id = _developer_scope(principal, tenant)
+    versions = await store.tools.versions(tenant_id, name)
+    rows, next_cursor = page(versions, lambda v: [-v.version], limit, cursor)
     return {
         "name": name,
-        "versions": [version_public(v) for v in await store.tools.versions(tenant_id, name)],
+        "versions": [version_public(v) for v in rows],
+        "next_cursor": next_cursor,
     }
 
 
