@@ -2,23 +2,17 @@
 a retry with the same key and body gets the first answer again — no second execution, no second
 log row; the same key with another body is a 422; while the first is still running, a 409.
 
-    async with idempotent(request, runtime, principal, "calls", body) as idem:
-        if idem.replay is not None:
-            return idem.replay
-        ...
-        return idem.keep(response)
+    return await answer_once(keys, principal, "call:<sid>", key, body, store, produce)
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 import orjson
 from fastapi import Header, Response
-from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.background import BackgroundTask
 
 from server.errors import ConflictError, FieldError, ValidationFailedError
@@ -39,23 +33,14 @@ IdempotencyKey = Annotated[
 
 
 class Idempotent:
-    def __init__(
-        self,
-        keys: IdempotencyKeys,
-        principal: Principal,
-        scope: str,
-        key: str,
-        within: AsyncSession | None,
-    ) -> None:
+    """A claimed key: what answers it is kept once it has gone out."""
+
+    def __init__(self, keys: IdempotencyKeys, principal: Principal, scope: str, key: str) -> None:
         self.keys, self.principal, self.scope, self.key = keys, principal, scope, key
-        self.within = within  # the request's own transaction holds the claim (SQLite)
-        self.replay: Response | None = None
-        self.kept = False
 
     def keep(self, response: Response) -> Response:
         """Store ``response`` as the answer to this key, once it has gone out (after the
         request's own transaction committed)."""
-        self.kept = True
         if response.status_code >= 500:
             response.background = BackgroundTask(self._release)
             return response
@@ -69,28 +54,20 @@ class Idempotent:
     async def _release(self) -> None:
         await self.keys.release(self.principal.key_id, self.scope, self.key)
 
-    async def _release_now(self) -> None:
-        """The request failed or answered nothing to keep: free the key for a retry."""
-        if self.within is None:
-            await self._release()
-        # else: the request's rollback (or this same transaction) takes the claim away
-        elif not self.kept:
-            await self.keys.release(self.principal.key_id, self.scope, self.key, self.within)
 
-
-@contextlib.asynccontextmanager
-async def idempotent(
+async def answer_once(
     keys: IdempotencyKeys,
     principal: Principal,
     scope: str,
     key: str | None,
     body: Any,
     store: Store,
-) -> AsyncIterator[Idempotent | None]:
-    """``None`` without a key. Otherwise the claim: ``replay`` set when this is a retry."""
+    produce: Callable[[], Awaitable[Response]],
+) -> Response:
+    """``produce()``'s response — or, for a retry with the same key and body, the first one
+    again (a retry with another body: 422; while the first still runs: 409)."""
     if key is None:
-        yield None
-        return
+        return await produce()
     digest = hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
     within = store.session if store.session.bind.dialect.name == "sqlite" else None
     claim = await keys.claim(principal.key_id, scope, key, digest, LEASE_S, within)
@@ -100,19 +77,16 @@ async def idempotent(
         )
     if claim.outcome == "running":
         raise ConflictError("a request with this Idempotency-Key is still running; retry shortly")
-    slot = Idempotent(keys, principal, scope, key, within)
     if claim.outcome == "replay":
-        slot.replay = Response(
+        return Response(
             claim.response or b"", status_code=claim.status or 200, media_type=claim.media_type,
             headers={"Idempotency-Key": key, "Idempotent-Replayed": "true"},
         )  # fmt: skip
-        yield slot
-        return
+    slot = Idempotent(keys, principal, scope, key)
     try:
-        yield slot
+        response = await produce()
     except BaseException:
         if within is None:
-            await slot._release()  # it failed: a retry runs again
+            await slot._release()  # it failed: a retry runs again (SQLite: the rollback does)
         raise
-    if not slot.kept:
-        await slot._release_now()
+    return slot.keep(response)

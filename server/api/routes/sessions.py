@@ -17,7 +17,7 @@ from fastapi import APIRouter, Header, Path, Query, Response
 from fastapi.responses import StreamingResponse
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
-from server.api.idempotency import IdempotencyKey, idempotent
+from server.api.idempotency import IdempotencyKey, answer_once
 from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import (
@@ -105,18 +105,10 @@ async def attach(
     """Attach to a bot: a new session and its snapshot (native format). With an
     ``Idempotency-Key``, a retry gets the same session."""
     require(principal, "agent", "developer")
-    async with idempotent(
-        runtime.idempotency,
-        principal,
-        f"attach:{tenant}",
-        idempotency_key,
-        body.model_dump(),
-        store,
-    ) as idem:
-        if idem is not None and idem.replay is not None:
-            return idem.replay
-        response = await _attach(body, principal, runtime, store, tenant)
-        return idem.keep(response) if idem is not None else response
+    return await answer_once(
+        runtime.idempotency, principal, f"attach:{tenant}", idempotency_key, body.model_dump(),
+        store, lambda: _attach(body, principal, runtime, store, tenant),
+    )  # fmt: skip
 
 
 async def _attach(
@@ -235,18 +227,10 @@ async def call_tool(
 ) -> Response:
     """Run a server tool of the session's snapshot; the envelope says whether the tool succeeded.
     With an ``Idempotency-Key``, a retry gets the first envelope again and runs nothing."""
-    async with idempotent(
-        runtime.idempotency,
-        principal,
-        f"call:{sid}",
-        idempotency_key,
-        body.model_dump(),
-        store,
-    ) as idem:
-        if idem is not None and idem.replay is not None:
-            return idem.replay
-        response = await _call_tool(sid, body, principal, runtime, store, tenant)
-        return idem.keep(response) if idem is not None else response
+    return await answer_once(
+        runtime.idempotency, principal, f"call:{sid}", idempotency_key, body.model_dump(), store,
+        lambda: _call_tool(sid, body, principal, runtime, store, tenant),
+    )  # fmt: skip
 
 
 async def _call_tool(

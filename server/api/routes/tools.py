@@ -16,7 +16,7 @@ from server.api.deps import (
     require,
     same_name,
 )
-from server.api.idempotency import IdempotencyKey, idempotent
+from server.api.idempotency import IdempotencyKey, answer_once
 from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import (
     EnabledUpdate,
@@ -133,11 +133,8 @@ async def create_tool(
     """Create a tool (version 1). With an ``Idempotency-Key``, a retry gets the first answer
     (not a 409 for the name it created)."""
     tenant_id = _developer_scope(principal, tenant)
-    async with idempotent(
-        runtime.idempotency, principal, f"tool:{tenant_id}", idempotency_key, body, store
-    ) as idem:
-        if idem is not None and idem.replay is not None:
-            return idem.replay
+
+    async def create() -> Response:
         draft = await _checked(runtime, store, tenant_id, body)
         if tenant_id != "*":
             await store.tenants.get(tenant_id)  # 404 for an unknown tenant before storing
@@ -146,11 +143,12 @@ async def create_tool(
         await store.changed(
             principal.key_id, tenant_id, "tool.create", tool.name, {"version": version.version}
         )
-        response = Response(
-            orjson.dumps(tool_public(tool, version)), status_code=201,
-            media_type="application/json",
-        )  # fmt: skip
-        return idem.keep(response) if idem is not None else response
+        public = orjson.dumps(tool_public(tool, version))
+        return Response(public, status_code=201, media_type="application/json")
+
+    return await answer_once(
+        runtime.idempotency, principal, f"tool:{tenant_id}", idempotency_key, body, store, create
+    )
 
 
 @router.get("")
