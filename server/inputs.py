@@ -2,7 +2,8 @@
 
 Some strings cannot be stored or encoded everywhere: a NUL character (PostgreSQL text and JSONB
 refuse it, SQLite keeps it) and a lone UTF-16 surrogate half (``"\\ud800"``: not encodable as
-UTF-8, so no worker channel, database or log can take it). Values nested deeper than
+UTF-8, so no worker channel, database or log can take it); nor can an integer beyond 64 bits
+(the JSON encoder of the worker channel and the cache refuses it, and so do BIGINT columns). Values nested deeper than
 ``MAX_DEPTH`` would overflow the worker channel's encoder (255 levels) or a parser's recursion.
 Everything here is refused with the field named — the same on both databases — before it
 reaches storage or a worker. NUL is allowed only where a value is passed through and logged
@@ -19,6 +20,8 @@ MAX_CONTAINERS = 200_000  # objects and arrays in one body: beyond, refused unre
 STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
 BRACKETS = re.compile(rb"[\[\]{}]")
 SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+LONG_NUMBER = re.compile(rb"\d{19,}")  # may not fit 64 bits (JSON encoders, BIGINT columns)
+INT64 = range(-(2**63), 2**63)
 
 
 def json_depth(body: bytes, limit: int = MAX_DEPTH) -> int:
@@ -42,6 +45,7 @@ def may_need_a_look(body: bytes) -> bool:
     return (
         b"\\u0000" in body
         or SURROGATE_ESCAPE.search(body) is not None
+        or LONG_NUMBER.search(body) is not None
         or body.count(b"{") + body.count(b"[") > MAX_DEPTH
     )
 
@@ -56,6 +60,8 @@ def problem_in(
         return _field(path), f"nested deeper than {MAX_DEPTH} levels"
     if isinstance(value, str):
         return _string_problem(value, path, nul_ok)
+    if isinstance(value, int) and not isinstance(value, bool) and value not in INT64:
+        return _field(path), "is an integer beyond the 64-bit range"
     if isinstance(value, dict):
         for key, item in value.items():
             here = (*path, str(key))

@@ -8,10 +8,10 @@ log row; the same key with another body is a 422; while the first is still runni
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-import orjson
 from fastapi import Header, Response
 from starlette.background import BackgroundTask
 
@@ -68,7 +68,8 @@ async def answer_once(
     again (a retry with another body: 422; while the first still runs: 409)."""
     if key is None:
         return await produce()
-    digest = hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    digest = hashlib.sha256(canonical.encode("utf-8", "backslashreplace")).hexdigest()
     within = store.session if store.session.bind.dialect.name == "sqlite" else None
     claim = await keys.claim(principal.key_id, scope, key, digest, LEASE_S, within)
     if claim.outcome == "mismatch":

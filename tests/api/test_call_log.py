@@ -70,6 +70,10 @@ async def test_input_that_cannot_be_stored_is_refused_at_the_edge_naming_the_fie
     )
     tenant_nul = await api.admin.post("/v1/tenants", json={"id": "nul", "name": "a\x00b"})
     query_nul = await acme.dev.get("/v1/tools", params={"tenant": "a\x00b"})
+    huge = await acme.agent.post(
+        f"/v1/sessions/{sid}/calls",
+        json={"tool": "check_order", "arguments": {"order_id": "AB1234", "qty": 2**70}},
+    )
     garbage = await acme.agent.post(
         f"/v1/sessions/{sid}/calls",
         content=b"\xff\xfe{",
@@ -82,6 +86,7 @@ async def test_input_that_cannot_be_stored_is_refused_at_the_edge_naming_the_fie
     assert nested.status_code == 422 and nested.json()["errors"][0]["field"] == "body"
     assert tenant_nul.status_code == 422 and tenant_nul.json()["errors"][0]["field"] == "name"
     assert query_nul.status_code == 422 and query_nul.json()["errors"][0]["field"] == "tenant"
+    assert huge.status_code == 422 and huge.json()["errors"][0]["field"] == "arguments.qty"
     assert garbage.status_code == 400 and garbage.json()["code"] == "malformed_json"
     assert after["success"] is True  # nothing reached or restarted a worker
     assert api.runtime.restricted.pool.stats.killed == 0
