@@ -32,3 +32,5 @@ bench: install
 	$(BIN)/python -m benchmarks.snapshot
 	$(BIN)/python -m benchmarks.analytics
 	$(BIN)/python -m benchmarks.propagation
+	$(BIN)/python -m benchmarks.fairness
+	$(BIN)/python -m benchmarks.soak
