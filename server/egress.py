@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import socket
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable
@@ -32,6 +33,7 @@ from typing import Any
 
 import httpx
 
+log = logging.getLogger("quiver.egress")
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], Awaitable[list[str]]]
@@ -146,6 +148,8 @@ def parse_url(raw: httpx.URL | str) -> httpx.URL:
         raw_host = url.raw_host.decode("ascii")
         port = url.port
     except Exception as exc:  # httpx, idna and the codecs each raise their own kinds
+        # bad input, not a fault: refused as egress_denied (422 naming the field at save)
+        log.debug("refused an unparsable URL: %r", exc)
         raise EgressDenied(f"invalid URL: {str(exc)[:200]}") from None
     if url.scheme not in ("http", "https"):
         raise EgressDenied(f"scheme {url.scheme or '(none)'!r} is not allowed; use http or https")
@@ -298,8 +302,9 @@ async def read_capped(response: httpx.Response, max_bytes: int) -> bytes:
 
 
 def origin(url: httpx.URL | str) -> tuple[str, str, int]:
-    """(scheme, host, port) — what a stored credential is bound to (RFC 6454's origin)."""
-    url = httpx.URL(url)
+    """(scheme, host, port) — what a stored credential is bound to (RFC 6454's origin).
+    Raises ``EgressDenied`` for a URL that cannot be parsed."""
+    url = parse_url(url)
     return (
         url.scheme,
         url.host.lower().rstrip("."),

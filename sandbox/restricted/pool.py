@@ -250,6 +250,7 @@ class WorkerPool:
         os.chmod(self._workdir, 0o555)
         self._all: set[WorkerProcess] = set()
         self.running: set[WorkerProcess] = set()  # workers serving a request now
+        self._running_changed = asyncio.Event()
         self._started = False
         self._start_lock = asyncio.Lock()
         self._spawning: set[asyncio.Task[None]] = set()
@@ -326,6 +327,13 @@ class WorkerPool:
         task = asyncio.get_running_loop().create_task(respawn())
         self._spawning.add(task)
         task.add_done_callback(self._spawning.discard)
+
+    async def a_running_worker(self) -> WorkerProcess:
+        """A worker serving a request, as soon as there is one (bound the wait by the caller)."""
+        while not self.running:
+            self._running_changed.clear()
+            await self._running_changed.wait()
+        return next(iter(self.running))
 
     @property
     def busy(self) -> int:
@@ -404,6 +412,7 @@ class WorkerPool:
     ) -> dict[str, Any]:
         payload = {**payload, "timeout_ms": timeout_ms, "result_cap": self.config.result_cap}
         self.running.add(worker)
+        self._running_changed.set()
         try:
             return await self._exchange(worker, payload, timeout_ms, host, source)
         finally:

@@ -13,14 +13,12 @@ TTL is ``metadata.cache_ttl`` seconds.
 from __future__ import annotations
 
 import hashlib
-import logging
 import time
 from collections import OrderedDict
 from typing import Any
 
 import orjson
 
-log = logging.getLogger("quiver.cache")
 DEFAULT_TTL_S = 300
 
 

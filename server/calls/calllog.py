@@ -332,8 +332,9 @@ class CallLog:
             self._wakeup.clear()
             try:
                 await self.flush()
-            except Exception:  # never let the writer die: the rows are queued and journalled
-                self._failures.warning("call log: flush failed unexpectedly")
+            except Exception as exc:  # never let the writer die: the rows are queued and journalled
+                metrics.CALL_LOG_FAILURES.labels(reason="unexpected").inc()
+                self._failures.warning("call log: flush failed unexpectedly: %r", exc)
 
     async def stop(self) -> None:
         self._stopping = True

@@ -474,7 +474,7 @@ def webhook_origin(template: str) -> tuple[str, str, int] | None:
     is bound to. Placeholders never reach the scheme, host or port (checked at save)."""
     try:
         return origin(PLACEHOLDER.sub("x", template))
-    except Exception:  # an unparsable old URL binds nothing: the secret must be sent again
+    except EgressDenied:  # an unparsable old URL binds nothing: the secret must be sent again
         return None
 
 

@@ -129,15 +129,12 @@ async def test_workers_killed_from_outside_are_reported_as_such_and_count_for_no
     api: Api,
 ) -> None:
     slow = python("""
-import time
-
-
 def execute(params, context):
-    time.sleep(3)
-    return {"success": True}
+    while True:  # until the test kills its worker
+        pass
 
 
-tool = {"name": "slow", "description": "Takes its time", "execute": execute,
+tool = {"name": "slow", "description": "Runs until stopped", "execute": execute,
         "metadata": {"timeout": 10000}}
 """)
     acme = await api.tenant("acme")
@@ -148,10 +145,7 @@ tool = {"name": "slow", "description": "Takes its time", "execute": execute,
     results = []
     for _ in range(3):
         running = asyncio.create_task(call(acme, sid, "slow"))
-        async with asyncio.timeout(10):
-            while not pool.running:  # noqa: ASYNC110 - wait for the call to reach a worker
-                await asyncio.sleep(0.01)
-        worker = next(iter(pool.running))
+        worker = await asyncio.wait_for(pool.a_running_worker(), 10)
         os.kill(worker.proc.pid, signal.SIGKILL)  # the system's OOM killer, or an operator
         results.append(await running)
 

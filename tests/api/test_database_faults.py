@@ -89,8 +89,11 @@ def own_settings(tmp_path: Path) -> Settings:
     )  # fmt: skip
 
 
-async def calls_under(t, sid: str, n: int, concurrency: int = 8) -> Counter:
-    """``n`` calls, ``concurrency`` at a time; the status codes seen (exceptions by name)."""
+async def calls_under(
+    t, sid: str, n: int, concurrency: int = 8, answering: asyncio.Event | None = None
+) -> Counter:
+    """``n`` calls, ``concurrency`` at a time; the status codes seen (exceptions by name).
+    ``answering`` is set once 20 calls have answered."""
     seen: Counter = Counter()
     gate = asyncio.Semaphore(concurrency)
 
@@ -102,6 +105,8 @@ async def calls_under(t, sid: str, n: int, concurrency: int = 8) -> Counter:
                     json={"tool": "check_order", "arguments": {"order_id": f"PG{i % 10000:04d}"}},
                 )
                 seen[response.status_code] += 1
+                if answering is not None and seen.total() >= 20:
+                    answering.set()
                 if response.status_code == 503:
                     assert response.headers["retry-after"]
                     assert response.json()["code"] == "unavailable"
@@ -127,12 +132,14 @@ async def test_a_postgresql_restart_under_load_answers_503_not_500_and_loses_no_
         acme = await api.tenant("acme")
         sid = await session_for(acme, [python(ORDER_TOOL)])
 
+        answering = asyncio.Event()
+
         async def restart() -> None:
-            await asyncio.sleep(0)  # let the load start
+            await asyncio.wait_for(answering.wait(), 30)  # mid-load, not before it starts
             await asyncio.to_thread(private_cluster.stop)
             await asyncio.to_thread(private_cluster.start)
 
-        seen, _ = await asyncio.gather(calls_under(acme, sid, 300), restart())
+        seen, _ = await asyncio.gather(calls_under(acme, sid, 300, answering=answering), restart())
         after = await calls_under(acme, sid, 20)
         rows = 0
         for _ in range(100):  # bounded: the log's next flushes find the database back
