@@ -31,6 +31,7 @@ from server.egress import Allowlist, EgressGuard
 from server.events import EventHub
 from server.keycache import KeyCache
 from server.propagation import Propagation, announce_now
+from server.quotas import Quotas, TenantLimits
 from server.registry.definitions import DefinitionLimits
 from server.registry.disk import DiskTools, load_disk_tools
 from server.registry.service import Registry
@@ -82,6 +83,7 @@ class Runtime:
     redis: Any = None
     redis_health: Dependency | None = None
     idempotency: IdempotencyKeys | None = None
+    quotas: Quotas | None = None
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -114,6 +116,8 @@ class Runtime:
         """Make this node's caches see what a committed unit of work changed."""
         if store.changed_tenants:
             self.registry.invalidate(store.changed_tenants)
+            if self.quotas is not None:
+                self.quotas.forget(store.changed_tenants)
             for tenant in store.changed_tenants:
                 self.events.tenant_changed(tenant)
         for session in store.sessions.bumped:
@@ -130,6 +134,8 @@ class Runtime:
             await self.propagation.stop()
         await self.call_log.stop()
         await self.tracker.breakers.close()
+        if self.quotas is not None:
+            await self.quotas.close()
         if self.redis is not None:
             await self.redis.aclose()
         await self.restricted.close()
@@ -322,6 +328,16 @@ async def start(settings: Settings) -> Runtime:
         ResultCache(settings.result_cache_entries, redis, health=redis_health),
         OnceClaims(sessions),
     )  # fmt: skip
+    pipeline.quotas = quotas = Quotas(
+        TenantLimits(
+            requests=settings.tenant_requests or None,
+            key_requests=settings.key_requests or None,
+            calls_per_day=settings.tenant_calls_per_day or None,
+            cpu_ms_per_day=settings.tenant_cpu_ms_per_day or None,
+        ),
+        settings.redis_url,
+        redis_health,
+    )
     pool = restricted.pool
     metrics.watch_pool(lambda: pool.busy, lambda: pool.stats.waiting, lambda: pool.stats.killed)
     pipeline.result_cap = settings.result_cap_bytes
@@ -346,6 +362,7 @@ async def start(settings: Settings) -> Runtime:
         redis=redis,
         redis_health=redis_health,
         idempotency=IdempotencyKeys(sessions),
+        quotas=quotas,
     )
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())

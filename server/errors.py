@@ -11,6 +11,8 @@
      │    └── LoadTimeoutError       422 load_timeout       (the tool file's top level ran too long)
      ├── TooManyStreamsError        429 too_many_streams   (a tenant's event streams on a node)
      ├── TooManySessionsError       429 too_many_sessions  (a key's or tenant's MCP sessions on a node)
+     ├── RateLimitedError           429 rate_limited       (a key's or tenant's request rate)
+     ├── QuotaExceededError         429 quota_exceeded     (a tenant's calls or CPU time today)
      ├── NotReadyError              503 not_ready
      └── UnavailableError           503 unavailable        (the database is unreachable or full)
 
@@ -36,6 +38,8 @@ ErrorCode = Literal[
     "load_timeout",
     "too_many_streams",
     "too_many_sessions",
+    "rate_limited",
+    "quota_exceeded",
     "not_ready",
     "unavailable",
 ]
@@ -102,6 +106,21 @@ class TooManyStreamsError(QuiverError):
 
 class TooManySessionsError(QuiverError):
     status, code, title = 429, "too_many_sessions", "Too many open MCP sessions"
+
+
+class RateLimitedError(QuiverError):
+    status, code, title = 429, "rate_limited", "Too many requests"
+
+    def __init__(self, detail: str, *, scope: str, limit: str, retry_after_s: int) -> None:
+        super().__init__(detail)
+        self.scope, self.limit, self.retry_after_s = scope, limit, retry_after_s
+
+    def extra(self) -> dict[str, Any]:
+        return {"scope": self.scope, "limit": self.limit}
+
+
+class QuotaExceededError(RateLimitedError):
+    status, code, title = 429, "quota_exceeded", "Daily quota used up"
 
 
 class NotReadyError(QuiverError):

@@ -53,6 +53,7 @@ class Propagation:
         if kind == "t":
             tenant = rest.rsplit(":", 1)[0]
             runtime.registry.invalidate({tenant})
+            runtime.quotas.forget({tenant})
             runtime.events.tenant_changed(tenant)
         elif kind == "s":
             runtime.events.session_changed(rest)
@@ -62,6 +63,7 @@ class Propagation:
     def flush_everything(self, full: bool = True) -> None:
         runtime = self.runtime
         runtime.registry.forget_all(views=full)
+        runtime.quotas.forget()
         if full:
             runtime.keys.clear()
         runtime.events.everything_changed()

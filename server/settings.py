@@ -113,6 +113,20 @@ class Settings(BaseSettings):
     max_streams_per_tenant: int = Field(
         default=1_000, description="event streams one tenant may hold open on one node"
     )
+    tenant_requests: str | None = Field(
+        default="2000/second",
+        description="requests one tenant may make (all its keys, all nodes); none: no limit",
+    )
+    key_requests: str | None = Field(
+        default="1000/second", description="requests one API key may make (all nodes)"
+    )
+    tenant_calls_per_day: int | None = Field(
+        default=None, description="tool calls one tenant may make per UTC day (none: no quota)"
+    )
+    tenant_cpu_ms_per_day: int | None = Field(
+        default=None,
+        description="milliseconds code tools of one tenant may run per UTC day (none: no quota)",
+    )
     mcp_sessions_per_key: int = Field(
         default=100, description="MCP sessions one key may hold open on one node (429 beyond)"
     )

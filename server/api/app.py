@@ -14,9 +14,19 @@ from starlette.routing import Route
 
 from server import bootstrap, isolation
 from server.api import openapi, problems
-from server.api.limits import BodyLimitMiddleware
+from server.api.limits import BodyLimitMiddleware, RateLimitHeadersMiddleware
 from server.api.mcp import QuiverMcp, protected_resource
-from server.api.routes import agent, analytics, bots, demo, health, sessions, tenants, tools
+from server.api.routes import (
+    agent,
+    analytics,
+    bots,
+    demo,
+    health,
+    sessions,
+    tenants,
+    tools,
+    usage,
+)
 from server.logs import RequestIdMiddleware
 from server.settings import Settings
 
@@ -89,6 +99,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     problems.install(app)
     openapi.install(app)
+    app.add_middleware(RateLimitHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestIdMiddleware)
     if settings.cors_origins:
@@ -104,10 +115,17 @@ def create_app(settings: Settings) -> FastAPI:
                 "If-None-Match",
                 "X-Request-ID",
             ],
-            expose_headers=["ETag", "X-Request-ID"],
+            expose_headers=[
+                "ETag",
+                "X-Request-ID",
+                "Retry-After",
+                "RateLimit-Limit",
+                "RateLimit-Remaining",
+                "RateLimit-Reset",
+            ],
             max_age=600,
         )
-    for module in (health, tenants, tools, bots, sessions, analytics, agent):
+    for module in (health, tenants, tools, bots, sessions, analytics, usage, agent):
         app.include_router(module.router)
     if settings.demo:
         app.include_router(demo.router)

@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from server.bootstrap import Runtime
 from server.errors import FieldError, ForbiddenError, UnauthenticatedError, ValidationFailedError
 from server.keys import Principal, matches, parse_token
+from server.quotas import Admitted
 from server.ratelimit import RateLimitedLog
 from server.registry.model import GLOBAL_TENANT, Role
 from server.storage.database import is_unavailable
@@ -58,13 +59,30 @@ StoreDep = Annotated[Store, Depends(get_store, scope="function")]
 
 
 async def get_principal(
+    request: Request,
     runtime: RuntimeDep,
     store: StoreDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
 ) -> Principal:
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise UnauthenticatedError("send `Authorization: Bearer <api key>`")
-    return await authenticate(runtime, store, credentials.credentials)
+    principal = await authenticate(runtime, store, credentials.credentials)
+    admitted = await admit(runtime, store, principal)
+    if admitted is not None:
+        request.scope.setdefault("state", {})[RATE_STATE] = admitted
+    return principal
+
+
+RATE_STATE = "quiver_rate"
+
+
+async def admit(runtime: Runtime, store: Store, principal: Principal) -> Admitted | None:
+    """Count the request against the key's and the tenant's rates (429 ``rate_limited``)."""
+    quotas = runtime.quotas
+    if quotas is None:
+        return None
+    limits = await quotas.limits_for(principal.tenant_id, store.tenants.limits)
+    return await quotas.admit_request(limits, principal.tenant_id, principal.key_id)
 
 
 async def authenticate(runtime: Runtime, store: Store, token: str) -> Principal:

@@ -10,6 +10,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server import inputs
+from server.api.deps import RATE_STATE
 
 # Top-level body keys whose strings go to a tool as they are (and are logged escaped); "params"
 # holds an MCP tools/call's arguments.
@@ -119,3 +120,30 @@ async def _problem(
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
+
+
+class RateLimitHeadersMiddleware:
+    """Tells a client where it stands: ``RateLimit-Limit``, ``-Remaining`` and ``-Reset`` (the
+    IETF draft's fields) from the tightest rate its request was counted against."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_rate(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                admitted = scope.get("state", {}).get(RATE_STATE)
+                if admitted is not None:
+                    message["headers"] = [
+                        *message.get("headers", []),
+                        (b"ratelimit-limit", str(admitted.limit).encode()),
+                        (b"ratelimit-remaining", str(admitted.remaining).encode()),
+                        (b"ratelimit-reset", str(admitted.reset_s).encode()),
+                    ]
+            await send(message)
+
+        await self.app(scope, receive, send_with_rate)

@@ -53,7 +53,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.types import Receive, Scope, Send
 
-from server.api.deps import authenticate
+from server.api.deps import admit, authenticate
 from server.api.problems import problem
 from server.api.routes.sessions import load_state
 from server.calls.pipeline import CallRequest
@@ -61,6 +61,7 @@ from server.errors import (
     FieldError,
     ForbiddenError,
     QuiverError,
+    QuotaExceededError,
     TooManySessionsError,
     UnauthenticatedError,
     ValidationFailedError,
@@ -223,6 +224,9 @@ class QuiverMcp:
             response = problem(
                 exc.status, exc.code, exc.title, exc.detail, scope.get("path"), **exc.extra()
             )
+            retry_after = getattr(exc, "retry_after_s", None)
+            if retry_after is not None:
+                response.headers["Retry-After"] = str(retry_after)
             if isinstance(exc, UnauthenticatedError):  # RFC 9728: where to learn how to get in
                 metadata = f"{_base_url(scope)}{RESOURCE_METADATA}"
                 response.headers["WWW-Authenticate"] = (
@@ -269,6 +273,7 @@ class QuiverMcp:
             principal = await authenticate(runtime, store, token.strip())
             if principal.tenant_id is None or principal.role not in ("agent", "developer"):
                 raise ForbiddenError("/mcp needs an agent or developer key of a tenant")
+            await admit(runtime, store, principal)
             if not BOT.match(bot):
                 raise ValidationFailedError(
                     [FieldError("name the bot: /mcp?bot=<bot>", field="bot")]
@@ -380,7 +385,15 @@ class QuiverMcp:
             return _result(runtime.pipeline.circuit_open(request, tool, time.perf_counter()))
         if entry is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
-        return _result(await runtime.pipeline.call(store, request, tool))
+        try:
+            envelope = await runtime.pipeline.call(store, request, tool)
+        except QuotaExceededError as exc:  # to the model as a failed call, as HTTP says 429
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=exc.detail)],
+                structured_content={"error": {"code": exc.code, "message": exc.detail}},
+                is_error=True,
+            )
+        return _result(envelope)
 
     async def _listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams):
         principal, _bot, _sid = self._caller(ctx)
@@ -458,6 +471,7 @@ def _tool(entry: Any, tool: Any) -> types.Tool:
         title=title,
         description=entry.description,
         input_schema=entry.parameters,
+        output_schema=metadata.get("output_schema"),
         annotations=types.ToolAnnotations(title=title, **hints) if hints or title else None,
     )
 

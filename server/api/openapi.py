@@ -20,7 +20,7 @@ ERRORS = {
     "409": "Conflict (`conflict`)",
     "413": "Request body too large (`payload_too_large`)",
     "422": "Invalid input; `errors` names each field (`validation_error`, `load_timeout`)",
-    "429": "Too many streams or sessions (`too_many_streams`, `too_many_sessions`)",
+    "429": "Too many streams, sessions or requests, or a daily quota used up (`too_many_streams`, `too_many_sessions`, `rate_limited`, `quota_exceeded`); see `Retry-After`",
     "500": "A bug (`internal`); the server log has the details",
     "503": "The database is away or not ready (`unavailable`, `not_ready`); see `Retry-After`",
 }

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from server.quotas import check_rate
 from server.secretbox import mask
 from server.storage.tables import ApiKeyRow, BotRow, TenantRow, ToolRow, ToolVersionRow
 
@@ -23,6 +24,27 @@ class Strict(BaseModel):
 class TenantCreate(Strict):
     id: str = Field(pattern=TENANT_ID, examples=["acme"])
     name: str = Field(default="", max_length=200, examples=["Acme Inc."])
+
+
+class LimitsUpdate(Strict):
+    """An admin's overrides of one tenant's limits. A field left out follows the server's
+    default; ``null`` (or a quota of 0) means no limit for this tenant."""
+
+    requests: str | None = Field(
+        default=None,
+        description="the tenant's request rate (all keys, all nodes)",
+        examples=["500/second"],
+    )
+    key_requests: str | None = Field(
+        default=None, description="each of its keys' request rate", examples=["100/second"]
+    )
+    calls_per_day: int | None = Field(default=None, ge=0, le=10**12, examples=[100_000])
+    cpu_ms_per_day: int | None = Field(default=None, ge=0, le=10**12, examples=[3_600_000])
+
+    @field_validator("requests", "key_requests")
+    @classmethod
+    def _rate(cls, value: str | None) -> str | None:
+        return None if value is None else check_rate(value)
 
 
 class SharedToolsUpdate(Strict):
@@ -166,6 +188,7 @@ def tenant_public(row: TenantRow) -> dict[str, Any]:
         "shared_tools": row.shared_tools,
         "sandbox_modules": row.sandbox_modules or [],
         "egress_allow": row.egress_allow or [],
+        "limits": row.limits or {},
         "registry_version": row.registry_version,
         "created_at": iso(row.created_at),
     }

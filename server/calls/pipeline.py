@@ -22,9 +22,11 @@ from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key, scope_owne
 from server.calls.calllog import CallLog, truncate
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.inprocess import InProcessEngine
+from server.calls.outputs import OutputCheckers
 from server.calls.sessions import SessionTracker
 from server.calls.webhook import WebhookEngine
 from server.egress import Allowlist
+from server.quotas import Quotas
 from server.ratelimit import RateLimitedLog
 from server.registry.model import ToolDef
 from server.registry.service import Registry
@@ -33,6 +35,7 @@ from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 MAX_SOURCES = 2048
+SANDBOXED_KINDS = frozenset({"python", "wasm"})  # their run time counts as CPU time
 CLAIM_MARGIN_S = 10.0  # a once-per-session claim outlives its run's deadlines by this much
 tool_log = logging.getLogger("quiver.tool")
 state_lost = RateLimitedLog(logging.getLogger("quiver.database"), every_s=10.0)
@@ -92,6 +95,8 @@ class CallPipeline:
         self.http = http
         self.webhook = webhook
         self.result_cap = 64 * 1024
+        self.outputs = OutputCheckers()
+        self.quotas: Quotas | None = None  # daily calls and CPU time (``server.quotas``)
         self.log = log
         self.checkers = ArgumentCheckers()
         self.default_timeout_ms = default_timeout_ms
@@ -171,7 +176,19 @@ class CallPipeline:
         return Executable(tool, source, engine)
 
     async def call(self, store: Store, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
-        """Run a resolved (and, for sessions, gated) tool; always returns an envelope."""
+        """Run a resolved (and, for sessions, gated) tool; always returns an envelope — unless
+        the tenant's daily quota is used up (``QuotaExceededError``, before anything runs)."""
+        quotas = self.quotas
+        if quotas is None or request.tenant_id == "*":
+            return await self._call(store, request, tool)
+        limits = await quotas.limits_for(request.tenant_id, store.tenants.limits)
+        await quotas.admit_call(limits, request.tenant_id)
+        result = await self._call(store, request, tool)
+        if tool.kind in SANDBOXED_KINDS and not result.get("cached"):
+            await quotas.charge_cpu(limits, request.tenant_id, result["executionTime"])
+        return result
+
+    async def _call(self, store: Store, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
         started = time.perf_counter()
         logs.bind(
             tenant=request.tenant_id,
@@ -423,6 +440,11 @@ class CallPipeline:
             if value.get("success") is False:
                 message = str(value.get("message") or "the tool reported a failure")
                 return envelope.failure(name, _ms(started), "tool_failed", message, result=value)
+            schema = executable.tool.metadata.get("output_schema")
+            broken = schema and self.outputs.problem(executable.tool.identity, schema, value)
+            if broken:
+                message = f"the result does not match the tool's output_schema ({broken})"
+                return envelope.failure(name, _ms(started), "malformed_output", message)
             return envelope.success(name, _ms(started), self._capped(value))
         code, message = outcome.code or "tool_error", outcome.message or "the tool failed"
         model_message = None

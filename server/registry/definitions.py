@@ -16,6 +16,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
+import jsonschema_rs
 import orjson
 
 from sandbox.toolfile import DYNAMIC, ToolFileSpec, parse_tool_file
@@ -172,13 +173,27 @@ def check_metadata(
             line,
         )
     _check_breaker(meta, problems, f"{field_}.breaker", line)
+    if "output_schema" in meta:
+        _check_output_schema(meta["output_schema"], problems, f"{field_}.output_schema", line)
     known = {
         "timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents", "breaker",
-        "fuel", "memory_mb", "cache_scope", "title",
+        "fuel", "memory_mb", "cache_scope", "title", "output_schema",
     }  # fmt: skip
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)
     return meta
+
+
+def _check_output_schema(schema: Any, problems: Problems, field_: str, line: int | None) -> None:
+    """``metadata.output_schema``: the JSON Schema of the tool's result (an object), published
+    to MCP clients as ``outputSchema``; they check every result against it."""
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        problems.add(field_, 'must be a JSON Schema of an object ({"type": "object", ...})', line)
+        return
+    try:
+        jsonschema_rs.meta.validate(schema)
+    except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
+        problems.add(field_, f"is not a JSON Schema: {str(exc).splitlines()[0]}", line)
 
 
 # Whose calls may share a cached result: one session's (the default), one end user's across

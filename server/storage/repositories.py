@@ -62,6 +62,11 @@ class TenantRepository:
             raise NotFoundError(f"tenant {tenant_id!r} not found")
         return row
 
+    async def limits(self, tenant_id: str) -> dict[str, Any] | None:
+        """An admin's overrides of the tenant's rates and quotas (None: no such tenant)."""
+        row = await self.session.get(TenantRow, tenant_id)
+        return dict(row.limits or {}) if row is not None else None
+
     async def list(self) -> list[TenantRow]:
         result = await self.session.scalars(
             select(TenantRow).where(TenantRow.id != GLOBAL_TENANT).order_by(TenantRow.id)

@@ -59,6 +59,8 @@ class TenantRow(Base):
     shared_tools: Mapped[list[str]] = mapped_column(JSONType, default=list)
     sandbox_modules: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
     egress_allow: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
+    # an admin's overrides of the request rates and daily quotas (``server.quotas``)
+    limits: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, server_default="{}")
     registry_version: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 

@@ -125,3 +125,44 @@ async def test_a_page_from_another_origin_is_refused(settings) -> None:
 
     assert evil.status_code == 403 and evil.json()["code"] == "forbidden"
     assert shop.status_code == 200 and none.status_code == 200
+
+
+SHAPED_SOURCE = """
+def execute(params, context):
+    if params.get("broken"):
+        return {"success": True, "total": "many"}
+    return {"success": True, "total": 3}
+
+
+tool = {"name": "shaped", "description": "Counts", "execute": execute,
+        "parameters": {"broken": {"type": "boolean"}},
+        "metadata": {"output_schema": SCHEMA}}
+"""
+TOTAL = '{"type": "object", "required": ["total"], "properties": {"total": {"type": "integer"}}}'
+SHAPED = python(SHAPED_SOURCE.replace("SCHEMA", TOTAL))
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_a_declared_output_schema_is_published_and_kept(api: Api, mode: str) -> None:
+    acme = await api.tenant("acme")
+    await ready(acme)
+    assert (await acme.dev.post("/v1/tools", json=SHAPED)).status_code == 201
+    async with served(api.app) as base, mcp_client(base, acme.agent_key, mode=mode) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        good = await client.call_tool("shaped", {})
+        broken = await client.call_tool("shaped", {"broken": True})
+
+    assert tools["shaped"].output_schema["properties"]["total"] == {"type": "integer"}
+    assert tools["check_order"].output_schema is None
+    assert good.is_error is False and good.structured_content["total"] == 3
+    assert broken.is_error is True and "output_schema" in broken.content[0].text
+    assert broken.structured_content["error"]["code"] == "malformed_output"
+
+
+async def test_an_output_schema_that_is_not_one_is_refused_at_save(api: Api) -> None:
+    acme = await api.tenant("acme")
+    for schema in ('{"type": "string"}', '{"type": "object", "properties": {"a": {"type": 7}}}'):
+        body = python(SHAPED_SOURCE.replace("SCHEMA", schema))
+        response = await acme.dev.post("/v1/tools", json=body)
+        assert response.status_code == 422, response.text
+        assert response.json()["errors"][0]["field"] == "tool.metadata.output_schema"

@@ -13,6 +13,7 @@ from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import (
     EgressUpdate,
     KeyCreate,
+    LimitsUpdate,
     ModulesUpdate,
     SharedToolsUpdate,
     TenantCreate,
@@ -139,3 +140,16 @@ def _is_network(item: str) -> bool:
         return True
     except ValueError:
         return False
+
+
+@router.put("/tenants/{tenant}/limits")
+async def set_limits(
+    tenant: str, body: LimitsUpdate, admin: AdminDep, store: StoreDep
+) -> dict[str, Any]:
+    """Override the tenant's request rates and daily quotas (what the body leaves out follows
+    the server's defaults; `null` lifts that limit). Every node applies it at once."""
+    row = await store.tenants.get(tenant)
+    row.limits = body.model_dump(exclude_unset=True)
+    await store.changed(admin.key_id, tenant, "tenant.limits", tenant, {"limits": row.limits})
+    await store.session.refresh(row)
+    return tenant_public(row)

@@ -1,0 +1,283 @@
+"""Request rates and daily quotas, per tenant and per key, shared by every node.
+
+Each authenticated request counts against its key's rate and its tenant's rate; each tool call
+counts against the tenant's calls per day, and the time code tools spent in their sandbox
+against its CPU milliseconds per day (charged when the call ends, so the call that crosses the
+line finishes and the next one is refused). Over a limit: 429 ``rate_limited`` or
+``quota_exceeded`` with ``Retry-After``.
+
+The counting is the `limits` library's fixed windows, in Redis when the node has one, so N
+nodes share one budget. While Redis is away each node counts on its own (the budget is then
+per node: more permissive, never a refusal because a dependency failed). Days are UTC days.
+
+The numbers come from the server's settings; an admin may override any of them per tenant
+(``PUT /v1/tenants/{tenant}/limits``). A node caches a tenant's overrides until a change to the
+tenant reaches it (its own commit or the change propagation).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from limits import RateLimitItem, parse
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import FixedWindowRateLimiter
+from limits.errors import StorageError
+
+from server.dependency import Dependency
+from server.errors import QuotaExceededError, RateLimitedError
+
+log = logging.getLogger("quiver.quotas")
+
+DAY_COUNTER_TTL_S = 2 * 86_400
+OVERRIDABLE = ("requests", "key_requests", "calls_per_day", "cpu_ms_per_day")
+
+
+@dataclass(frozen=True)
+class TenantLimits:
+    """One tenant's effective limits. A rate is `limits` notation (``"200/second"``,
+    ``"10000/hour"``); ``None`` (or a quota of 0) means no limit."""
+
+    requests: str | None
+    key_requests: str | None
+    calls_per_day: int | None
+    cpu_ms_per_day: int | None
+
+    def with_overrides(self, overrides: dict[str, Any] | None) -> TenantLimits:
+        known = {k: v for k, v in (overrides or {}).items() if k in OVERRIDABLE}
+        return replace(self, **known)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check_rate(value: str) -> str:
+    """``value`` if it is a rate `limits` understands (``"N/second|minute|hour|day"``)."""
+    try:
+        item = parse(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a rate like '200/second' or '1000/hour'") from None
+    if item.amount < 1:
+        raise ValueError("a rate allows at least 1 request")
+    return value
+
+
+@dataclass(frozen=True)
+class Admitted:
+    """The tightest of the rates a request was counted against (for ``RateLimit-*`` headers)."""
+
+    limit: int
+    remaining: int
+    reset_s: int
+
+
+class Quotas:
+    def __init__(
+        self,
+        defaults: TenantLimits,
+        redis_url: str | None = None,
+        health: Dependency | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.defaults = defaults
+        self.health = health
+        self.clock = clock
+        self._local = FixedWindowRateLimiter(MemoryStorage())
+        self._shared: FixedWindowRateLimiter | None = None
+        self._shared_storage: Storage | None = None
+        if redis_url:
+            self._shared_storage = RedisStorage(
+                "async+" + redis_url,
+                implementation="redispy",
+                wrap_exceptions=True,
+                key_prefix="quiver:limits",
+                socket_timeout=0.5,
+                socket_connect_timeout=0.5,
+            )
+            self._shared = FixedWindowRateLimiter(self._shared_storage)
+        self._overrides: dict[str, dict[str, Any]] = {}
+        self._items: dict[str, RateLimitItem] = {}
+
+    # what a tenant may do ---------------------------------------------------------------------
+    async def limits_for(
+        self, tenant: str | None, load: Callable[[str], Awaitable[dict[str, Any] | None]]
+    ) -> TenantLimits:
+        """The tenant's effective limits; ``load`` reads its stored overrides on a cache miss."""
+        if tenant is None or tenant == "*":
+            return self.defaults
+        overrides = self._overrides.get(tenant)
+        if overrides is None:
+            overrides = self._overrides[tenant] = (await load(tenant)) or {}
+        return self.defaults.with_overrides(overrides)
+
+    def forget(self, tenants: set[str] | None = None) -> None:
+        """A change to these tenants (all with ``None``) reached this node."""
+        if tenants is None:
+            self._overrides.clear()
+        for tenant in tenants or ():
+            self._overrides.pop(tenant, None)
+
+    # counting ---------------------------------------------------------------------------------
+    async def admit_request(
+        self, limits: TenantLimits, tenant: str | None, key_id: str
+    ) -> Admitted | None:
+        """Count one request against the key's and the tenant's rates; raises when over one."""
+        checks = []
+        if limits.key_requests:
+            checks.append(("key", limits.key_requests, ("key", key_id)))
+        if limits.requests and tenant is not None:
+            checks.append(("tenant", limits.requests, ("tenant", tenant)))
+        if not checks:
+            return None
+        results = await asyncio.gather(
+            *(self._hit(self._item(rate), ids) for _scope, rate, ids in checks)
+        )
+        tightest: Admitted | None = None
+        for (scope, rate, _ids), (allowed, remaining, reset_at) in zip(
+            checks, results, strict=True
+        ):
+            retry = max(1, math.ceil(reset_at - self.clock()))
+            if not allowed:
+                raise RateLimitedError(
+                    f"this {scope}'s requests are over {rate}; retry in {retry} s",
+                    scope=scope,
+                    limit=rate,
+                    retry_after_s=retry,
+                )
+            if tightest is None or remaining < tightest.remaining:
+                tightest = Admitted(self._item(rate).amount, remaining, retry)
+        return tightest
+
+    async def admit_call(self, limits: TenantLimits, tenant: str) -> None:
+        """Count one tool call for today; refuse when the calls or the CPU time are used up."""
+        day = self._day()
+        cpu, calls = limits.cpu_ms_per_day, limits.calls_per_day
+        if cpu and await self._read(_day_key(day, tenant, "cpu")) >= cpu:
+            raise self._quota("cpu_ms_per_day", cpu, "CPU milliseconds")
+        counted = await self._add(_day_key(day, tenant, "calls"), 1)  # for usage, quota or not
+        if calls and counted > calls:
+            await self._add(_day_key(day, tenant, "calls"), -1)  # a refused call is not a call
+            raise self._quota("calls_per_day", calls, "calls")
+
+    async def charge_cpu(self, limits: TenantLimits, tenant: str, ms: float) -> None:
+        """Add the sandbox time of a finished call (counted even without a quota, for usage)."""
+        if ms > 0:
+            await self._add(_day_key(self._day(), tenant, "cpu"), max(1, round(ms)))
+
+    async def usage(self, limits: TenantLimits, tenant: str) -> dict[str, Any]:
+        """Today's counts for ``GET /v1/usage``."""
+        day = self._day()
+        calls = await self._read(_day_key(day, tenant, "calls"))
+        cpu = await self._read(_day_key(day, tenant, "cpu"))
+        return {
+            "day": day,
+            "calls": calls,
+            "cpu_ms": cpu,
+            "calls_remaining": max(0, limits.calls_per_day - calls) if limits.calls_per_day else None,
+            "cpu_ms_remaining": max(0, limits.cpu_ms_per_day - cpu) if limits.cpu_ms_per_day else None,
+            "resets_in_s": self._seconds_to_midnight(),
+            "shared": self._use_shared(),
+        }  # fmt: skip
+
+    async def close(self) -> None:
+        if self._shared_storage is not None:
+            bridge = getattr(self._shared_storage, "bridge", None)
+            storage = getattr(bridge, "storage", None)
+            if storage is not None:
+                await storage.aclose()
+
+    # the windows ------------------------------------------------------------------------------
+    def _item(self, rate: str) -> RateLimitItem:
+        item = self._items.get(rate)
+        if item is None:
+            item = self._items[rate] = parse(rate)
+        return item
+
+    def _day(self) -> str:
+        return dt.datetime.fromtimestamp(self.clock(), dt.UTC).strftime("%Y-%m-%d")
+
+    def _seconds_to_midnight(self) -> int:
+        now = self.clock()
+        return max(1, math.ceil(86_400 - now % 86_400))
+
+    def _quota(self, name: str, amount: int, what: str) -> QuotaExceededError:
+        retry = self._seconds_to_midnight()
+        return QuotaExceededError(
+            f"this tenant's {amount} {what} for today are used up; the quota resets at 00:00 UTC",
+            scope="tenant",
+            limit=f"{name}={amount}",
+            retry_after_s=retry,
+        )
+
+    def _degraded(self) -> bool:
+        return self.health is not None and not self.health.should_try()
+
+    async def _hit(
+        self, item: RateLimitItem, ids: tuple[str, ...], cost: int = 1
+    ) -> tuple[bool, int, float]:
+        """(allowed, remaining, window reset time) after counting ``cost``."""
+        limiter = await self._limiter()
+        try:
+            allowed = await limiter.hit(item, *ids, cost=cost)
+            stats = await limiter.get_window_stats(item, *ids)
+        except StorageError as exc:
+            self._failed(exc)
+            return await self._hit(item, ids, cost)
+        self._succeeded(limiter)
+        return allowed, stats.remaining, stats.reset_time
+
+    async def _add(self, key: str, amount: int) -> int:
+        """Add to a day counter (kept two days); its new value."""
+        storage = self._storage()
+        try:
+            value = await storage.incr(key, DAY_COUNTER_TTL_S, amount=amount)
+        except StorageError as exc:
+            self._failed(exc)
+            return await self._add(key, amount)
+        self._storage_ok(storage)
+        return value
+
+    async def _read(self, key: str) -> int:
+        storage = self._storage()
+        try:
+            value = await storage.get(key)
+        except StorageError as exc:
+            self._failed(exc)
+            return await self._read(key)
+        self._storage_ok(storage)
+        return int(value or 0)
+
+    def _storage(self) -> Storage:
+        return (self._shared if self._use_shared() else self._local).storage
+
+    def _use_shared(self) -> bool:
+        return self._shared is not None and not self._degraded()
+
+    async def _limiter(self) -> FixedWindowRateLimiter:
+        return self._shared if self._use_shared() and self._shared else self._local
+
+    def _failed(self, exc: StorageError) -> None:
+        if self.health is None:  # no fallback decision to make: count locally from now on
+            self._shared = None
+        else:
+            self.health.failed(exc.storage_error)
+        log.debug("limits storage failed, counting on this node: %s", exc.storage_error)
+
+    def _succeeded(self, limiter: FixedWindowRateLimiter) -> None:
+        if limiter is self._shared and self.health is not None:
+            self.health.succeeded()
+
+    def _storage_ok(self, storage: Storage) -> None:
+        if storage is self._shared_storage and self.health is not None:
+            self.health.succeeded()
+
+
+def _day_key(day: str, tenant: str, what: str) -> str:
+    return f"day/{day}/{tenant}/{what}"
