@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install runner lint bench
+INSPECTOR := $(VENV)/mcp-inspector/node_modules/.bin/mcp-inspector
+
+.PHONY: demo test install runner inspector lint bench
 
 $(BIN)/quiver: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +19,19 @@ install: $(BIN)/quiver
 runner: install
 	$(BIN)/quiver wasm-runner
 
+# MCP Inspector (the official MCP debugging client) for the tests that drive it; needs npm.
+$(INSPECTOR):
+	@if command -v npm >/dev/null; then \
+		npm install --prefix $(VENV)/mcp-inspector --no-audit --no-fund --loglevel=error \
+			@modelcontextprotocol/inspector@2.12.0; \
+	else echo "npm not found: the MCP Inspector tests will be skipped"; fi
+
+inspector: $(INSPECTOR)
+
 demo: runner
 	$(BIN)/quiver serve --demo
 
-test: runner
+test: runner inspector
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 

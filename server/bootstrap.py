@@ -374,6 +374,5 @@ async def start(settings: Settings) -> Runtime:
     token = await ensure_admin_key(runtime)
     if token is not None:
         notice = f"Created the first admin key (shown once, store it now): {token}"
-        runtime.notices.append(notice)
-        print(notice, flush=True)
+        runtime.notices.append(notice)  # the server prints it; the CLI to stderr
     return runtime

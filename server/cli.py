@@ -1,48 +1,270 @@
-"""The ``quiver`` command line: serve, database, tenants, keys, tools, secrets."""
+"""The ``quiver`` command line.
+
+Two kinds of commands. Server-side ones work on this machine's database (``serve``, ``db``,
+``tenants``, ``keys``, ``secrets``): they say which database they use and never create one
+silently (only ``serve`` and ``db upgrade`` create it). API ones talk to a running server through
+``quiver.client`` (``tools``, ``allowlist``, ``limits``, ``usage``): ``--url`` / ``QUIVER_URL``,
+``--key`` / ``QUIVER_KEY``, ``--tenant`` for admins, ``--json`` for machine-readable output.
+
+No user error prints a traceback: one line saying what went wrong (the fields or lines at fault
+below it), and an exit code a CI job can act on (``EXIT_CODES``).
+"""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import dataclasses
+import difflib
+import functools
 import json
 import os
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import click
+import pydantic
+
+from quiver.client import ApiError, Quiver, Tool, Unreachable
 from server import logs
 from server.settings import Settings
 
+EXIT_OK = 0
+EXIT_REFUSED = 1  # the server refused the request, a tool file is invalid, a tested tool failed
+EXIT_USAGE = 2  # bad options or arguments, an unreadable file
+EXIT_UNREACHABLE = 3  # no server at the URL, or the database cannot be reached; a 5xx answer
+EXIT_AUTH = 4  # no key, a wrong or revoked key, or a key without the role this needs
+EXIT_NOT_FOUND = 5  # no such tool, version, tenant or key
+EXIT_CONFLICT = 6  # someone else changed it first, or it already exists
+EXIT_CODES = {
+    EXIT_OK: "success",
+    EXIT_REFUSED: "refused: invalid input or tool file, or a tested tool failed",
+    EXIT_USAGE: "usage error: bad options or arguments, unreadable file",
+    EXIT_UNREACHABLE: "the server or the database cannot be reached (or answered 5xx)",
+    EXIT_AUTH: "missing, invalid or insufficient API key",
+    EXIT_NOT_FOUND: "not found",
+    EXIT_CONFLICT: "conflict: already exists or changed concurrently",
+}
 
-def _settings(args: argparse.Namespace) -> Settings:
-    overrides: dict[str, Any] = {}
-    for name in ("host", "port", "data_dir", "database_url"):
-        value = getattr(args, name, None)
-        if value is not None:
-            overrides[name] = value
-    if getattr(args, "demo", False):
-        overrides["demo"] = True
-    if getattr(args, "tools_dir", None) is not None:
-        overrides["tools_dir"] = args.tools_dir
-    if getattr(args, "watch", False):
-        overrides["watch_tools"] = True
-    return Settings(**overrides)
+
+class Failed(click.ClickException):
+    """A user-facing failure: a message (and detail lines) and its exit code."""
+
+    def __init__(self, message: str, code: int, details: Iterable[str] = ()) -> None:
+        super().__init__(message)
+        self.exit_code = code
+        self.details = list(details)
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"quiver: {self.message}", err=True)
+        for line in self.details:
+            click.echo(f"  {line}", err=True)
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def _api_failure(exc: ApiError, source: str | None = None) -> Failed:
+    code = {401: EXIT_AUTH, 403: EXIT_AUTH, 404: EXIT_NOT_FOUND, 409: EXIT_CONFLICT}.get(
+        exc.status, EXIT_UNREACHABLE if exc.status >= 500 else EXIT_REFUSED
+    )
+    details = [_problem_line(p.line, p.field, p.message, source) for p in exc.errors]
+    if exc.retry_after is not None:
+        details.append(f"retry after {exc.retry_after:g} s")
+    return Failed(f"{exc.detail} ({exc.status} {exc.code})", code, details)
+
+
+def _problem_line(line: int | None, field: str | None, message: str, source: str | None) -> str:
+    where = f"{source}:{line}" if source and line else f"line {line}" if line else field or ""
+    return f"{where}: {message}" if where else message
+
+
+# output -----------------------------------------------------------------------------------------
+def _emit(as_json: bool, value: Any, human: Callable[[], None]) -> None:
+    if as_json:
+        click.echo(json.dumps(_plain(value), indent=2, sort_keys=True))
+    else:
+        human()
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, pydantic.BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> None:
+    cells = [headers, *[[("" if c is None else str(c)) for c in row] for row in rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    for row in cells:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+
+
+# the API commands' options --------------------------------------------------------------------
+def api_command(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--url``, ``--key``, ``--tenant`` and ``--json``; the function gets a ``Quiver`` client."""
+
+    @click.option("--url", envvar="QUIVER_URL", default="http://127.0.0.1:8000", show_default=True, help="the server (QUIVER_URL)")  # fmt: skip
+    @click.option("--key", envvar="QUIVER_KEY", default=None, help="an API key (QUIVER_KEY)")
+    @click.option("--tenant", default=None, help="admins: the tenant to act for (* = global)")
+    @click.option("--json", "as_json", is_flag=True, help="print JSON")
+    @functools.wraps(func)
+    def wrapper(url: str, key: str | None, tenant: str | None, as_json: bool, **kwargs: Any) -> Any:
+        if not key:
+            raise Failed("no API key: pass --key or set QUIVER_KEY", EXIT_AUTH)
+        with Quiver(url, key, tenant=tenant) as client:
+            try:
+                return func(client, as_json, **kwargs)
+            except ApiError as exc:
+                raise _api_failure(exc, kwargs.get("file") and str(kwargs["file"])) from None
+            except Unreachable as exc:
+                raise Failed(f"cannot reach the server: {exc}", EXIT_UNREACHABLE) from None
+
+    return wrapper
+
+
+def _json_option(value: str | None, name: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint=name) from None
+    if not isinstance(parsed, dict):
+        raise click.BadParameter("must be a JSON object", param_hint=name)
+    return parsed
+
+
+def _tool_body(path: Path, sandbox: str) -> dict[str, Any]:
+    """A tool file (``.py``) or a JSON body (``.json``) as the API's tool body."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise Failed(f"cannot read {path}: {exc}", EXIT_USAGE) from None
+    if path.suffix != ".json":
+        return {"kind": "python", "sandbox": sandbox, "source": text}
+    try:
+        body = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Failed(f"{path}:{exc.lineno}: not JSON: {exc.msg}", EXIT_REFUSED) from None
+    if not isinstance(body, dict):
+        raise Failed(f"{path}: must hold a JSON object (a tool body)", EXIT_REFUSED)
+    return body
+
+
+def _tool_name(path: Path, body: dict[str, Any]) -> str:
+    if isinstance(body.get("name"), str):
+        return body["name"]
+    from sandbox.toolfile import parse_tool_file
+
+    specs, violations = parse_tool_file(body.get("source") or "")
+    names = [str(s.name) for s in specs if isinstance(s.name, str)]
+    if violations:
+        details = [_problem_line(v.line, v.field, v.message, str(path)) for v in violations]
+        raise Failed(f"{path} is not a valid tool file", EXIT_REFUSED, details)
+    if len(names) != 1:
+        raise Failed(f"{path} must declare exactly one tool (found {len(names)})", EXIT_REFUSED)
+    return names[0]
+
+
+# the command tree -------------------------------------------------------------------------------
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Exit codes: " + "; ".join(f"{k} {v}" for k, v in EXIT_CODES.items()),
+)
+def cli() -> None:
+    """Quiver: a registry and sandboxed runner of tools for LLM agents."""
+
+
+def database_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    func = click.option("--database-url", envvar="QUIVER_DATABASE_URL", default=None, help="SQLAlchemy URL (QUIVER_DATABASE_URL); default: SQLite in the data dir")(func)  # fmt: skip
+    return click.option("--data-dir", envvar="QUIVER_DATA_DIR", type=click.Path(path_type=Path), default=None, help="the data folder (QUIVER_DATA_DIR; default ./.quiver)")(func)  # fmt: skip
+
+
+def _settings(**overrides: Any) -> Settings:
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return Settings(**given)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise Failed(f"invalid setting {field}: {first['msg']}", EXIT_USAGE) from None
+
+
+def _database(settings: Settings, *, create: bool) -> None:
+    """Say which database this command uses; refuse to create one unless ``create``."""
+    url = settings.effective_database_url
+    shown = url
+    if not settings.is_sqlite:
+        from sqlalchemy.engine import make_url
+
+        shown = make_url(url).render_as_string(hide_password=True)
+    click.echo(f"database: {shown}", err=True)
+    if settings.is_sqlite and not create:
+        path = Path(url.split("///", 1)[1])
+        if not path.exists():
+            raise Failed(
+                f"no database at {path}: run this in the folder that has one, pass --data-dir or "
+                "--database-url, or create it with `quiver db upgrade`",
+                EXIT_USAGE,
+            )
+
+
+def _run(coroutine: Any) -> Any:
+    from sqlalchemy.exc import DBAPIError
+
+    from server.errors import QuiverError
+
+    try:
+        return asyncio.run(coroutine)
+    except QuiverError as exc:
+        code = {401: EXIT_AUTH, 403: EXIT_AUTH, 404: EXIT_NOT_FOUND, 409: EXIT_CONFLICT}.get(exc.status, EXIT_REFUSED)  # fmt: skip
+        raise Failed(exc.detail, code) from None
+    except (DBAPIError, OSError) as exc:
+        raise Failed(f"cannot use the database: {str(exc).splitlines()[0]}", EXIT_UNREACHABLE) from None  # fmt: skip
+
+
+async def _with_runtime(settings: Settings, action: Callable[[Any], Any]) -> Any:
+    from server import bootstrap
+
+    runtime = await bootstrap.start(settings)
+    for notice in runtime.notices:  # stdout is the command's own output
+        click.echo(notice, err=True)
+    try:
+        return await action(runtime)
+    finally:
+        await runtime.close()
+
+
+# serve, sandbox check, runner, database ---------------------------------------------------------
+@cli.command()
+@database_options
+@click.option("--host", default=None, help="address to listen on (default 127.0.0.1)")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="port (default 8000)")
+@click.option("--demo", is_flag=True, help="seed a demo tenant, keys, a bot and example tools")
+@click.option("--tools-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="a folder of global tool files")  # fmt: skip
+@click.option("--watch", is_flag=True, help="development: reload the tools folder on every change")
+@click.option("--no-python-runner", is_flag=True, help="do not build the Python WASM runner at start if it is missing")  # fmt: skip
+def serve(data_dir, database_url, host, port, demo, tools_dir, watch, no_python_runner) -> None:
+    """Run the HTTP server (creates the database on first start)."""
     import uvicorn
 
     from server.api.app import create_app
 
-    settings = _settings(args)
+    settings = _settings(
+        data_dir=data_dir, database_url=database_url, host=host, port=port,
+        demo=demo or None, tools_dir=tools_dir, watch_tools=watch or None,
+    )  # fmt: skip
     logs.configure(settings.log_level)
-    if not args.no_python_runner:
+    _database(settings, create=True)
+    if not no_python_runner:
         _ensure_python_runner(settings)
     app = create_app(settings)
 
     class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame) -> None:
+        def handle_exit(self, sig: int, frame: Any) -> None:
             # uvicorn waits for open connections before the app's shutdown runs: end the event
             # streams first, or every attached agent would hold the shutdown up.
             runtime = getattr(app.state, "runtime", None)
@@ -60,7 +282,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=10,
     )
     Server(config).run()
-    return 0
 
 
 def _ensure_python_runner(settings: Settings) -> None:
@@ -68,21 +289,26 @@ def _ensure_python_runner(settings: Settings) -> None:
     from sandbox.wasm.python import build
 
     try:
-        build.ensure(settings.cache_dir, lambda line: print(line, file=sys.stderr, flush=True))
+        build.ensure(settings.cache_dir, lambda line: click.echo(line, err=True))
     except (RuntimeError, OSError) as exc:  # the rest of the server still works without it
-        print(f"warning: {exc}", file=sys.stderr)
+        click.echo(f"warning: {exc}", err=True)
 
 
-def cmd_wasm_runner(args: argparse.Namespace) -> int:
+@cli.command("wasm-runner")
+@click.option("--force", is_flag=True, help="rebuild even if cached")
+def wasm_runner(force: bool) -> None:
+    """Build the Python WASM runner now (cached; `serve` does it if missing)."""
     from sandbox.wasm.python import build
 
-    settings = Settings()
-    build.build(settings.cache_dir, lambda line: print(line, flush=True), force=args.force)
-    return 0
+    try:
+        build.build(Settings().cache_dir, click.echo, force=force)
+    except (RuntimeError, OSError) as exc:
+        raise Failed(f"cannot build the Python WASM runner: {exc}", EXIT_REFUSED) from None
 
 
-def cmd_sandbox_check(args: argparse.Namespace) -> int:
-    """Start one sandbox worker as ``quiver serve`` would and report its isolation layers."""
+@cli.command("sandbox-check")
+def sandbox_check() -> None:
+    """Start one sandbox worker as `serve` would and report its isolation layers (exit 1 if one is inactive)."""
     from sandbox.restricted.pool import WorkerPool
     from server import bootstrap, isolation
 
@@ -95,230 +321,416 @@ def cmd_sandbox_check(args: argparse.Namespace) -> int:
             await pool.close()
 
     found = asyncio.run(layers())
-    print(json.dumps(found, indent=2))
+    click.echo(json.dumps(found, indent=2))
     missing = isolation.inactive(found)
     if missing:
-        print(f"inactive: {', '.join(missing)}. {isolation.HOW}", file=sys.stderr)
-        return 1
-    return 0
+        raise Failed(f"inactive: {', '.join(missing)}. {isolation.HOW}", EXIT_REFUSED)
 
 
-async def _with_runtime(settings: Settings, action):
-    from server import bootstrap
-
-    runtime = await bootstrap.start(settings)
-    try:
-        return await action(runtime)
-    finally:
-        await runtime.close()
+@cli.group()
+def db() -> None:
+    """The database schema."""
 
 
-def cmd_db_upgrade(args: argparse.Namespace) -> int:
+@db.command("upgrade")
+@database_options
+def db_upgrade(data_dir: Path | None, database_url: str | None) -> None:
+    """Apply migrations up to head (creates the SQLite database if it is not there)."""
     from server.storage import migrate
     from server.storage.database import create_engine
 
-    async def run() -> None:
-        engine = create_engine(_settings(args).effective_database_url)
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    _database(settings, create=True)
+    if settings.is_sqlite:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+
+    async def run() -> str:
+        engine = create_engine(settings.effective_database_url)
         try:
             await migrate.upgrade(engine)
-            print(f"schema at {await migrate.current_revision(engine)}")
+            return await migrate.current_revision(engine) or ""
         finally:
             await engine.dispose()
 
-    asyncio.run(run())
-    return 0
+    click.echo(f"schema at {_run(run())}")
 
 
-def cmd_tenants(args: argparse.Namespace) -> int:
+# tenants and keys, on this machine's database ---------------------------------------------------
+@cli.group()
+def tenants() -> None:
+    """Tenants, in this machine's database (admins elsewhere: the API)."""
+
+
+@tenants.command("create")
+@database_options
+@click.argument("tenant_id")
+@click.option("--name", default="", help="a display name (default: the id)")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def tenants_create(data_dir, database_url, tenant_id: str, name: str, as_json: bool) -> None:
+    """Create a tenant (the id follows the API's rule: a-z, 0-9, _ and -, at most 64)."""
+    from server.api.views import TenantCreate, tenant_public
+
+    try:
+        body = TenantCreate(id=tenant_id, name=name)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        raise Failed(f"invalid tenant {first['loc'][0]}: {first['msg']}", EXIT_REFUSED) from None
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    _database(settings, create=False)
+
+    async def action(runtime: Any) -> dict[str, Any]:
+        async with runtime.sessions() as session, session.begin():
+            store = runtime.store(session)
+            row = await store.tenants.create(body.id, body.name or body.id)
+            store.audit.record("cli", row.id, "tenant.create", row.id)
+            return tenant_public(row)
+
+    created = _run(_with_runtime(settings, action))
+    _emit(as_json, created, lambda: click.echo(f"created tenant {created['id']}"))
+
+
+@tenants.command("list")
+@database_options
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def tenants_list(data_dir, database_url, as_json: bool) -> None:
+    """List the tenants."""
     from server.api.views import tenant_public
 
-    async def action(runtime):
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    _database(settings, create=False)
+
+    async def action(runtime: Any) -> list[dict[str, Any]]:
+        async with runtime.sessions() as session, session.begin():
+            return [tenant_public(r) for r in await runtime.store(session).tenants.list()]
+
+    rows = _run(_with_runtime(settings, action))
+    _emit(as_json, rows, lambda: _table(["ID", "NAME", "SHARED TOOLS"], [[r["id"], r["name"], ",".join(r["shared_tools"])] for r in rows]))  # fmt: skip
+
+
+@cli.group()
+def keys() -> None:
+    """API keys, in this machine's database."""
+
+
+@keys.command("create")
+@database_options
+@click.option("--role", type=click.Choice(["admin", "developer", "agent"]), required=True)
+@click.option("--tenant", default=None, help="the tenant (developer and agent keys)")
+@click.option("--label", default="")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def keys_create(data_dir, database_url, role: str, tenant: str | None, label: str, as_json: bool) -> None:  # fmt: skip
+    """Create a key; its secret is printed once."""
+    if role != "admin" and tenant is None:
+        raise click.BadParameter("is required for developer and agent keys", param_hint="--tenant")
+    if role == "admin" and tenant is not None:
+        raise click.BadParameter("admin keys belong to no tenant", param_hint="--tenant")
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    _database(settings, create=False)
+
+    async def action(runtime: Any) -> dict[str, Any]:
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
-            if args.tenants_cmd == "create":
-                row = await store.tenants.create(args.id, args.name or args.id)
-                store.audit.record("cli", row.id, "tenant.create", row.id)
-                return tenant_public(row)
-            return [tenant_public(r) for r in await store.tenants.list()]
-
-    print(json.dumps(asyncio.run(_with_runtime(_settings(args), action)), indent=2))
-    return 0
-
-
-def cmd_keys(args: argparse.Namespace) -> int:
-    async def action(runtime):
-        async with runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
-            if args.keys_cmd == "revoke":
-                await store.keys.revoke(args.id)
-                store.audit.record("cli", None, "key.revoke", args.id)
-                return {"revoked": args.id}
-            tenant = None if args.role == "admin" else args.tenant
-            if tenant is None and args.role != "admin":
-                raise SystemExit("--tenant is required for developer and agent keys")
             if tenant is not None:
                 await store.tenants.get(tenant)
-            row, key = await store.keys.create(args.role, tenant, args.label or "")
-            store.audit.record("cli", tenant, "key.create", row.id, {"role": args.role})
+            row, key = await store.keys.create(role, tenant, label)
+            store.audit.record("cli", tenant, "key.create", row.id, {"role": role})
             return {"id": row.id, "role": row.role, "tenant": tenant, "key": key.token}
 
-    print(json.dumps(asyncio.run(_with_runtime(_settings(args), action)), indent=2))
-    return 0
+    created = _run(_with_runtime(settings, action))
+    _emit(as_json, created, lambda: click.echo(f"{role} key {created['id']}: {created['key']}"))
 
 
-def cmd_secrets_rotate(args: argparse.Namespace) -> int:
-    async def action(runtime):
+@keys.command("revoke")
+@database_options
+@click.argument("key_id")
+def keys_revoke(data_dir, database_url, key_id: str) -> None:
+    """Revoke a key at once on this node (other nodes within their key cache's lifetime)."""
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    _database(settings, create=False)
+
+    async def action(runtime: Any) -> None:
+        async with runtime.sessions() as session, session.begin():
+            store = runtime.store(session)
+            await store.keys.revoke(key_id)
+            store.audit.record("cli", None, "key.revoke", key_id)
+
+    _run(_with_runtime(settings, action))
+    click.echo(f"revoked {key_id}")
+
+
+@cli.group()
+def secrets() -> None:
+    """Stored secrets (webhook auth headers), in this machine's database."""
+
+
+@secrets.command("rotate")
+@database_options
+def secrets_rotate(data_dir, database_url) -> None:
+    """Re-encrypt every stored secret with the newest key (the first of QUIVER_SECRET_KEY)."""
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    _database(settings, create=False)
+
+    async def action(runtime: Any) -> int:
         async with runtime.sessions() as session, session.begin():
             return await runtime.store(session).tools.rotate_secrets()
 
-    print(
-        f"re-encrypted {asyncio.run(_with_runtime(_settings(args), action))} secrets with the newest key"
-    )
-    return 0
+    click.echo(f"re-encrypted {_run(_with_runtime(settings, action))} secrets with the newest key")
 
 
-def _client(args: argparse.Namespace):
-    import httpx
-
-    key = args.key or os.environ.get("QUIVER_KEY")
-    if not key:
-        raise SystemExit("pass --key or set QUIVER_KEY")
-    url = args.url or os.environ.get("QUIVER_URL", "http://127.0.0.1:8000")
-    return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30)
+# tools, over the API ----------------------------------------------------------------------------
+@cli.group()
+def tools() -> None:
+    """Tools, over the HTTP API (QUIVER_URL, QUIVER_KEY)."""
 
 
-def _tool_body(path: Path, sandbox: str) -> dict[str, Any]:
-    if path.suffix == ".json":
-        return json.loads(path.read_text())
-    return {"kind": "python", "sandbox": sandbox, "source": path.read_text()}
+SANDBOX = click.option("--sandbox", type=click.Choice(["restricted", "wasm"]), default="restricted", show_default=True, help="for .py files")  # fmt: skip
+FILE = click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 
 
-def cmd_tools(args: argparse.Namespace) -> int:
-    with _client(args) as client:
-        if args.tools_cmd == "list":
-            response = client.get("/v1/tools")
-        elif args.tools_cmd == "validate":
-            response = client.post(
-                "/v1/tools/validate", json=_tool_body(Path(args.file), args.sandbox)
-            )
-        elif args.tools_cmd == "test":
-            response = client.post(
-                f"/v1/tools/{args.name}/test", json={"arguments": json.loads(args.arguments)}
-            )
-        else:
-            body = _tool_body(Path(args.file), args.sandbox)
-            check = client.post("/v1/tools/validate", json=body)
-            if check.status_code == 200 and not check.json().get("valid"):
-                print(json.dumps(check.json(), indent=2))
-                return 1
-            name = body.get("name") or _name_from_validation(client, body)
-            response = client.put(f"/v1/tools/{name}", json=body)
-    print(json.dumps(response.json(), indent=2) if response.content else response.status_code)
-    return 0 if response.is_success else 1
-
-
-def _name_from_validation(client, body: dict[str, Any]) -> str:
-    from sandbox.toolfile import parse_tool_file
-
-    specs, _ = parse_tool_file(body.get("source", ""))
-    if len(specs) != 1:
-        raise SystemExit("the file must declare exactly one tool")
-    return str(specs[0].name)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="quiver", description="Quiver: a registry and sandboxed runner of tools for LLM agents"
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--data-dir", type=Path, default=None)
-        p.add_argument("--database-url", default=None)
-        return p
-
-    serve = with_db(sub.add_parser("serve", help="run the HTTP server"))
-    serve.add_argument("--host", default=None)
-    serve.add_argument("--port", type=int, default=None)
-    serve.add_argument(
-        "--demo", action="store_true", help="seed a demo tenant, keys, a bot and example tools"
-    )
-    serve.add_argument("--tools-dir", type=Path, default=None, help="a folder of global tool files")
-    serve.add_argument(
-        "--watch", action="store_true", help="development: reload the tools folder on every change"
-    )
-    serve.add_argument(
-        "--no-python-runner",
-        action="store_true",
-        help="do not build the Python WASM runner at start if it is missing",
-    )
-    serve.set_defaults(func=cmd_serve)
-
-    check = sub.add_parser(
-        "sandbox-check",
-        help="start a sandbox worker and report its isolation layers (exit 1 if one is inactive)",
-    )
-    check.set_defaults(func=cmd_sandbox_check)
-
-    runner = sub.add_parser(
-        "wasm-runner", help="build the Python WASM runner now (cached; `serve` does it if missing)"
-    )
-    runner.add_argument("--force", action="store_true", help="rebuild even if cached")
-    runner.set_defaults(func=cmd_wasm_runner)
-
-    db = sub.add_parser("db", help="database schema").add_subparsers(dest="db_cmd", required=True)
-    with_db(db.add_parser("upgrade", help="apply migrations up to head")).set_defaults(
-        func=cmd_db_upgrade
+def _tool_rows(items: list[Tool]) -> None:
+    _table(
+        ["NAME", "KIND", "VERSION", "ENABLED", "ORIGIN"],
+        [[t.name, t.kind, t.version, "yes" if t.enabled else "no", t.origin] for t in items],
     )
 
-    tenants = sub.add_parser("tenants", help="manage tenants").add_subparsers(
-        dest="tenants_cmd", required=True
-    )
-    create = with_db(tenants.add_parser("create"))
-    create.add_argument("id")
-    create.add_argument("--name", default=None)
-    create.set_defaults(func=cmd_tenants)
-    with_db(tenants.add_parser("list")).set_defaults(func=cmd_tenants)
 
-    keys = sub.add_parser("keys", help="manage API keys").add_subparsers(
-        dest="keys_cmd", required=True
-    )
-    kcreate = with_db(keys.add_parser("create"))
-    kcreate.add_argument("--role", choices=("admin", "developer", "agent"), required=True)
-    kcreate.add_argument("--tenant", default=None)
-    kcreate.add_argument("--label", default=None)
-    kcreate.set_defaults(func=cmd_keys)
-    krevoke = with_db(keys.add_parser("revoke"))
-    krevoke.add_argument("id")
-    krevoke.set_defaults(func=cmd_keys)
+@tools.command("list")
+@api_command
+def tools_list(client: Quiver, as_json: bool) -> None:
+    """The tenant's tools."""
+    items = client.list_tools()
+    _emit(as_json, items, lambda: _tool_rows(items))
 
-    secrets_ = sub.add_parser("secrets", help="stored secrets").add_subparsers(
-        dest="secrets_cmd", required=True
-    )
-    with_db(
-        secrets_.add_parser("rotate", help="re-encrypt every secret with the newest key")
-    ).set_defaults(func=cmd_secrets_rotate)
 
-    tools = sub.add_parser(
-        "tools", help="tools, over the HTTP API (QUIVER_URL, QUIVER_KEY)"
-    ).add_subparsers(dest="tools_cmd", required=True)
-    for name in ("push", "validate", "list", "test"):
-        p = tools.add_parser(name)
-        p.add_argument("--url", default=None)
-        p.add_argument("--key", default=None)
-        if name in ("push", "validate"):
-            p.add_argument("file", help="a tool file (.py) or a JSON body (.json)")
-            p.add_argument("--sandbox", default="restricted", choices=("restricted", "wasm"))
-        if name == "test":
-            p.add_argument("name")
-            p.add_argument("--arguments", default="{}")
-        p.set_defaults(func=cmd_tools)
-    return parser
+@tools.command("validate")
+@FILE
+@SANDBOX
+@api_command
+def tools_validate(client: Quiver, as_json: bool, file: Path, sandbox: str) -> None:
+    """Check a tool file (loaded for real, nothing stored); exit 1 when it is invalid."""
+    result = client.validate(_tool_body(file, sandbox))
+
+    def human() -> None:
+        for kind, problems in (("error", result.errors), ("warning", result.warnings)):
+            for p in problems:
+                click.echo(f"{kind}: {_problem_line(p.line, p.field, p.message, str(file))}")
+        click.echo(f"{file}: {'valid' if result.valid else 'invalid'}")
+
+    _emit(as_json, result, human)
+    if not result.valid:
+        sys.exit(EXIT_REFUSED)
+
+
+@tools.command("push")
+@FILE
+@SANDBOX
+@api_command
+def tools_push(client: Quiver, as_json: bool, file: Path, sandbox: str) -> None:
+    """Save a tool file as the tool's newest version (unchanged content: no new version)."""
+    body = _tool_body(file, sandbox)
+    tool = client.push_tool(_tool_name(file, body), body)
+    said = "unchanged at" if tool.unchanged else "saved as"
+    _emit(as_json, tool, lambda: click.echo(f"{tool.name}: {said} version {tool.version}"))
+
+
+@tools.command("pull")
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None, help="where to write it (default NAME.py or NAME.json here; - for stdout)")  # fmt: skip
+@click.option("--version", "version", type=click.IntRange(min=1), default=None, help="an earlier version")  # fmt: skip
+@api_command
+def tools_pull(client: Quiver, as_json: bool, name: str, output: Path | None, version: int | None) -> None:  # fmt: skip
+    """Write a tool's source (Python) or its body (other kinds) to a file."""
+    tool = client.get_version(name, version) if version else client.get_tool(name)  # fmt: skip
+    text, suffix = _pullable(tool)
+    if output is not None and str(output) == "-":
+        click.echo(text, nl=False)
+        return
+    target = output or Path(f"{tool.name}{suffix}")
+    target.write_text(text)
+    _emit(as_json, {"name": tool.name, "version": tool.version, "path": str(target)}, lambda: click.echo(f"{tool.name} version {tool.version} -> {target}"))  # fmt: skip
+
+
+def _pullable(tool: Tool) -> tuple[str, str]:
+    if tool.kind == "python" and tool.source is not None:
+        return tool.source, ".py"
+    body = tool.model_dump(exclude={"version", "enabled", "origin", "content_hash", "created_at", "updated_at", "unchanged"})  # fmt: skip
+    return json.dumps({k: v for k, v in body.items() if v is not None}, indent=2) + "\n", ".json"
+
+
+@tools.command("versions")
+@click.argument("name")
+@api_command
+def tools_versions(client: Quiver, as_json: bool, name: str) -> None:
+    """A tool's versions, newest first."""
+    items = client.versions(name)
+    _emit(as_json, items, lambda: _table(["VERSION", "CREATED", "BY", "HASH"], [[v.version, v.created_at, v.created_by, v.content_hash[:12]] for v in items]))  # fmt: skip
+
+
+@tools.command("diff")
+@click.argument("name")
+@click.argument("old", type=click.IntRange(min=1), required=False)
+@click.argument("new", type=click.IntRange(min=1), required=False)
+@api_command
+def tools_diff(client: Quiver, as_json: bool, name: str, old: int | None, new: int | None) -> None:  # fmt: skip
+    """Compare two versions (default: the previous and the current one)."""
+    current = client.get_tool(name)
+    new = new or current.version
+    old = old or new - 1
+    if old < 1:
+        raise Failed(f"{name} has only version {new}: nothing to compare", EXIT_REFUSED)
+    texts = []
+    for v in (old, new):
+        texts.append(_pullable(client.get_version(name, v))[0])
+    lines = list(difflib.unified_diff(texts[0].splitlines(keepends=True), texts[1].splitlines(keepends=True), f"{name} v{old}", f"{name} v{new}"))  # fmt: skip
+    _emit(as_json, {"name": name, "from": old, "to": new, "diff": "".join(lines)}, lambda: click.echo("".join(lines) or f"versions {old} and {new} are the same", nl=not lines))  # fmt: skip
+
+
+@tools.command("rollback")
+@click.argument("name")
+@click.argument("version", type=click.IntRange(min=1))
+@api_command
+def tools_rollback(client: Quiver, as_json: bool, name: str, version: int) -> None:
+    """Save an earlier version again as the newest."""
+    tool = client.rollback(name, version)
+    _emit(as_json, tool, lambda: click.echo(f"{name}: version {version} restored as version {tool.version}"))  # fmt: skip
+
+
+@tools.command("enable")
+@click.argument("name")
+@api_command
+def tools_enable(client: Quiver, as_json: bool, name: str) -> None:
+    """Offer the tool to agents again."""
+    tool = client.set_enabled(name, True)
+    _emit(as_json, tool, lambda: click.echo(f"{name}: enabled"))
+
+
+@tools.command("disable")
+@click.argument("name")
+@api_command
+def tools_disable(client: Quiver, as_json: bool, name: str) -> None:
+    """Stop offering the tool (its versions stay)."""
+    tool = client.set_enabled(name, False)
+    _emit(as_json, tool, lambda: click.echo(f"{name}: disabled"))
+
+
+@tools.command("delete")
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="do not ask")
+@api_command
+def tools_delete(client: Quiver, as_json: bool, name: str, yes: bool) -> None:
+    """Delete the tool and all its versions."""
+    if not yes:
+        if not sys.stdin.isatty():
+            raise Failed(f"deleting {name} needs --yes when not run interactively", EXIT_USAGE)
+        click.confirm(f"delete {name} and all its versions?", abort=True)
+    client.delete_tool(name)
+    _emit(as_json, {"deleted": name}, lambda: click.echo(f"{name}: deleted"))
+
+
+@tools.command("test")
+@click.argument("name")
+@click.option("--arguments", default="{}", show_default=True, help="a JSON object")
+@click.option("--variables", default=None, help="session variables the run sees (JSON object)")
+@api_command
+def tools_test(client: Quiver, as_json: bool, name: str, arguments: str, variables: str | None) -> None:  # fmt: skip
+    """Run the tool for real in test mode; exit 1 when the call fails."""
+    result = client.test_tool(name, _json_option(arguments, "--arguments"), _json_option(variables, "--variables"))  # fmt: skip
+
+    def human() -> None:
+        click.echo(json.dumps(_plain(result), indent=2))
+
+    _emit(as_json, result, human)
+    if not result.success:
+        sys.exit(EXIT_REFUSED)
+
+
+# admin: allowlists and limits; usage ----------------------------------------------------------
+@cli.group()
+def allowlist() -> None:
+    """Which global tools a tenant may use (admin)."""
+
+
+@allowlist.command("show")
+@click.argument("tenant_id")
+@api_command
+def allowlist_show(client: Quiver, as_json: bool, tenant_id: str) -> None:
+    """The tenant's shared-tools allowlist."""
+    tenant = client.get_tenant(tenant_id)
+    _emit(as_json, tenant.shared_tools, lambda: click.echo("\n".join(tenant.shared_tools) or "(none)"))  # fmt: skip
+
+
+@allowlist.command("set")
+@click.argument("tenant_id")
+@click.argument("tools", nargs=-1)
+@api_command
+def allowlist_set(client: Quiver, as_json: bool, tenant_id: str, tools: tuple[str, ...]) -> None:
+    """Replace the allowlist (no names: none; `*`: every global tool)."""
+    tenant = client.set_shared_tools(tenant_id, list(tools))
+    _emit(as_json, tenant.shared_tools, lambda: click.echo(f"{tenant_id}: {', '.join(tenant.shared_tools) or '(none)'}"))  # fmt: skip
+
+
+@cli.group()
+def limits() -> None:
+    """A tenant's request rates and daily quotas (admin)."""
+
+
+@limits.command("set")
+@click.argument("tenant_id")
+@click.option("--requests", default=None, help="the tenant's rate, e.g. 500/second (none: no limit)")  # fmt: skip
+@click.option("--key-requests", default=None, help="each key's rate, e.g. 100/second")
+@click.option("--calls-per-day", type=click.IntRange(min=0), default=None)
+@click.option("--cpu-ms-per-day", type=click.IntRange(min=0), default=None)
+@click.option("--reset", is_flag=True, help="drop every override (back to the server's defaults)")
+@api_command
+def limits_set(client: Quiver, as_json: bool, tenant_id: str, reset: bool, **given: Any) -> None:
+    """Override some of the tenant's limits (the others keep their current override)."""
+    current = {} if reset else dict(client.get_tenant(tenant_id).limits)
+    for name, value in given.items():
+        if value is not None:
+            current[name] = None if value in ("none", "") else value
+    tenant = client.set_limits(tenant_id, current)
+    _emit(as_json, tenant.limits, lambda: click.echo(f"{tenant_id}: {json.dumps(tenant.limits) if tenant.limits else 'server defaults'}"))  # fmt: skip
+
+
+@cli.command()
+@api_command
+def usage(client: Quiver, as_json: bool) -> None:
+    """The tenant's limits and today's calls and CPU time."""
+    found = client.usage()
+
+    def human() -> None:
+        today = found.today
+        click.echo(f"tenant {found.tenant}, {today['day']} (UTC)")
+        click.echo(f"  calls:  {today['calls']}" + (f" of {found.limits['calls_per_day']}" if found.limits["calls_per_day"] else ""))  # fmt: skip
+        click.echo(f"  cpu ms: {today['cpu_ms']}" + (f" of {found.limits['cpu_ms_per_day']}" if found.limits["cpu_ms_per_day"] else ""))  # fmt: skip
+        click.echo(f"  rates:  tenant {found.limits['requests'] or 'unlimited'}, each key {found.limits['key_requests'] or 'unlimited'}")  # fmt: skip
+
+    _emit(as_json, found, human)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.func(args)
+    """Run the command; a user error is one line on stderr and an exit code, never a traceback."""
+    try:
+        cli.main(args=argv, prog_name="quiver", standalone_mode=False)
+    except Failed as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("quiver: aborted", err=True)
+        return EXIT_USAGE
+    except click.ClickException as exc:  # usage errors: a bad option or argument
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug: say so in one line; the traceback only when asked
+        if os.environ.get("QUIVER_DEBUG"):
+            raise
+        click.echo(f"quiver: internal error: {type(exc).__name__}: {exc} (QUIVER_DEBUG=1 shows the traceback)", err=True)  # fmt: skip
+        return 70
+    return EXIT_OK
 
 
 if __name__ == "__main__":

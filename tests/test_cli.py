@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -104,29 +105,73 @@ def _wait_for_ready(base: str) -> None:
     raise AssertionError("server never became ready")
 
 
+def quiver(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*QUIVER, *args], env=env, capture_output=True, text=True, cwd=cwd)
+
+
+def user_error(done: subprocess.CompletedProcess[str], code: int, *words: str) -> None:
+    """A user error: its exit code, a ``quiver:`` line saying what went wrong, no traceback."""
+    assert done.returncode == code, (done.returncode, done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    message = [line for line in done.stderr.splitlines() if line.startswith(("quiver:", "Error:"))]
+    assert message, done.stderr
+    for word in words:
+        assert word in done.stderr, (word, done.stderr)
+
+
 def test_db_upgrade_tenants_and_keys_commands(tmp_path: Path) -> None:
     env = _env(tmp_path / "data")
 
     def run(*args: str) -> str:
-        return subprocess.run(
-            [*QUIVER, *args], env=env, capture_output=True, text=True, check=True, cwd=tmp_path
-        ).stdout
+        done = quiver(*args, env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
     upgraded = run("db", "upgrade")
-    created = run("tenants", "create", "acme", "--name", "Acme")
-    key = run("keys", "create", "--role", "developer", "--tenant", "acme")
+    created = json.loads(run("tenants", "create", "acme", "--name", "Acme", "--json"))
+    key = json.loads(run("keys", "create", "--role", "developer", "--tenant", "acme", "--json"))
     listed = run("tenants", "list")
+    again = quiver("tenants", "create", "acme", env=env, cwd=tmp_path)
+    bad_id = quiver("tenants", "create", "Not An Id", env=env, cwd=tmp_path)
+    no_tenant = quiver("keys", "create", "--role", "agent", env=env, cwd=tmp_path)
+    unknown_tenant = quiver("keys", "create", "--role", "agent", "--tenant", "nope", env=env, cwd=tmp_path)  # fmt: skip
 
     assert f"schema at {migrate.head_revision()}" in upgraded
-    assert '"id": "acme"' in created and '"acme"' in listed
-    assert '"key": "qk_' in key
+    assert created["id"] == "acme" and created["name"] == "Acme"
+    assert key["key"].startswith("qk_") and key["tenant"] == "acme"
+    assert "acme" in listed.splitlines()[1]
+    user_error(again, 6, "already exists")
+    user_error(bad_id, 1, "invalid tenant id")
+    user_error(no_tenant, 2, "--tenant")
+    user_error(unknown_tenant, 5, "not found")
+    assert "database: sqlite" in again.stderr  # it says which database it used
+
+
+def test_outside_a_project_folder_no_database_is_created_silently(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QUIVER_")}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    listed = quiver("tenants", "list", env=env, cwd=elsewhere)
+    created = quiver("tenants", "create", "acme", env=env, cwd=elsewhere)
+    rotated = quiver("secrets", "rotate", env=env, cwd=elsewhere)
+
+    for done in (listed, created, rotated):
+        user_error(done, 2, "no database at", "quiver db upgrade")
+    assert list(elsewhere.iterdir()) == []
+
+
+GREET = """def execute(params, context):
+    return {"success": True, "message": "hello " + params["name"]}
+
+
+tool = {"name": "greet", "description": "Greets", "parameters": {"name": {"type": "string", "required": True}}, "execute": execute}
+"""
 
 
 def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
     tool = tmp_path / "greet.py"
-    tool.write_text(
-        'def execute(params, context):\n    return {"success": True, "message": "hello " + params["name"]}\n\n\ntool = {"name": "greet", "description": "Greets", "parameters": {"name": {"type": "string", "required": True}}, "execute": execute}\n'
-    )
+    tool.write_text(GREET)
     broken = tmp_path / "broken.py"
     broken.write_text(
         'def execute(p, c):\n    return {}\n\ntool = {"name": "broken", "description": "d", "execute": execute, "extra": 1}\n'
@@ -139,21 +184,104 @@ def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
         }
 
         def run(*args: str) -> subprocess.CompletedProcess[str]:
-            return subprocess.run(
-                [*QUIVER, "tools", *args], env=env, capture_output=True, text=True, cwd=tmp_path
-            )
+            return quiver("tools", *args, env=env, cwd=tmp_path)
 
-        validated = run("validate", str(tool))
+        validated = run("validate", str(tool), "--json")
+        invalid = run("validate", str(broken))
         refused = run("push", str(broken))
         pushed = run("push", str(tool))
-        listed = run("list")
-        tested = run("test", "greet", "--arguments", '{"name": "Ada"}')
+        pushed_again = run("push", str(tool), "--json")
+        tool.write_text(GREET.replace("hello ", "hi "))
+        changed = run("push", str(tool))
+        versions = json.loads(run("versions", "greet", "--json").stdout)
+        diff = run("diff", "greet")
+        pulled = run("pull", "greet", "--version", "1", "-o", str(tmp_path / "pulled.py"))
+        rolled = run("rollback", "greet", "1", "--json")
+        tested = run("test", "greet", "--arguments", '{"name": "Ada"}', "--json")
+        failed_test = run("test", "greet", "--arguments", "{}")
+        listed = json.loads(run("list", "--json").stdout)
+        disabled = run("disable", "greet")
+        enabled = run("enable", "greet")
+        not_asked = subprocess.run([*QUIVER, "tools", "delete", "greet"], env=env, capture_output=True, text=True, cwd=tmp_path, stdin=subprocess.DEVNULL)  # fmt: skip
+        deleted = run("delete", "greet", "--yes")
 
-    assert validated.returncode == 0 and '"valid": true' in validated.stdout
-    assert refused.returncode == 1 and "tool.extra" in refused.stdout
-    assert pushed.returncode == 0 and '"version": 1' in pushed.stdout
-    assert '"greet"' in listed.stdout
-    assert tested.returncode == 0 and "hello Ada" in tested.stdout
+    assert validated.returncode == 0 and json.loads(validated.stdout)["valid"] is True
+    assert (
+        invalid.returncode == 1 and f"{broken}:4:" in invalid.stdout and "extra" in invalid.stdout
+    )
+    user_error(refused, 1, "not a valid tool file", f"{broken}:4: unknown key 'extra'")
+    assert pushed.returncode == 0 and "saved as version 1" in pushed.stdout
+    assert json.loads(pushed_again.stdout)["version"] == 1  # unchanged: no new version
+    assert json.loads(pushed_again.stdout)["unchanged"] is True
+    assert "saved as version 2" in changed.stdout
+    assert [v["version"] for v in versions] == [2, 1]
+    assert '-    return {"success": True, "message": "hello "' in diff.stdout
+    assert '+    return {"success": True, "message": "hi "' in diff.stdout
+    assert pulled.returncode == 0 and (tmp_path / "pulled.py").read_text() == GREET
+    assert json.loads(rolled.stdout)["version"] == 3
+    assert tested.returncode == 0 and json.loads(tested.stdout)["result"]["message"] == "hello Ada"
+    assert failed_test.returncode == 1 and "invalid_arguments" in failed_test.stdout
+    assert "greet" in {t["name"] for t in listed}
+    assert "disabled" in disabled.stdout and "enabled" in enabled.stdout
+    user_error(not_asked, 2, "--yes")
+    assert deleted.returncode == 0
+
+
+def test_user_errors_are_one_line_and_a_documented_exit_code(tmp_path: Path) -> None:
+    tool = tmp_path / "greet.py"
+    tool.write_text(GREET)
+    body = tmp_path / "body.json"
+    body.write_text("{not json")
+    env = {k: v for k, v in _env(tmp_path / "data").items()}
+    with demo_server(tmp_path) as (base, lines):
+        env.update(QUIVER_URL=base, QUIVER_KEY=_key(lines, "developer"))
+
+        def run(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+            return quiver(*args, env={**env, **extra}, cwd=tmp_path)
+
+        no_key = run("tools", "list", QUIVER_KEY="")
+        wrong_key = run("tools", "list", QUIVER_KEY="qk_nope_nope")
+        agent_key = run("tools", "list", QUIVER_KEY=_key(lines, "agent"))
+        unknown_tool = run("tools", "versions", "nope")
+        bad_arguments = run("tools", "test", "check_order", "--arguments", "{oops")
+        missing_file = run("tools", "push", str(tmp_path / "missing.py"))
+        bad_json_file = run("tools", "push", str(body))
+        bad_option = run("tools", "list", "--colour")
+        admin_only = run("allowlist", "set", "demo", "x")
+    unreachable = quiver("tools", "list", env={**env, "QUIVER_URL": base}, cwd=tmp_path)
+
+    user_error(no_key, 4, "QUIVER_KEY")
+    user_error(wrong_key, 4, "invalid or revoked")
+    user_error(agent_key, 4, "developer")
+    user_error(unknown_tool, 5, "not found")
+    user_error(bad_arguments, 2, "--arguments")
+    user_error(missing_file, 2, "missing.py")
+    user_error(bad_json_file, 1, "not JSON")
+    user_error(bad_option, 2, "--colour")
+    user_error(admin_only, 4, "admin")
+    user_error(unreachable, 3, "cannot reach the server")
+
+
+def test_admin_commands_allowlist_limits_and_usage(tmp_path: Path) -> None:
+    with demo_server(tmp_path) as (base, lines):
+        env = {**_env(tmp_path / "data"), "QUIVER_URL": base, "QUIVER_KEY": _key(lines, "admin")}
+
+        def run(*args: str) -> subprocess.CompletedProcess[str]:
+            return quiver(*args, env=env, cwd=tmp_path)
+
+        allowed = run("allowlist", "set", "demo", "escalate_to_human", "qa_lookup")
+        shown = json.loads(run("allowlist", "show", "demo", "--json").stdout)
+        limited = run("limits", "set", "demo", "--calls-per-day", "100", "--requests", "50/second")
+        bad_rate = run("limits", "set", "demo", "--requests", "fast")
+        used = json.loads(run("usage", "--tenant", "demo", "--json").stdout)
+        reset = json.loads(run("limits", "set", "demo", "--reset", "--json").stdout)
+
+    assert allowed.returncode == 0
+    assert shown == ["escalate_to_human", "qa_lookup"]
+    assert limited.returncode == 0 and '"calls_per_day": 100' in limited.stdout
+    user_error(bad_rate, 1, "requests")
+    assert used["limits"]["calls_per_day"] == 100 and used["limits"]["requests"] == "50/second"
+    assert reset == {}
 
 
 def test_restarting_the_demo_keeps_its_keys(tmp_path: Path) -> None:

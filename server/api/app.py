@@ -51,6 +51,8 @@ def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = await bootstrap.start(settings)
+        for notice in runtime.notices:
+            print(notice, flush=True)
         if settings.require_isolation or settings.demo:
             # start the workers now and check what isolation they got (--demo: report only)
             try:

@@ -338,6 +338,19 @@ class ToolRepository:
         await self.session.execute(delete(ToolVersionRow).where(ToolVersionRow.tool_id == tool.id))
         await self.session.delete(tool)
 
+    async def unchanged(
+        self, tenant_id: str, draft: ToolDraft
+    ) -> tuple[ToolRow, ToolVersionRow] | None:
+        """The tool and its current version when ``draft`` would save exactly that again."""
+        tool, current = await self.get(tenant_id, draft.name)
+        if current.content_hash != draft.content_hash:
+            return None
+        if draft.auth_header is not KEEP and draft.auth_header != self.decrypt_secret(
+            tenant_id, draft.name, current
+        ):
+            return None
+        return tool, current
+
     def decrypt_secret(self, tenant_id: str, name: str, version: ToolVersionRow) -> str | None:
         if version.auth_header_ct is None:
             return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Body, Response
+from fastapi import APIRouter, Body, Path, Response
 
 from server.api.deps import (
     PrincipalDep,
@@ -187,11 +187,17 @@ async def replace_tool(
     store: StoreDep,
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
-    """Save a new version (creates the tool if it does not exist yet)."""
+    """Save a new version (creates the tool if it does not exist yet). Saving exactly what
+    the current version holds is a no-op: no new version, no change event."""
     tenant_id = _developer_scope(principal, tenant)
     draft = await _checked(runtime, store, tenant_id, body, update=True)
     same_name(draft.name, name)
     existed = await store.tools.find(tenant_id, name) is not None
+    if existed:
+        unchanged = await store.tools.unchanged(tenant_id, draft)
+        if unchanged is not None:
+            response.headers["Quiver-Unchanged"] = "true"
+            return tool_public(*unchanged)
     if not existed and tenant_id != "*":
         await store.tenants.get(tenant_id)
     tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=None)
@@ -251,6 +257,20 @@ async def list_versions(
         "versions": [version_public(v) for v in rows],
         "next_cursor": next_cursor,
     }
+
+
+@router.get("/{name}/versions/{version}")
+async def get_version(
+    name: str,
+    version: Annotated[int, Path(ge=1, le=2**31 - 1)],
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """One version of a tool as it was saved (its source or config), e.g. to compare two."""
+    tenant_id = _developer_scope(principal, tenant)
+    tool, _current = await store.tools.get(tenant_id, name)
+    return tool_public(tool, await store.tools.version(tool, version))
 
 
 @router.post("/{name}/rollback")

@@ -1,0 +1,1 @@
+"""Quiver's Python client (``quiver.client``); the server is the ``server`` package."""
