@@ -81,6 +81,6 @@ async def test_the_sync_client_does_admin_work_and_agent_calls(api: Api) -> None
 
 
 def test_no_server_is_unreachable_not_a_transport_traceback() -> None:
-    with Quiver(f"http://127.0.0.1:{free_port()}", "qk_x_y", timeout=2) as client:
-        with pytest.raises(Unreachable):
-            client.list_tools()
+    client = Quiver(f"http://127.0.0.1:{free_port()}", "qk_x_y", timeout=2)
+    with client, pytest.raises(Unreachable):
+        client.list_tools()
