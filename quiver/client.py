@@ -28,6 +28,7 @@ __all__ = [
     "AsyncQuiver",
     "Envelope",
     "Quiver",
+    "Secret",
     "Tenant",
     "Tool",
     "ToolVersion",
@@ -111,6 +112,15 @@ class Key(_Model):
     tenant: str | None = None
     label: str = ""
     key: str | None = None  # the secret: only in the answer that created it
+
+
+class Secret(_Model):
+    """A secret's name and dates (values are never returned)."""
+
+    name: str
+    created_at: str | None = None
+    updated_at: str | None = None
+    updated_by: str | None = None
 
 
 class Usage(_Model):
@@ -254,6 +264,17 @@ class _Requests:
     def revoke_key(self, key_id: str) -> Request[None]:
         return Request("DELETE", f"/v1/keys/{key_id}", _nothing)
 
+    # secrets
+    def set_secret(self, name: str, value: str) -> Request[Secret]:
+        return Request("PUT", f"/v1/secrets/{name}", _model(Secret), self._scoped(), {"value": value})  # fmt: skip
+
+    def secrets_page(self, cursor: str | None) -> Request[dict[str, Any]]:
+        params = {"limit": 500, **({"cursor": cursor} if cursor else {})}
+        return Request("GET", "/v1/secrets", _json, self._scoped(params))
+
+    def delete_secret(self, name: str) -> Request[None]:
+        return Request("DELETE", f"/v1/secrets/{name}", _nothing, self._scoped())
+
     # usage, sessions and calls
     def usage(self) -> Request[Usage]:
         return Request("GET", "/v1/usage", _model(Usage), self._scoped())
@@ -383,6 +404,17 @@ class Quiver:
     def revoke_key(self, key_id: str) -> None:
         self.send(self.requests.revoke_key(key_id))
 
+    def set_secret(self, name: str, value: str) -> Secret:
+        return self.send(self.requests.set_secret(name, value))
+
+    def list_secrets(self) -> list[Secret]:
+        return [
+            Secret.model_validate(s) for s in self._pages(self.requests.secrets_page, "secrets")
+        ]
+
+    def delete_secret(self, name: str) -> None:
+        self.send(self.requests.delete_secret(name))
+
     def usage(self) -> Usage:
         return self.send(self.requests.usage())
 
@@ -500,6 +532,16 @@ class AsyncQuiver:
 
     async def revoke_key(self, key_id: str) -> None:
         await self.send(self.requests.revoke_key(key_id))
+
+    async def set_secret(self, name: str, value: str) -> Secret:
+        return await self.send(self.requests.set_secret(name, value))
+
+    async def list_secrets(self) -> list[Secret]:
+        pages = await self._all(self.requests.secrets_page, "secrets")
+        return [Secret.model_validate(s) for s in pages]
+
+    async def delete_secret(self, name: str) -> None:
+        await self.send(self.requests.delete_secret(name))
 
     async def usage(self) -> Usage:
         return await self.send(self.requests.usage())

@@ -248,6 +248,7 @@ def make_context(
         bot_id=data.get("bot_id"),
         test_mode=bool(data.get("test_mode")),
         variables=variables,
+        secrets=Context(data.get("secrets") or {}),  # only the ones the tool declared
         update_context=update_context,
         modules=Namespace(http=http_ns, logger=logger),
     )

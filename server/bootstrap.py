@@ -151,9 +151,25 @@ def redis_client(settings: Settings) -> Any:
     import redis.asyncio
 
     # short timeouts: a Redis that hangs must not hold calls (the in-process tier takes over)
-    return redis.asyncio.from_url(
-        settings.redis_url, socket_timeout=0.5, socket_connect_timeout=0.5
-    )
+    return redis.asyncio.from_url(settings.redis_url, **REDIS_OPTIONS)
+
+
+def _redis_options() -> dict[str, Any]:
+    import redis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
+
+    return {
+        "socket_timeout": 0.5,
+        "socket_connect_timeout": 0.5,
+        # a pooled connection is dead after Redis restarted: reconnect once at once instead of
+        # reporting Redis away (which sends the node to its in-process tier for a while)
+        "retry": Retry(NoBackoff(), 1),
+        "retry_on_error": [redis.ConnectionError],
+    }
+
+
+REDIS_OPTIONS = _redis_options()
 
 
 def definition_limits(settings: Settings) -> DefinitionLimits:
@@ -337,6 +353,7 @@ async def start(settings: Settings) -> Runtime:
         ),
         settings.redis_url,
         redis_health,
+        REDIS_OPTIONS,
     )
     pool = restricted.pool
     metrics.watch_pool(lambda: pool.busy, lambda: pool.stats.waiting, lambda: pool.stats.killed)

@@ -460,19 +460,58 @@ def keys_revoke(data_dir, database_url, key_id: str) -> None:
 
 @cli.group()
 def secrets() -> None:
-    """Stored secrets (webhook auth headers), in this machine's database."""
+    """Secrets code tools read as context.secrets (set, list, delete: over the API; rotate: this
+    machine's database)."""
+
+
+@secrets.command("set")
+@click.argument("name")
+@click.option("--from-file", type=click.File("r"), default=None, help="read the value from a file (- for stdin)")  # fmt: skip
+@api_command
+def secrets_set(client: Quiver, as_json: bool, name: str, from_file: Any) -> None:
+    """Set a secret: the value from --from-file, else from stdin (never from the command line,
+    where it would stay in the shell's history)."""
+    if from_file is None:
+        if sys.stdin.isatty():
+            value = click.prompt(f"value of {name}", hide_input=True)
+        else:
+            value = sys.stdin.read()
+    else:
+        value = from_file.read()
+    value = value.rstrip("\r\n")
+    secret = client.set_secret(name, value)
+    _emit(as_json, secret, lambda: click.echo(f"{name}: set"))
+
+
+@secrets.command("list")
+@api_command
+def secrets_list(client: Quiver, as_json: bool) -> None:
+    """The tenant's secrets: names and dates, never values."""
+    items = client.list_secrets()
+    _emit(as_json, items, lambda: _table(["NAME", "UPDATED", "BY"], [[s.name, s.updated_at, s.updated_by] for s in items]))  # fmt: skip
+
+
+@secrets.command("delete")
+@click.argument("name")
+@api_command
+def secrets_delete(client: Quiver, as_json: bool, name: str) -> None:
+    """Delete a secret (tools that declare it then fail with missing_secret)."""
+    client.delete_secret(name)
+    _emit(as_json, {"deleted": name}, lambda: click.echo(f"{name}: deleted"))
 
 
 @secrets.command("rotate")
 @database_options
 def secrets_rotate(data_dir, database_url) -> None:
-    """Re-encrypt every stored secret with the newest key (the first of QUIVER_SECRET_KEY)."""
+    """Re-encrypt every stored secret (tenants' and webhooks') with the newest key (the first of
+    QUIVER_SECRET_KEY)."""
     settings = _settings(data_dir=data_dir, database_url=database_url)
     _database(settings, create=False)
 
     async def action(runtime: Any) -> int:
         async with runtime.sessions() as session, session.begin():
-            return await runtime.store(session).tools.rotate_secrets()
+            store = runtime.store(session)
+            return await store.tools.rotate_secrets() + await store.secrets.rotate()
 
     click.echo(f"re-encrypted {_run(_with_runtime(settings, action))} secrets with the newest key")
 

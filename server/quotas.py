@@ -24,7 +24,7 @@ import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
@@ -35,6 +35,7 @@ from server.dependency import Dependency
 from server.errors import QuotaExceededError, RateLimitedError
 
 log = logging.getLogger("quiver.quotas")
+T = TypeVar("T")
 
 DAY_COUNTER_TTL_S = 2 * 86_400
 OVERRIDABLE = ("requests", "key_requests", "calls_per_day", "cpu_ms_per_day")
@@ -84,6 +85,7 @@ class Quotas:
         defaults: TenantLimits,
         redis_url: str | None = None,
         health: Dependency | None = None,
+        redis_options: dict[str, Any] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.defaults = defaults
@@ -98,8 +100,7 @@ class Quotas:
                 implementation="redispy",
                 wrap_exceptions=True,
                 key_prefix="quiver:limits",
-                socket_timeout=0.5,
-                socket_connect_timeout=0.5,
+                **(redis_options or {}),
             )
             self._shared = FixedWindowRateLimiter(self._shared_storage)
         self._overrides: dict[str, dict[str, Any]] = {}
@@ -183,7 +184,7 @@ class Quotas:
             "calls_remaining": max(0, limits.calls_per_day - calls) if limits.calls_per_day else None,
             "cpu_ms_remaining": max(0, limits.cpu_ms_per_day - cpu) if limits.cpu_ms_per_day else None,
             "resets_in_s": self._seconds_to_midnight(),
-            "shared": self._use_shared(),
+            "shared": self._shared is not None and not self._degraded(),
         }  # fmt: skip
 
     async def close(self) -> None:
@@ -223,45 +224,36 @@ class Quotas:
         self, item: RateLimitItem, ids: tuple[str, ...], cost: int = 1
     ) -> tuple[bool, int, float]:
         """(allowed, remaining, window reset time) after counting ``cost``."""
-        limiter = await self._limiter()
-        try:
+
+        async def hit(limiter: FixedWindowRateLimiter) -> tuple[bool, int, float]:
             allowed = await limiter.hit(item, *ids, cost=cost)
             stats = await limiter.get_window_stats(item, *ids)
-        except StorageError as exc:
-            self._failed(exc)
-            return await self._hit(item, ids, cost)
-        self._succeeded(limiter)
-        return allowed, stats.remaining, stats.reset_time
+            return allowed, stats.remaining, stats.reset_time
+
+        return await self._counted(hit)
 
     async def _add(self, key: str, amount: int) -> int:
         """Add to a day counter (kept two days); its new value."""
-        storage = self._storage()
-        try:
-            value = await storage.incr(key, DAY_COUNTER_TTL_S, amount=amount)
-        except StorageError as exc:
-            self._failed(exc)
-            return await self._add(key, amount)
-        self._storage_ok(storage)
-        return value
+        return await self._counted(
+            lambda limiter: limiter.storage.incr(key, DAY_COUNTER_TTL_S, amount=amount)
+        )
 
     async def _read(self, key: str) -> int:
-        storage = self._storage()
-        try:
-            value = await storage.get(key)
-        except StorageError as exc:
-            self._failed(exc)
-            return await self._read(key)
-        self._storage_ok(storage)
-        return int(value or 0)
+        return int(await self._counted(lambda limiter: limiter.storage.get(key)) or 0)
 
-    def _storage(self) -> Storage:
-        return (self._shared if self._use_shared() else self._local).storage
-
-    def _use_shared(self) -> bool:
-        return self._shared is not None and not self._degraded()
-
-    async def _limiter(self) -> FixedWindowRateLimiter:
-        return self._shared if self._use_shared() and self._shared else self._local
+    async def _counted(self, op: Callable[[FixedWindowRateLimiter], Awaitable[T]]) -> T:
+        """``op`` on the shared counters, or on this node's own while Redis is away."""
+        shared = self._shared
+        if shared is not None and not self._degraded():
+            try:
+                value = await op(shared)
+            except StorageError as exc:
+                self._failed(exc)
+            else:
+                if self.health is not None:
+                    self.health.succeeded()
+                return value
+        return await op(self._local)
 
     def _failed(self, exc: StorageError) -> None:
         if self.health is None:  # no fallback decision to make: count locally from now on
@@ -269,14 +261,6 @@ class Quotas:
         else:
             self.health.failed(exc.storage_error)
         log.debug("limits storage failed, counting on this node: %s", exc.storage_error)
-
-    def _succeeded(self, limiter: FixedWindowRateLimiter) -> None:
-        if limiter is self._shared and self.health is not None:
-            self.health.succeeded()
-
-    def _storage_ok(self, storage: Storage) -> None:
-        if storage is self._shared_storage and self.health is not None:
-            self.health.succeeded()
 
 
 def _day_key(day: str, tenant: str, what: str) -> str:

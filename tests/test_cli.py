@@ -297,3 +297,23 @@ def test_restarting_the_demo_keeps_its_keys(tmp_path: Path) -> None:
     assert _key(first, "agent") == agent and _key(first, "developer") == _key(second, "developer")
     assert snapshot.status_code == 200
     assert oct((tmp_path / "data" / "demo-keys.json").stat().st_mode & 0o777) == "0o600"
+
+
+def test_secrets_commands_never_show_a_value(tmp_path: Path) -> None:
+    with demo_server(tmp_path) as (base, lines):
+        env = {**_env(tmp_path / "data"), "QUIVER_URL": base, "QUIVER_KEY": _key(lines, "developer")}  # fmt: skip
+        value = "crm-secret-value-123"
+        set_ = subprocess.run([*QUIVER, "secrets", "set", "CRM_TOKEN"], input=value + "\n", env=env, capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+        (tmp_path / "token.txt").write_text("from-a-file-value\n")
+        from_file = quiver("secrets", "set", "OTHER_KEY", "--from-file", str(tmp_path / "token.txt"), env=env, cwd=tmp_path)  # fmt: skip
+        listed = quiver("secrets", "list", "--json", env=env, cwd=tmp_path)
+        deleted = quiver("secrets", "delete", "OTHER_KEY", env=env, cwd=tmp_path)
+        too_short = subprocess.run([*QUIVER, "secrets", "set", "TINY"], input="ab", env=env, capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    rotated = quiver("secrets", "rotate", env=_env(tmp_path / "data"), cwd=tmp_path)
+
+    assert set_.returncode == 0 and from_file.returncode == 0, set_.stderr + from_file.stderr
+    assert [s["name"] for s in json.loads(listed.stdout)] == ["CRM_TOKEN", "OTHER_KEY"]
+    assert value not in listed.stdout + set_.stdout + set_.stderr
+    assert deleted.returncode == 0
+    user_error(too_short, 1, "value")
+    assert rotated.returncode == 0 and "re-encrypted" in rotated.stdout

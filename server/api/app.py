@@ -22,6 +22,7 @@ from server.api.routes import (
     bots,
     demo,
     health,
+    secrets,
     sessions,
     tenants,
     tools,
@@ -127,7 +128,7 @@ def create_app(settings: Settings) -> FastAPI:
             ],
             max_age=600,
         )
-    for module in (health, tenants, tools, bots, sessions, analytics, usage, agent):
+    for module in (health, tenants, tools, secrets, bots, sessions, analytics, usage, agent):
         app.include_router(module.router)
     if settings.demo:
         app.include_router(demo.router)

@@ -26,6 +26,18 @@ class TenantCreate(Strict):
     name: str = Field(default="", max_length=200, examples=["Acme Inc."])
 
 
+MAX_SECRET_BYTES = 8 * 1024
+
+
+class SecretPut(Strict):
+    value: str = Field(
+        min_length=4,
+        max_length=MAX_SECRET_BYTES,
+        description="at least 4 characters (shorter values could not be redacted from results)",
+        examples=["crm-token-7f3a9"],
+    )
+
+
 class LimitsUpdate(Strict):
     """An admin's overrides of one tenant's limits. A field left out follows the server's
     default; ``null`` (or a quota of 0) means no limit for this tenant."""

@@ -15,6 +15,7 @@ MODEL_MESSAGES = {
     "engine_unavailable": "Tool '{tool}' cannot run on this server yet. Tell the user you cannot do this right now.",
     "tool_failed": "Tool '{tool}' reported a failure: {detail}",
     "circuit_open": "Tool '{tool}' has failed repeatedly and is switched off. Do not call it again; tell the user you cannot do this right now and continue without it.",
+    "missing_secret": "Tool '{tool}' is not fully configured on this server yet. Tell the user you cannot do this right now.",
     "browser_action": "Tool '{tool}' runs in the user's browser, not on the server. Call it through the page's agent instead.",
 }
 DEFAULT_MESSAGE = "Tool '{tool}' failed: {detail} Tell the user you cannot do this right now."

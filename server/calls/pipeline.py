@@ -23,6 +23,7 @@ from server.calls.calllog import CallLog, truncate
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.inprocess import InProcessEngine
 from server.calls.outputs import OutputCheckers
+from server.calls.redaction import Redactor
 from server.calls.sessions import SessionTracker
 from server.calls.webhook import WebhookEngine
 from server.egress import Allowlist
@@ -346,6 +347,15 @@ class CallPipeline:
             "test_mode": request.test,
             "variables": variables,
         }
+        secrets: dict[str, str] = {}
+        declared = tool.metadata.get("secrets") or []
+        if declared and executable.engine != "webhook":
+            secrets = await store.secrets.values(tool.tenant_id, list(declared))
+            missing = [name for name in declared if name not in secrets]
+            if missing:
+                message = f"secret {missing[0]!r} is not set (PUT /v1/secrets/{missing[0]})"
+                return envelope.failure(tool.name, _ms(started), "missing_secret", message)
+            context["secrets"] = secrets
         timeout = self._timeout(tool)
         if executable.engine == "webhook" and "timeout" not in tool.metadata:
             # a webhook's own timeout_ms is its deadline (it used to be cut to the default)
@@ -382,9 +392,17 @@ class CallPipeline:
             outcome = await engine.run(
                 executable.source, tool.name, params, context, limits, host, **run_kwargs
             )
+        redact = Redactor(secrets)
+        if redact:
+            outcome = dataclasses.replace(
+                outcome, value=redact(outcome.value), message=redact(outcome.message),
+                logs=tuple(redact(list(outcome.logs))), updates=redact(outcome.updates),
+            )  # fmt: skip
         result = await self._wrap(
             engine, executable, params, context, limits, outcome, started, run_kwargs
         )
+        if redact:  # what on_error said with the secrets in reach
+            result = redact(result)
         if outcome.ok:
             async with self._saving(store):
                 await self._apply_updates(store, request, tool, outcome, result)

@@ -28,7 +28,7 @@ SESSION_BREAKER_COOLDOWN_S = 300.0
 # count for no breaker: only the tool's own failures do.
 NOT_THE_TOOLS_FAULT = frozenset({
     "invalid_arguments", "busy", "circuit_open", "already_done", "worker_crashed",
-    "engine_unavailable", "tool_not_available", "browser_action",
+    "engine_unavailable", "tool_not_available", "browser_action", "missing_secret",
 })  # fmt: skip
 
 

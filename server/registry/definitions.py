@@ -173,11 +173,22 @@ def check_metadata(
             line,
         )
     _check_breaker(meta, problems, f"{field_}.breaker", line)
+    declared = meta.get("secrets")
+    if "secrets" in meta and (
+        not isinstance(declared, list)
+        or len(declared) > MAX_DECLARED_SECRETS
+        or not all(isinstance(n, str) and re.match(SECRET_NAME, n) for n in declared)
+    ):
+        problems.add(
+            f"{field_}.secrets",
+            f"must be a list of at most {MAX_DECLARED_SECRETS} secret names ({SECRET_NAME})",
+            line,
+        )
     if "output_schema" in meta:
         _check_output_schema(meta["output_schema"], problems, f"{field_}.output_schema", line)
     known = {
         "timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents", "breaker",
-        "fuel", "memory_mb", "cache_scope", "title", "output_schema",
+        "fuel", "memory_mb", "cache_scope", "title", "output_schema", "secrets",
     }  # fmt: skip
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)
@@ -195,6 +206,9 @@ def _check_output_schema(schema: Any, problems: Problems, field_: str, line: int
     except (ValueError, jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError) as exc:
         problems.add(field_, f"is not a JSON Schema: {str(exc).splitlines()[0]}", line)
 
+
+SECRET_NAME = r"^[A-Za-z_][A-Za-z0-9_]{0,63}$"
+MAX_DECLARED_SECRETS = 32
 
 # Whose calls may share a cached result: one session's (the default), one end user's across
 # sessions, or the whole tenant's (for tools that read nothing per user).

@@ -30,6 +30,7 @@ from server.storage.tables import (
     ApiKeyRow,
     AuditRow,
     BotRow,
+    SecretRow,
     SessionRow,
     SessionToolClaimRow,
     SessionToolFailureRow,
@@ -378,6 +379,63 @@ def secret_binding(tenant_id: str, tool_name: str) -> str:
     return f"tool-secret/{tenant_id}/{tool_name}"
 
 
+def tenant_secret_binding(tenant_id: str, name: str) -> str:
+    return f"tenant-secret/{tenant_id}/{name}"
+
+
+class SecretRepository:
+    """A tenant's secrets for code tools: written and listed by name, read only by the call
+    pipeline (decrypted for the one call that declared them)."""
+
+    def __init__(self, session: AsyncSession, box: SecretBox) -> None:
+        self.session = session
+        self.box = box
+
+    async def put(self, tenant_id: str, name: str, value: str, actor: str | None) -> tuple[SecretRow, bool]:  # fmt: skip
+        """Set the secret; (its row, whether it is new)."""
+        row = await self.session.get(SecretRow, (tenant_id, name))
+        created = row is None
+        if row is None:
+            row = SecretRow(tenant_id=tenant_id, name=name, created_at=utcnow())
+            self.session.add(row)
+        row.value_ct = self.box.encrypt(value, tenant_secret_binding(tenant_id, name))
+        row.updated_at, row.updated_by = utcnow(), actor
+        await self.session.flush()
+        return row, created
+
+    async def list(self, tenant_id: str) -> list[SecretRow]:
+        return list(
+            await self.session.scalars(
+                select(SecretRow).where(SecretRow.tenant_id == tenant_id).order_by(SecretRow.name)
+            )
+        )
+
+    async def delete(self, tenant_id: str, name: str) -> None:
+        row = await self.session.get(SecretRow, (tenant_id, name))
+        if row is None:
+            raise NotFoundError(f"secret {name!r} not found")
+        await self.session.delete(row)
+
+    async def values(self, tenant_id: str, names: list[str]) -> dict[str, str]:
+        """The named secrets that exist, decrypted."""
+        rows = await self.session.scalars(
+            select(SecretRow).where(SecretRow.tenant_id == tenant_id, SecretRow.name.in_(names))
+        )
+        return {
+            row.name: self.box.decrypt(row.value_ct, tenant_secret_binding(tenant_id, row.name))
+            for row in rows
+        }
+
+    async def rotate(self) -> int:
+        changed = 0
+        for row in await self.session.scalars(select(SecretRow)):
+            if self.box.needs_rotation(row.value_ct):
+                binding = tenant_secret_binding(row.tenant_id, row.name)
+                row.value_ct = self.box.encrypt(self.box.decrypt(row.value_ct, binding), binding)
+                changed += 1
+        return changed
+
+
 class BotRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -513,6 +571,7 @@ class Store:
         self.tenants = TenantRepository(session)
         self.keys = KeyRepository(session)
         self.tools = ToolRepository(session, box)
+        self.secrets = SecretRepository(session, box)
         self.bots = BotRepository(session)
         self.audit = AuditRepository(session)
         self.sessions = SessionRepository(session)

@@ -94,6 +94,21 @@ class ToolRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+class SecretRow(Base):
+    """A value code tools read as ``context.secrets[name]``; encrypted, never returned."""
+
+    __tablename__ = "secrets"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value_ct: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_by: Mapped[str | None] = mapped_column(String(32))
+
+
 class ToolVersionRow(Base):
     __tablename__ = "tool_versions"
     __table_args__ = (UniqueConstraint("tool_id", "version", name="uq_tool_versions_tool_version"),)

@@ -1,4 +1,4 @@
-"""Tenants carry an admin's overrides of the request rates and daily quotas
+"""Tenants carry an admin's overrides of the request rates and daily quotas; tenant secrets
 
 Revision ID: 0007
 Revises: 0006
@@ -6,6 +6,10 @@ Revises: 0006
 ``tenants.limits``: a JSON object of the settings an admin changed for this tenant (request
 rates per tenant and per key, calls and sandbox CPU milliseconds per day); what it does not
 name follows the server's defaults. Counting happens in Redis (or per node without it), not here.
+
+``secrets``: values code tools read as ``context.secrets[name]`` (a tool declares the names in
+its metadata), encrypted with the server's secret box and bound to their tenant and name; the
+API never returns them. Global tools read the global tenant's (``*``).
 """
 
 from collections.abc import Sequence
@@ -27,8 +31,20 @@ JSON_TYPE = sa.JSON(none_as_null=True).with_variant(
 def upgrade() -> None:
     with op.batch_alter_table("tenants") as batch:
         batch.add_column(sa.Column("limits", JSON_TYPE, server_default="{}", nullable=False))
+    op.create_table(
+        "secrets",
+        sa.Column("tenant_id", sa.String(length=64), nullable=False),
+        sa.Column("name", sa.String(length=64), nullable=False),
+        sa.Column("value_ct", sa.Text(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_by", sa.String(length=32), nullable=True),
+        sa.ForeignKeyConstraint(["tenant_id"], ["tenants.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("tenant_id", "name"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("secrets")
     with op.batch_alter_table("tenants") as batch:
         batch.drop_column("limits")
