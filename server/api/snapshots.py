@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import Response
 
 from server.errors import FieldError, ValidationFailedError
-from server.registry.formats import FORMATS, Format
+from server.registry.formats import FORMATS, STRICT_FORMATS, Format
 from server.registry.model import SessionInputs
 from server.registry.service import Registry, TenantView
 from server.registry.snapshot import NO_SESSION
@@ -16,7 +16,7 @@ def snapshot_format(format: str, strict: bool) -> Format:
         raise ValidationFailedError(
             [FieldError(f"must be one of {', '.join(FORMATS)}", field="format")]
         )
-    return "openai-strict" if format == "openai" and strict else format  # type: ignore[return-value]
+    return STRICT_FORMATS.get(format, format) if strict else format  # type: ignore[return-value]
 
 
 def snapshot_response(

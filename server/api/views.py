@@ -120,6 +120,11 @@ class IntentUpdate(Strict):
 class CallBody(Strict):
     tool: str = Field(max_length=64, examples=["check_order"])
     arguments: Any = Field(default_factory=dict, examples=[{"order_id": "AB1234"}])
+    call_id: str | None = Field(
+        default=None,
+        max_length=256,
+        description="the model's id of this tool call, echoed in the `message` (with `?format=`)",
+    )
 
 
 class ActionsBody(Strict):

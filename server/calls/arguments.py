@@ -30,6 +30,44 @@ def _types(schema: dict[str, Any]) -> list[str]:
     return t if isinstance(t, list) else [t] if isinstance(t, str) else []
 
 
+def allows_null(schema: Any) -> bool:
+    """Whether ``null`` is a value the schema itself accepts (not merely "not given")."""
+    if not isinstance(schema, dict):
+        return False
+    if "null" in _types(schema) or None in (schema.get("enum") or ()):
+        return True
+    return any(allows_null(s) for key in ("anyOf", "oneOf") for s in schema.get(key) or ())
+
+
+def absent_nulls(value: Any, schema: Any) -> Any:
+    """``value`` without the nulls that stand for "not given" at any depth: strict-mode models
+    must send every property, and send null for an optional one they leave out."""
+    if not isinstance(schema, dict):
+        return value
+    if isinstance(value, dict):
+        for key in ("anyOf", "oneOf"):
+            for branch in schema.get(key) or ():
+                if isinstance(branch, dict) and "object" in _types(branch):
+                    return absent_nulls(value, branch)
+        properties = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        required = set(schema.get("required") or ())
+        out = {}
+        for name, item in value.items():
+            sub = properties.get(name, extra if isinstance(extra, dict) else None)
+            if item is None and name in properties and name not in required and not allows_null(sub):  # fmt: skip
+                continue
+            out[name] = absent_nulls(item, sub)
+        return out
+    if isinstance(value, list):
+        items = schema.get("items")
+        if not isinstance(items, dict):
+            for key in ("anyOf", "oneOf"):
+                items = next((b.get("items") for b in schema.get(key) or () if isinstance(b, dict) and "items" in b), items)  # fmt: skip
+        return [absent_nulls(v, items) for v in value] if isinstance(items, dict) else value
+    return value
+
+
 def _coerce(value: Any, schema: dict[str, Any]) -> Any:
     if not isinstance(value, str):
         return value
@@ -70,6 +108,8 @@ class ArgumentChecker:
         self.schema = schema
         self.properties: dict[str, Any] = schema.get("properties", {})
         self.required = set(schema.get("required", ()))
+        extra = schema.get("additionalProperties")
+        self.open = extra is True or isinstance(extra, dict)  # a map: its keys are the arguments
         self.validator = jsonschema_rs.validator_for(schema, validate_formats=True)
 
     def prepare(self, arguments: Any) -> dict[str, Any]:
@@ -83,14 +123,19 @@ class ArgumentChecker:
             raise ArgumentError(field.split(".")[0], f"argument {field!r} {message}")
         clean: dict[str, Any] = {}
         skip_validation: set[str] = set()
-        for name, prop in self.properties.items():
+        names = list(self.properties)
+        if self.open:
+            names += [name for name in arguments if name not in self.properties]
+        extra = self.schema.get("additionalProperties")
+        for name in names:
             if name not in arguments:
                 continue
+            prop = self.properties.get(name, extra if isinstance(extra, dict) else {})
             value = arguments[name]
             optional = name not in self.required
-            if value is None and optional and "null" not in _types(prop):
+            if value is None and optional and name in self.properties and not allows_null(prop):
                 continue  # strict-mode models send null for "not given"
-            value = _coerce(value, prop)
+            value = absent_nulls(_coerce(value, prop), prop)
             if value == "" and optional and "string" in _types(prop):
                 skip_validation.add(name)
             clean[name] = value

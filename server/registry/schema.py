@@ -3,6 +3,12 @@
 Every problem is reported with the dotted path of the field it concerns, for example
 ``parameters.properties.order_id.pattern``. The flat shorthand
 ``{"order_id": {"type": "string", "required": true}}`` is normalised to an object schema.
+
+Schemas as libraries write them are accepted: pydantic's ``model_json_schema()``, LangChain's and
+the Agents SDK's — ``anyOf``/``oneOf`` (``Optional[X]`` is ``anyOf [X, null]``), ``$defs`` with
+local ``$ref`` (inlined here, so every provider format and the validator see one plain schema;
+a cycle is refused with its path, an external ``$ref`` is never fetched), ``allOf`` of one
+schema (merged), ``additionalProperties`` as a schema (maps), ``const`` and ``default``.
 """
 
 from __future__ import annotations
@@ -12,17 +18,20 @@ import re
 from typing import Any
 
 from server.errors import Problems
+from server.registry.formats import provider_notes
 
 TYPES = ("string", "number", "integer", "boolean", "array", "object")
 FORMATS = ("email", "date", "date-time", "time", "uri", "uuid", "ipv4", "ipv6", "hostname")
 KEYWORDS = frozenset({
     "type", "description", "enum", "const", "pattern", "format", "minLength", "maxLength",
     "minimum", "maximum", "items", "minItems", "maxItems", "default", "properties", "required",
-    "additionalProperties", "title", "examples",
+    "additionalProperties", "title", "examples", "anyOf", "oneOf",
 })  # fmt: skip
 TOP_LEVEL_ONLY = frozenset({"$schema"})
 PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
-MAX_DEPTH = 8
+MAX_DEPTH = 12
+MAX_BRANCHES = 16
+MAX_INLINED_BYTES = 256 * 1024  # what $ref inlining may grow a schema to before it is refused
 MAX_PROPERTIES = 256
 MAX_ENUM = 500
 MAX_SCHEMA_BYTES = 64 * 1024  # one tool's parameters, serialised: what each snapshot repeats
@@ -95,7 +104,9 @@ def normalise_parameters(raw: Any, problems: Problems, field: str = "parameters"
         if required:
             schema["required"] = required
     else:
-        schema = dict(raw)
+        schema = inline_refs(raw, field, problems)
+        if schema is None:
+            return {"type": "object", "properties": {}}
         schema.setdefault("type", "object")
         schema.setdefault("properties", {})
         if schema.get("type") != "object":
@@ -105,14 +116,98 @@ def normalise_parameters(raw: Any, problems: Problems, field: str = "parameters"
             return schema
         if "$schema" in schema and not isinstance(schema["$schema"], str):
             problems.add(f"{field}.$schema", "must be a string")
+    before = len(problems.errors)
     _check(schema, field, problems, depth=0, top=True)
     size = len(json.dumps(schema, default=str))
     if size > MAX_SCHEMA_BYTES:
         problems.add(field, f"is {size} bytes serialised; at most {MAX_SCHEMA_BYTES}")
+    if len(problems.errors) == before:
+        for fmt, note in provider_notes(schema):  # served anyway; the developer should know
+            problems.warn(field, f"{fmt}: {note}")
     return schema
 
 
-def _check(schema: Any, field: str, problems: Problems, depth: int, top: bool = False) -> None:
+def inline_refs(raw: dict[str, Any], field: str, problems: Problems) -> dict[str, Any] | None:
+    """``raw`` with every local ``$ref`` replaced by its definition and one-schema ``allOf``
+    merged; None (and the problems said) when a reference cannot be resolved."""
+    defs: dict[str, Any] = {}
+    for key in ("$defs", "definitions"):
+        found = raw.get(key)
+        if found is not None and not isinstance(found, dict):
+            problems.add(f"{field}.{key}", "must be an object mapping names to schemas")
+            return None
+        for name, definition in (found or {}).items():
+            defs[f"#/{key}/{name}"] = definition
+    before = len(problems.errors)
+    body = {k: v for k, v in raw.items() if k not in ("$defs", "definitions")}
+    inlined = _inline(body, defs, field, problems, stack=(), depth=0)
+    if len(problems.errors) > before or not isinstance(inlined, dict):
+        return None
+    size = len(json.dumps(inlined, default=str))
+    if size > MAX_INLINED_BYTES:
+        problems.add(
+            field, f"is {size} bytes once its $refs are inlined; at most {MAX_INLINED_BYTES}"
+        )
+        return None
+    return inlined
+
+
+def _inline(
+    node: Any,
+    defs: dict[str, Any],
+    field: str,
+    problems: Problems,
+    stack: tuple[str, ...],
+    depth: int,
+) -> Any:
+    if depth > 4 * MAX_DEPTH:
+        problems.add(field, f"schemas may nest at most {MAX_DEPTH} levels")
+        return node
+    if isinstance(node, list):
+        return [_inline(v, defs, f"{field}[{i}]", problems, stack, depth + 1) for i, v in enumerate(node)]  # fmt: skip
+    if not isinstance(node, dict):
+        return node
+    node = dict(node)
+    if "$ref" in node:
+        ref = node.pop("$ref")
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            problems.add(f"{field}.$ref", f"only local references (#/$defs/...) are resolved, not {ref!r}")  # fmt: skip
+            return node
+        if ref in stack:
+            cycle = " -> ".join((*stack[stack.index(ref) :], ref))
+            problems.add(f"{field}.$ref", f"a cycle of references: {cycle}")
+            return node
+        if ref not in defs:
+            problems.add(f"{field}.$ref", f"{ref!r} is not defined in $defs")
+            return node
+        target = _inline(defs[ref], defs, field, problems, (*stack, ref), depth + 1)
+        if isinstance(target, dict):
+            node = {**target, **{k: _inline(v, defs, f"{field}.{k}", problems, stack, depth + 1) for k, v in node.items()}}  # fmt: skip
+        return node
+    all_of = node.get("allOf")
+    if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
+        del node["allOf"]  # pydantic's way to attach a description to a $ref
+        merged = _inline(all_of[0], defs, f"{field}.allOf[0]", problems, stack, depth + 1)
+        node = {**merged, **node} if isinstance(merged, dict) else node
+    elif "allOf" in node:
+        problems.add(f"{field}.allOf", "only an allOf of one schema is supported (merge the others)")  # fmt: skip
+        return node
+    return {
+        key: _inline(value, defs, f"{field}.{key}", problems, stack, depth + 1)
+        if key not in ("enum", "const", "default", "examples")
+        else value
+        for key, value in node.items()
+    }
+
+
+def _check(
+    schema: Any,
+    field: str,
+    problems: Problems,
+    depth: int,
+    top: bool = False,
+    branch: bool = False,
+) -> None:
     if depth > MAX_DEPTH:
         problems.add(field, f"schemas may nest at most {MAX_DEPTH} levels")
         return
@@ -125,6 +220,23 @@ def _check(schema: Any, field: str, problems: Problems, depth: int, top: bool = 
             problems.add(
                 f"{field}.{key}", f"unknown keyword {key!r}; allowed: {', '.join(sorted(KEYWORDS))}"
             )
+    _check_annotations(schema, field, problems)
+    combined = [k for k in ("anyOf", "oneOf") if k in schema]
+    for key in combined:
+        branches = schema[key]
+        if not isinstance(branches, list) or not branches or len(branches) > MAX_BRANCHES:
+            problems.add(f"{field}.{key}", f"must be a list of 1 to {MAX_BRANCHES} schemas")
+            continue
+        for i, sub in enumerate(branches):
+            _check(sub, f"{field}.{key}[{i}]", problems, depth + 1, branch=True)
+    if "type" not in schema:
+        if combined or "const" in schema or "enum" in schema:
+            return  # the branches (or the values) say what is allowed
+        if not top:
+            problems.warn(field, "a schema without `type` accepts any value; some providers refuse it")  # fmt: skip
+            return
+    if branch and schema.get("type") == "null":
+        return  # Optional[X]: anyOf [X, {"type": "null"}]
     types = _check_type(schema, field, problems)
     if types is None:
         return
@@ -134,7 +246,6 @@ def _check(schema: Any, field: str, problems: Problems, depth: int, top: bool = 
                 f"{field}.{keyword}",
                 f"{keyword!r} applies to {' or '.join(applies_to)} schemas, not {'/'.join(types)}",
             )
-    _check_annotations(schema, field, problems)
     _check_values(schema, types, field, problems)
     _check_string(schema, field, problems)
     _check_bounds(schema, field, problems)
@@ -267,8 +378,11 @@ def _check_object(schema: dict[str, Any], field: str, problems: Problems, depth:
                 "property names must match ^[A-Za-z_][A-Za-z0-9_.-]{0,63}$",
             )
         _check(prop, f"{field}.properties.{name}", problems, depth + 1)
-    if "additionalProperties" in schema and not isinstance(schema["additionalProperties"], bool):
-        problems.add(f"{field}.additionalProperties", "must be true or false")
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):  # a map: the schema of every value
+        _check(extra, f"{field}.additionalProperties", problems, depth + 1)
+    elif "additionalProperties" in schema and not isinstance(extra, bool):
+        problems.add(f"{field}.additionalProperties", "must be true, false or a schema")
     if "required" in schema:
         required = schema["required"]
         if not isinstance(required, list) or not all(isinstance(r, str) for r in required):

@@ -18,7 +18,39 @@ SCHEMA_CASES: list[tuple[str, Any, str]] = [
         "parameters.required[0]",
     ),
     ("unknown type", {"a": {"type": "date"}}, "parameters.properties.a.type"),
-    ("missing type", {"a": {"description": "x"}}, "parameters.properties.a.type"),
+    ("empty anyOf", {"a": {"anyOf": []}}, "parameters.properties.a.anyOf"),
+    (
+        "external $ref",
+        {"type": "object", "properties": {"a": {"$ref": "https://x.example/s.json"}}},
+        "parameters.properties.a.$ref",
+    ),
+    (
+        "$ref cycle",
+        {
+            "type": "object",
+            "$defs": {"N": {"type": "object", "properties": {"c": {"$ref": "#/$defs/N"}}}},
+            "properties": {"a": {"$ref": "#/$defs/N"}},
+        },
+        "parameters.properties.a.properties.c.$ref",
+    ),
+    (
+        "undefined $ref",
+        {"type": "object", "properties": {"a": {"$ref": "#/$defs/Nope"}}},
+        "parameters.properties.a.$ref",
+    ),
+    (
+        "allOf of two",
+        {"type": "object", "properties": {"a": {"allOf": [{"type": "string"}, {"minLength": 1}]}}},
+        "parameters.properties.a.allOf",
+    ),
+    (
+        "map of a bad schema",
+        {
+            "type": "object",
+            "properties": {"m": {"type": "object", "additionalProperties": {"type": "nope"}}},
+        },
+        "parameters.properties.m.additionalProperties.type",
+    ),
     (
         "pattern does not compile",
         {"a": {"type": "string", "pattern": "([a-z"}},

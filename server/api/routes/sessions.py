@@ -10,7 +10,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import orjson
 from fastapi import APIRouter, Header, Path, Query, Response
@@ -32,6 +32,7 @@ from server.api.views import (
 from server.bootstrap import Runtime
 from server.calls import envelope
 from server.calls.calllog import truncate
+from server.calls.messages import MessageFormat, tool_result_message
 from server.calls.pipeline import CallRequest
 from server.errors import (
     ConflictError,
@@ -224,18 +225,40 @@ async def call_tool(
     store: StoreDep,
     tenant: TenantQuery = None,
     idempotency_key: IdempotencyKey = None,
+    format: Annotated[
+        Literal["openai", "openai-responses", "anthropic", "gemini"] | None,
+        Query(
+            description="also answer `message`: the tool-result message to append, in this provider's shape (give the model's `call_id`)"
+        ),
+    ] = None,
 ) -> Response:
     """Run a server tool of the session's snapshot; the envelope says whether the tool succeeded.
     With an ``Idempotency-Key``, a retry gets the first envelope again and runs nothing."""
+    digest = {**body.model_dump(), "format": format}
     return await answer_once(
-        runtime.idempotency, principal, f"call:{sid}", idempotency_key, body.model_dump(), store,
-        lambda: _call_tool(sid, body, principal, runtime, store, tenant),
+        runtime.idempotency, principal, f"call:{sid}", idempotency_key, digest, store,
+        lambda: _call_tool(sid, body, principal, runtime, store, tenant, format),
     )  # fmt: skip
 
 
 async def _call_tool(
-    sid: str, body: CallBody, principal, runtime: Runtime, store: Store, tenant: str | None
+    sid: str,
+    body: CallBody,
+    principal,
+    runtime: Runtime,
+    store: Store,
+    tenant: str | None,
+    fmt: MessageFormat | None = None,
 ) -> Response:
+    answer = await _answer(sid, body, principal, runtime, store, tenant)
+    if fmt is not None:
+        answer = {**answer, "message": tool_result_message(fmt, answer, body.call_id)}
+    return _json(answer)
+
+
+async def _answer(
+    sid: str, body: CallBody, principal, runtime: Runtime, store: Store, tenant: str | None
+) -> dict[str, Any]:
     state = await _state(principal, runtime, store, sid, tenant)
     snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
     entry = next((e for e in snapshot.entries if e.name == body.tool), None)
@@ -251,16 +274,16 @@ async def _call_tool(
         trial=body.tool in state.trial,
     )
     if entry is None and tool is not None and body.tool in state.inputs.open_breakers:
-        return _json(runtime.pipeline.circuit_open(request, tool, time.perf_counter()))
+        return runtime.pipeline.circuit_open(request, tool, time.perf_counter())
     if entry is None:
         message = f"{body.tool!r} is not in this session's tools"
-        return _json(envelope.failure(body.tool, 0.0, "tool_not_available", message))
+        return envelope.failure(body.tool, 0.0, "tool_not_available", message)
     if entry.executor == "browser":
         message = f"{body.tool!r} is a browser action: the agent runs it and reports the outcome"
-        return _json(envelope.failure(body.tool, 0.0, "browser_action", message))
+        return envelope.failure(body.tool, 0.0, "browser_action", message)
     envelope_ = await runtime.pipeline.call(store, request, state.view.visible[body.tool])
     store.answered = True  # the tool ran: its answer goes out whatever the commit meets
-    return _json(envelope_)
+    return envelope_
 
 
 @router.post("/{sid}/calls/{call_id}/result", status_code=201)
