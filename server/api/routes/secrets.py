@@ -21,7 +21,7 @@ def _scope(principal, tenant: str | None) -> str:
     return acting_tenant(principal, tenant, allow_global=True)
 
 
-@router.put("/{name}")
+@router.put("/{name}", responses={201: {"description": "Created (a new secret)"}})
 async def put_secret(
     name: SecretName,
     body: SecretPut,

@@ -177,7 +177,7 @@ async def get_tool(
     return tool_public(*await store.tools.get(tenant_id, name))
 
 
-@router.put("/{name}")
+@router.put("/{name}", responses={201: {"description": "Created (version 1 of a new tool)"}})
 async def replace_tool(
     name: str,
     body: ToolBody,
