@@ -342,7 +342,7 @@ class QuiverMcp:
             entries = [e for e in entries if e.name > after]
         page = entries[:PAGE_SIZE]
         more = len(entries) > PAGE_SIZE
-        visible = state.view.visible
+        visible = state.view.tools_for(state.row.bot)
         return types.ListToolsResult(
             tools=[_tool(e, visible.get(e.name)) for e in page],
             next_cursor=_encode_cursor(page[-1].name) if more else None,
@@ -375,7 +375,7 @@ class QuiverMcp:
         entry = next(
             (e for e in snapshot.entries if e.name == name and e.executor == "server"), None
         )
-        tool = state.view.visible.get(name)
+        tool = state.view.tools_for(state.row.bot).get(name)
         request = CallRequest(
             tenant_id=state.tenant_id, tool=name, arguments=params.arguments or {},
             session=state.row, variables=state.variables, modules=state.view.sandbox_modules,

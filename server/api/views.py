@@ -149,13 +149,21 @@ class OutcomeBody(Strict):
     latency_ms: float = Field(default=0.0, ge=0, le=3_600_000)
 
 
+class ToolPin(Strict):
+    name: str = Field(pattern=TOOL_NAME)
+    version: int | None = Field(
+        default=None, ge=1, le=2**31 - 1, description="keep this version (null: follow the newest)"
+    )
+
+
 class BotBody(Strict):
     name: str = Field(pattern=TOOL_NAME, examples=["support"])
-    tools: list[str] | None = Field(
+    tools: list[str | ToolPin] | None = Field(
         ...,
         max_length=10_000,
-        description="tool names; null = every visible tool, [] = none",
-        examples=[["check_order"]],
+        description="tool names, or `{name, version}` to pin a version (staged rollout: a new "
+        "version reaches only the bots that follow the newest); null = every visible tool, [] = none",
+        examples=[["check_order", {"name": "lookup", "version": 3}]],
     )
     intents: dict[str, list[str]] | None = Field(
         default=None,
@@ -172,13 +180,32 @@ class BotBody(Strict):
 
     @field_validator("tools")
     @classmethod
-    def _tools(cls, tools: list[str] | None) -> list[str] | None:
+    def _tools(cls, tools: list[str | ToolPin] | None) -> list[str | ToolPin] | None:
         if tools is None:
             return None
-        for name in tools:
+        seen: dict[str, str | ToolPin] = {}
+        for item in tools:
+            name = item if isinstance(item, str) else item.name
             if not re.match(TOOL_NAME, name):
                 raise ValueError(f"{name!r} is not a tool name")
-        return list(dict.fromkeys(tools))
+            if name in seen and seen[name] != item:
+                raise ValueError(f"{name!r} is listed twice with different versions")
+            seen.setdefault(name, item)
+        return list(seen.values())
+
+    def stored_tools(self) -> list[Any] | None:
+        """The tool list as stored: names, and pins as ``{"name", "version"}``."""
+        if self.tools is None:
+            return None
+        return [
+            item if isinstance(item, str) else item.name if item.version is None else item.model_dump()
+            for item in self.tools
+        ]  # fmt: skip
+
+    def pins(self) -> list[tuple[int, ToolPin]]:
+        return [
+            (i, t) for i, t in enumerate(self.tools or ()) if isinstance(t, ToolPin) and t.version
+        ]
 
     @field_validator("intents")
     @classmethod

@@ -107,7 +107,7 @@ class SessionTracker:
             tenant_breakers = await self.breakers.state(row.tenant_id)
         completed = frozenset(
             name
-            for name, tool in view.visible.items()
+            for name, tool in view.tools_for(row.bot).items()
             if tool.metadata.get("once_per_session") and variables.get(f"{name}_done")
         )
         ranking, epoch = (), 0

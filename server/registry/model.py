@@ -46,6 +46,8 @@ class BotDef:
     tools: tuple[str, ...] | None = None
     intents: dict[str, tuple[str, ...]] | None = None
     max_tools: int | None = None  # the per-turn tool budget
+    # staged rollout: (tool name, version) this bot keeps while newer versions go to the others
+    pins: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

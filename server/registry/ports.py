@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from server.registry.model import BotDef, ToolDef
@@ -24,6 +24,8 @@ class TenantRegistryData:
     bots: dict[str, BotDef]
     sandbox_modules: tuple[str, ...] = ()
     egress_allow: tuple[str, ...] = ()
+    # the versions bots pinned, by (owner tenant, name, version)
+    pinned: dict[tuple[str, str, int], ToolDef] = field(default_factory=dict)
 
 
 class RegistryStore(Protocol):

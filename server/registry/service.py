@@ -35,6 +35,31 @@ class TenantView:
     sandbox_modules: tuple[str, ...] = ()
     egress_allow: tuple[str, ...] = ()
     rendered: OrderedDict[tuple[Any, ...], tuple[str, bytes]] = field(default_factory=OrderedDict)
+    pinned: dict[tuple[str, str, int], ToolDef] = field(default_factory=dict)
+    _per_bot: dict[str, dict[str, ToolDef]] = field(default_factory=dict)
+
+    def tools_for(self, bot: str) -> dict[str, ToolDef]:
+        """The tools as ``bot`` sees them: the visible ones, with the versions it pinned in
+        place of the newest (a pinned version that no longer exists leaves the tool out)."""
+        found = self._per_bot.get(bot)
+        if found is not None:
+            return found
+        pins = self.bot(bot).pins
+        if not pins:
+            found = self.visible
+        else:
+            found = dict(self.visible)
+            for name, version in pins:
+                current = found.get(name)
+                if current is None or current.version == version:
+                    continue
+                pinned = self.pinned.get((current.tenant_id, name, version))
+                if pinned is None:
+                    del found[name]
+                else:
+                    found[name] = pinned
+        self._per_bot[bot] = found
+        return found
 
     @property
     def version(self) -> int:
@@ -106,8 +131,9 @@ class Registry:
             data.tenant_tools, data.global_tools, self.disk.defs(), data.allowlist
         )
         view = TenantView(
-            tenant_id, key, visible, data.bots, data.sandbox_modules, data.egress_allow
-        )
+            tenant_id, key, visible, data.bots, data.sandbox_modules, data.egress_allow,
+            pinned=data.pinned,
+        )  # fmt: skip
         self._views[tenant_id] = view
         if len(self._views) > self._max_tenants:
             self._views.popitem(last=False)
@@ -115,7 +141,7 @@ class Registry:
 
     @staticmethod
     def snapshot(view: TenantView, bot: str, inputs: SessionInputs = NO_SESSION) -> Snapshot:
-        return build_snapshot(view.visible, view.bot(bot), inputs, base_version=view.version)
+        return build_snapshot(view.tools_for(bot), view.bot(bot), inputs, base_version=view.version)
 
     @staticmethod
     def etag(view: TenantView, bot: str, fmt: Format, inputs: SessionInputs = NO_SESSION) -> str:

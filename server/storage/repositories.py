@@ -172,12 +172,15 @@ class ToolRepository:
             raise NotFoundError(f"tool {name!r} not found")
         return tool, await self.version(tool, tool.current_version)
 
-    async def version(self, tool: ToolRow, version: int) -> ToolVersionRow:
-        row = await self.session.scalar(
+    async def find_version(self, tool: ToolRow, version: int) -> ToolVersionRow | None:
+        return await self.session.scalar(
             select(ToolVersionRow).where(
                 ToolVersionRow.tool_id == tool.id, ToolVersionRow.version == version
             )
         )
+
+    async def version(self, tool: ToolRow, version: int) -> ToolVersionRow:
+        row = await self.find_version(tool, version)
         if row is None:
             raise NotFoundError(f"tool {tool.name!r} has no version {version}")
         return row
@@ -462,7 +465,7 @@ class BotRepository:
         self,
         tenant_id: str,
         name: str,
-        tools: list[str] | None,
+        tools: list[Any] | None,
         intents: dict[str, list[str]] | None,
         max_tools: int | None = None,
     ) -> BotRow:
@@ -485,7 +488,7 @@ class BotRepository:
         self,
         tenant_id: str,
         name: str,
-        tools: list[str] | None,
+        tools: list[Any] | None,
         intents: dict[str, list[str]] | None,
         max_tools: int | None = None,
     ) -> BotRow:
@@ -553,12 +556,23 @@ def tool_def(tool: ToolRow, version: ToolVersionRow) -> ToolDef:
 
 def bot_def(row: BotRow) -> BotDef:
     intents = {k: tuple(v) for k, v in row.intents.items()} if row.intents is not None else None
-    return BotDef(
-        name=row.name,
-        tools=tuple(row.tools) if row.tools is not None else None,
-        intents=intents,
-        max_tools=row.max_tools,
-    )
+    names, pins = bot_tools(row.tools)
+    return BotDef(name=row.name, tools=names, intents=intents, max_tools=row.max_tools, pins=pins)
+
+
+def bot_tools(stored: list[Any] | None) -> tuple[tuple[str, ...] | None, tuple[tuple[str, int], ...]]:  # fmt: skip
+    """A bot's stored tool list (names, or ``{"name", "version"}`` pins) as names and pins."""
+    if stored is None:
+        return None, ()
+    names, pins = [], []
+    for item in stored:
+        if isinstance(item, dict):
+            names.append(item["name"])
+            if item.get("version") is not None:
+                pins.append((item["name"], int(item["version"])))
+        else:
+            names.append(item)
+    return tuple(names), tuple(pins)
 
 
 class Store:
@@ -615,6 +629,17 @@ class Store:
         rows = await self.tools.list([tenant_id, GLOBAL_TENANT])
         defs = [tool_def(t, v) for t, v in rows]
         bots = {row.name: bot_def(row) for row in await self.bots.list(tenant_id)}
+        pinned: dict[tuple[str, str, int], ToolDef] = {}
+        wanted = {pin for bot in bots.values() for pin in bot.pins}
+        by_name = {(t.tenant_id, t.name): t for t, _ in rows}
+        for name, version in wanted:
+            for owner in (tenant_id, GLOBAL_TENANT):
+                tool = by_name.get((owner, name))
+                if tool is None:
+                    continue
+                row = await self.tools.find_version(tool, version)
+                if row is not None:
+                    pinned[(owner, name, version)] = tool_def(tool, row)
         return TenantRegistryData(
             allowlist=tuple(tenant.shared_tools or ()),
             tenant_tools=tuple(d for d in defs if d.tenant_id == tenant_id),
@@ -622,6 +647,7 @@ class Store:
             bots=bots,
             sandbox_modules=tuple(tenant.sandbox_modules or ()),
             egress_allow=tuple(tenant.egress_allow or ()),
+            pinned=pinned,
         )
 
 

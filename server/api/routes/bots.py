@@ -18,6 +18,7 @@ from server.api.deps import (
 from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import BotBody, bot_public
+from server.errors import FieldError, ValidationFailedError
 from server.registry.model import SessionInputs
 
 router = APIRouter(prefix="/v1/bots", tags=["bots"])
@@ -30,7 +31,10 @@ async def create_bot(
     require(principal, "developer")
     tenant_id = acting_tenant(principal, tenant)
     await store.tenants.get(tenant_id)
-    row = await store.bots.create(tenant_id, body.name, body.tools, body.intents, body.max_tools)
+    await _check_pins(store, tenant_id, body)
+    row = await store.bots.create(
+        tenant_id, body.name, body.stored_tools(), body.intents, body.max_tools
+    )
     await store.changed(principal.key_id, tenant_id, "bot.create", body.name)
     return bot_public(row)
 
@@ -65,7 +69,10 @@ async def replace_bot(
     require(principal, "developer")
     tenant_id = acting_tenant(principal, tenant)
     same_name(body.name, bot)
-    row = await store.bots.replace(tenant_id, bot, body.tools, body.intents, body.max_tools)
+    await _check_pins(store, tenant_id, body)
+    row = await store.bots.replace(
+        tenant_id, bot, body.stored_tools(), body.intents, body.max_tools
+    )
     await store.changed(principal.key_id, tenant_id, "bot.update", bot)
     return bot_public(row)
 
@@ -101,3 +108,17 @@ async def bot_snapshot(
     breakers = await runtime.tracker.tenant_breakers(tenant_id)
     inputs = SessionInputs(open_breakers=breakers.open, version=breakers.generation)
     return snapshot_response(runtime.registry, view, bot, fmt, if_none_match, inputs)
+
+
+async def _check_pins(store, tenant_id: str, body: BotBody) -> None:
+    """A pinned version must exist (of the tenant's tool, else the global one of that name)."""
+    problems = []
+    for i, pin in body.pins():
+        tool = await store.tools.find(tenant_id, pin.name) or await store.tools.find("*", pin.name)
+        if tool is None:
+            problems.append(FieldError(f"no tool {pin.name!r} to pin", field=f"tools[{i}].name"))
+        elif await store.tools.find_version(tool, pin.version) is None:
+            message = f"{pin.name!r} has no version {pin.version}"
+            problems.append(FieldError(message, field=f"tools[{i}].version"))
+    if problems:
+        raise ValidationFailedError(problems)

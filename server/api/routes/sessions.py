@@ -262,7 +262,8 @@ async def _answer(
     state = await _state(principal, runtime, store, sid, tenant)
     snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
     entry = next((e for e in snapshot.entries if e.name == body.tool), None)
-    tool = state.view.visible.get(body.tool)
+    tools = state.view.tools_for(state.row.bot)
+    tool = tools.get(body.tool)
     request = CallRequest(
         tenant_id=state.tenant_id,
         tool=body.tool,
@@ -281,7 +282,7 @@ async def _answer(
     if entry.executor == "browser":
         message = f"{body.tool!r} is a browser action: the agent runs it and reports the outcome"
         return envelope.failure(body.tool, 0.0, "browser_action", message)
-    envelope_ = await runtime.pipeline.call(store, request, state.view.visible[body.tool])
+    envelope_ = await runtime.pipeline.call(store, request, tools[body.tool])
     store.answered = True  # the tool ran: its answer goes out whatever the commit meets
     return envelope_
 
