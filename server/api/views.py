@@ -284,3 +284,18 @@ def bot_public(row: BotRow) -> dict[str, Any]:
         "created_at": iso(row.created_at),
         "updated_at": iso(row.updated_at),
     }
+
+
+class OpenApiImport(Strict):
+    """Webhook tools from an OpenAPI 3.x document: give it as `document` (JSON) or `source`
+    (JSON or YAML text)."""
+
+    document: dict[str, Any] | None = None
+    source: str | None = Field(default=None, max_length=5 * 1024 * 1024)
+    operations: list[str] | None = Field(default=None, max_length=1000, description="operationIds to import")  # fmt: skip
+    tags: list[str] | None = Field(default=None, max_length=100, description="import the operations with these tags")  # fmt: skip
+    server: str | None = Field(default=None, max_length=2000, description="base URL (default: the document's first server)")  # fmt: skip
+    credentials: dict[str, str] = Field(default_factory=dict, description="security scheme name → credential; kept as each tool's encrypted auth header")  # fmt: skip
+    prefix: str = Field(default="", pattern=r"^([A-Za-z][A-Za-z0-9_]{0,15})?$", description="put before every tool name")  # fmt: skip
+    timeout_ms: int = Field(default=5000, ge=100, le=60_000)
+    dry_run: bool = Field(default=False, description="show what would be created; store nothing")

@@ -20,6 +20,7 @@ from server.api.idempotency import IdempotencyKey, answer_once
 from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import (
     EnabledUpdate,
+    OpenApiImport,
     RollbackRequest,
     TestRequest,
     tool_public,
@@ -27,9 +28,10 @@ from server.api.views import (
 )
 from server.calls.loading import checked_draft, keep_compiled, load_draft
 from server.calls.pipeline import CallRequest
-from server.errors import NotFoundError
+from server.errors import NotFoundError, Problems
 from server.keys import Principal
 from server.registry.definitions import ToolDraft, check_tool_body
+from server.registry.openapi_import import parse_document, plan_import
 from server.storage.repositories import tool_def
 
 router = APIRouter(prefix="/v1/tools", tags=["tools"])
@@ -149,6 +151,61 @@ async def create_tool(
     return await answer_once(
         runtime.idempotency, principal, f"tool:{tenant_id}", idempotency_key, body, store, create
     )
+
+
+@router.post("/import/openapi", responses={201: {"description": "Created the tools"}})
+async def import_openapi(
+    body: OpenApiImport,
+    response: Response,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """One webhook tool per operation of an OpenAPI 3.x document (all, or those named by
+    `operations` or `tags`). Every tool is checked as a save would; one problem anywhere and
+    nothing is stored. `dry_run` shows the tools without storing them."""
+    tenant_id = _developer_scope(principal, tenant)
+    problems = Problems()
+    if (body.document is None) == (body.source is None):
+        problems.add("document", "give the OpenAPI document as `document` or as `source`")
+        problems.raise_if_any()
+    document = body.document or parse_document(body.source or "", problems)
+    problems.raise_if_any()
+    assert document is not None
+    plan = plan_import(
+        document, problems, operations=body.operations, tags=body.tags, server=body.server,
+        credentials=body.credentials, prefix=body.prefix, timeout_ms=body.timeout_ms,
+    )  # fmt: skip
+    problems.raise_if_any()
+    drafts = []
+    for tool_body in plan.tools:
+        draft, found = check_tool_body(tool_body, runtime.limits)
+        for error in found.errors:  # named by the tool they would have made
+            problems.add(
+                f"tools.{tool_body['name']}.{error.field or ''}".rstrip("."), error.message
+            )
+        if draft is not None and not found.errors:
+            drafts.append(await checked_draft(runtime, store, tenant_id, draft))
+    problems.raise_if_any()
+    shown = [{**t, "auth_header": "********"} if "auth_header" in t else t for t in plan.tools]
+    if body.dry_run:
+        return {"dry_run": True, "tools": shown, "operations": plan.operations}
+    if tenant_id != "*":
+        await store.tenants.get(tenant_id)
+    created = []
+    for draft in drafts:
+        tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
+        created.append(tool_public(tool, version))
+    await store.changed(
+        principal.key_id,
+        tenant_id,
+        "tool.import",
+        "openapi",
+        {"tools": [t["name"] for t in created]},
+    )
+    response.status_code = 201
+    return {"dry_run": False, "tools": created, "operations": plan.operations}
 
 
 @router.get("")
