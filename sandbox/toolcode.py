@@ -49,7 +49,9 @@ class Context(dict):
 
 
 class Namespace:
-    """A read-only bag of host functions (``context.modules.http`` …)."""
+    """A read-only bag of host functions (``context.modules.http`` …). Like ``Context``, it reads
+    both ways — ``context.modules.logger`` and ``context["modules"]["logger"]`` — so a tool file
+    written in either style (LiteBot's files use both) works unchanged."""
 
     __slots__ = ("_items",)
 
@@ -61,6 +63,15 @@ class Namespace:
             return self._items[name]
         except KeyError:
             raise AttributeError(name) from None
+
+    def __getitem__(self, name: str) -> Any:
+        return self._items[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._items
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self._items.get(name, default)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("read-only")
