@@ -129,6 +129,7 @@ async def test_strict_mode_is_lossless(api: Api) -> None:
         ],
     )
     strict = await snapshot(acme, "openai", strict=True)
+    anthropic_strict = await snapshot(acme, "anthropic", strict=True)
     booking = strict["booking"]["function"]
     validated = await acme.dev.post("/v1/tools/validate", json=echo_tool("open", open_object))
 
@@ -141,6 +142,10 @@ async def test_strict_mode_is_lossless(api: Api) -> None:
     nested = await call(acme, sid, "nested", {"o": {"x": None}})
 
     assert booking["strict"] is True and booking["parameters"]["additionalProperties"] is False
+    TypeAdapter(ToolParam).validate_python(anthropic_strict["booking"])
+    assert anthropic_strict["booking"]["strict"] is True
+    assert anthropic_strict["booking"]["input_schema"] == booking["parameters"]
+    assert "strict" not in anthropic_strict["open"]  # served plain, as for OpenAI
     assert set(booking["parameters"]["required"]) == set(Booking.model_fields)
     assert answered["success"] is True, answered
     assert answered["result"]["received"]["contact"]["city"] == "Oslo"
