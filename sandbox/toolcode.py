@@ -70,8 +70,8 @@ class Namespace:
     def __contains__(self, name: object) -> bool:
         return name in self._items
 
-    def get(self, name: str, default: Any = None) -> Any:
-        return self._items.get(name, default)
+    # no methods of its own beyond these: ``http.get`` must stay the host function, not a
+    # dict-style ``get`` found first by attribute lookup
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("read-only")

@@ -197,6 +197,7 @@ def pool_config(settings: Settings) -> PoolConfig:
         result_cap=settings.result_cap_bytes,
         restart_burst=settings.tenant_restart_burst,
         restarts_per_s=settings.tenant_restarts_per_s,
+        spares=settings.worker_spares,
     )
 
 

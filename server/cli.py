@@ -313,7 +313,7 @@ def sandbox_check() -> None:
     from server import bootstrap, isolation
 
     async def layers() -> dict[str, str]:
-        pool = WorkerPool(dataclasses.replace(bootstrap.pool_config(Settings()), size=1))
+        pool = WorkerPool(dataclasses.replace(bootstrap.pool_config(Settings()), size=1, spares=0))
         try:
             await pool.start()
             return dict(pool.stats.layers)

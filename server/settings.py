@@ -64,6 +64,12 @@ class Settings(BaseSettings):
         default=None, description="busy workers one tenant may hold (default workers-1)"
     )
     queue_wait_ms: int = 2_000
+    worker_spares: int = Field(
+        default=1,
+        ge=0,
+        le=16,
+        description="warm sandbox workers per pool that replace a dead worker at once",
+    )
     tenant_restart_burst: int = Field(
         default=10,
         description="sandbox worker restarts one tenant's calls may cause at once (0: no cap)",

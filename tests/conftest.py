@@ -134,6 +134,9 @@ def settings(request: pytest.FixtureRequest, database_url: str, tmp_path: Path) 
         # the start-up layer check has tests of its own (tests/api/test_isolation_check.py);
         # other test apps start their workers at their first call
         require_isolation=False,
+        # a warm spare per pool doubles each test app's worker starts; the spares have tests
+        # of their own (tests/sandbox/test_pool.py)
+        worker_spares=0,
     )
 
 

@@ -54,6 +54,7 @@ class PoolConfig:
     python_runner: str | None = None  # WASM workers: the built Python runner they load
     restart_burst: int | None = None  # worker restarts a tenant may cause at once (None: any) …
     restarts_per_s: float = 1.0  # … and how fast that budget refills
+    spares: int = 0  # started, hardened workers that take a dead worker's place at once
 
     @property
     def per_tenant(self) -> int:
@@ -249,6 +250,11 @@ class WorkerPool:
         self._workdir = tempfile.mkdtemp(prefix="quiver-worker-")
         os.chmod(self._workdir, 0o555)
         self._all: set[WorkerProcess] = set()
+        # warm spares: a worker that dies is replaced by one of these at once, so a tenant that
+        # kills workers never leaves the others waiting for a process to start
+        self._spares: list[WorkerProcess] = []
+        self._short = 0  # serving places waiting for a respawned worker (no spare was left)
+        self._spares_changed = asyncio.Event()
         self.running: set[WorkerProcess] = set()  # workers serving a request now
         self._running_changed = asyncio.Event()
         self._started = False
@@ -260,9 +266,11 @@ class WorkerPool:
         async with self._start_lock:
             if self._started:
                 return
-            workers = await asyncio.gather(*(self._spawn(i) for i in range(self.config.size)))
-            for worker in workers:
+            total = self.config.size + self.config.spares
+            workers = await asyncio.gather(*(self._spawn(i) for i in range(total)))
+            for worker in workers[: self.config.size]:
                 self._idle.put_nowait(worker)
+            self._spares.extend(workers[self.config.size :])
             self._started = True
             inactive = {k: v for k, v in self.stats.layers.items() if not v.startswith("active")}
             if inactive:
@@ -313,6 +321,10 @@ class WorkerPool:
         self.stats.killed += 1
         self._all.discard(worker)
         worker.kill()
+        if self._spares:
+            self._idle.put_nowait(self._spares.pop())  # its place is served again at once
+        else:
+            self._short += 1
 
         async def respawn() -> None:
             await worker._exit_code()
@@ -320,9 +332,16 @@ class WorkerPool:
             if self._closed:
                 return
             try:
-                self._idle.put_nowait(await self._spawn(worker.index))
+                fresh = await self._spawn(worker.index)
             except RuntimeError:
                 log.exception("could not replace sandbox worker %s", worker.index)
+                return
+            if self._short:
+                self._short -= 1
+                self._idle.put_nowait(fresh)
+            else:
+                self._spares.append(fresh)
+                self._spares_changed.set()
 
         task = asyncio.get_running_loop().create_task(respawn())
         self._spawning.add(task)
@@ -338,7 +357,21 @@ class WorkerPool:
     @property
     def busy(self) -> int:
         """Workers running a call now (started workers not idle)."""
-        return max(0, len(self._all) - self._idle.qsize())
+        return max(0, len(self._all) - self._idle.qsize() - len(self._spares))
+
+    async def spares_full(self) -> None:
+        """Wait until every spare is started again (bound the wait by the caller)."""
+        while len(self._spares) < self.config.spares:
+            self._spares_changed.clear()
+            await self._spares_changed.wait()
+
+    @property
+    def spare_pids(self) -> list[int]:
+        return [w.proc.pid for w in self._spares]
+
+    @property
+    def idle_pids(self) -> list[int]:
+        return [w.proc.pid for w in list(self._idle._queue)]  # type: ignore[attr-defined]
 
     async def request(
         self,
@@ -467,6 +500,7 @@ class WorkerPool:
             task.cancel()
         await asyncio.gather(*(w.stop() for w in list(self._all)), return_exceptions=True)
         self._all.clear()
+        self._spares.clear()
         with contextlib.suppress(OSError):
             os.chmod(self._workdir, 0o755)
             os.rmdir(self._workdir)

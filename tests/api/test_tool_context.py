@@ -16,7 +16,7 @@ def execute(params, context):
     context.modules.logger.info("attribute style")
     context["update_context"]({"a": 1})
     context.update_context({"b": 2})
-    has_http = "http" in context["modules"] and context.modules.get("http") is not None
+    has_http = "http" in context["modules"] and context.modules.http.get is context["modules"]["http"]["get"]
     return {"success": True, "tenant": context["tenant_id"],
             "same": context.tenant_id == context["tenant_id"] and context.session_id == context["session_id"],
             "test": context.test_mode, "a": context["variables"]["a"], "b": context.variables["b"],
@@ -27,12 +27,16 @@ tool = {"name": "ctx", "description": "context both ways", "execute": execute}
 """
 
 
-@pytest.mark.parametrize("sandbox", ["restricted", "wasm"])
-async def test_context_reads_both_ways(
-    api: Api, sandbox: str, request: pytest.FixtureRequest
-) -> None:
-    if sandbox == "wasm":
-        request.getfixturevalue("python_runner")
+async def test_context_reads_both_ways_in_restricted_python(api: Api) -> None:
+    await context_both_ways(api, "restricted")
+
+
+@pytest.mark.usefixtures("python_runner")  # built before the app looks for it
+async def test_context_reads_both_ways_in_python_in_wasm(api: Api) -> None:
+    await context_both_ways(api, "wasm")
+
+
+async def context_both_ways(api: Api, sandbox: str) -> None:
     acme = await api.tenant("acme")
     sid = await session_for(acme, [python(BOTH_WAYS, sandbox)])
 

@@ -117,3 +117,42 @@ async def test_a_killed_worker_is_replaced_and_the_next_call_works(engine) -> No
     assert timed_out.code == "timeout"
     assert after.ok and after.value["message"] == "alive"
     assert engine.pool.stats.killed >= 1
+
+
+async def test_a_dead_worker_is_replaced_by_a_warm_spare_at_once() -> None:
+    """A restart never leaves callers waiting for a process to start: the spare serves at once,
+    and a fresh spare is started behind it."""
+    engine = RestrictedEngine(PoolConfig(size=1, spares=1))
+    spinner = tool_file("while True:\n    pass")
+    quick = tool_file("out = 'ok'")
+    try:
+        await engine.pool.start()
+        spare = engine.pool.spare_pids[0]
+        killed = await run(engine, spinner, tenant="bomber", timeout_ms=300)
+        serving_at_once = engine.pool.idle_pids  # before anything was awaited for a respawn
+        after = await run(engine, quick, tenant="victim")
+        async with asyncio.timeout(15):
+            await engine.pool.spares_full()
+        new_spares = engine.pool.spare_pids
+    finally:
+        await engine.close()
+
+    assert killed.code == "timeout"
+    assert serving_at_once == [spare]
+    assert after.ok and after.value["message"] == "ok"
+    assert len(new_spares) == 1 and new_spares[0] != spare
+
+
+async def test_without_spares_the_place_waits_for_the_respawn() -> None:
+    engine = RestrictedEngine(PoolConfig(size=1, spares=0))
+    spinner = tool_file("while True:\n    pass")
+    quick = tool_file("out = 'ok'")
+    try:
+        killed = await run(engine, spinner, tenant="bomber", timeout_ms=300)
+        serving_at_once = engine.pool.idle_pids
+        after = await run(engine, quick, tenant="victim")  # waits for the new worker
+    finally:
+        await engine.close()
+
+    assert killed.code == "timeout" and serving_at_once == []
+    assert after.ok
