@@ -84,6 +84,8 @@ class Runtime:
     redis_health: Dependency | None = None
     idempotency: IdempotencyKeys | None = None
     quotas: Quotas | None = None
+    egress: EgressGuard | None = None
+    agent: Any = None  # server.agent.loop.AgentLoop
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -381,7 +383,11 @@ async def start(settings: Settings) -> Runtime:
         redis_health=redis_health,
         idempotency=IdempotencyKeys(sessions),
         quotas=quotas,
+        egress=guard,
     )
+    from server.agent.loop import AgentLoop
+
+    runtime.agent = AgentLoop(runtime)
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())
     if not settings.is_sqlite:

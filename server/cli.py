@@ -511,7 +511,8 @@ def secrets_rotate(data_dir, database_url) -> None:
     async def action(runtime: Any) -> int:
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
-            return await store.tools.rotate_secrets() + await store.secrets.rotate()
+            rotated = await store.tools.rotate_secrets() + await store.secrets.rotate()
+            return rotated + await store.providers.rotate()
 
     click.echo(f"re-encrypted {_run(_with_runtime(settings, action))} secrets with the newest key")
 

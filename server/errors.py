@@ -13,6 +13,7 @@
      ├── TooManySessionsError       429 too_many_sessions  (a key's or tenant's MCP sessions on a node)
      ├── RateLimitedError           429 rate_limited       (a key's or tenant's request rate)
      ├── QuotaExceededError         429 quota_exceeded     (a tenant's calls or CPU time today)
+     ├── ProviderError              502 provider_error, provider_auth; 504 provider_timeout
      ├── NotReadyError              503 not_ready
      └── UnavailableError           503 unavailable        (the database is unreachable or full)
 
@@ -40,6 +41,9 @@ ErrorCode = Literal[
     "too_many_sessions",
     "rate_limited",
     "quota_exceeded",
+    "provider_error",
+    "provider_auth",
+    "provider_timeout",
     "not_ready",
     "unavailable",
 ]
@@ -121,6 +125,17 @@ class RateLimitedError(QuiverError):
 
 class QuotaExceededError(RateLimitedError):
     status, code, title = 429, "quota_exceeded", "Daily quota used up"
+
+
+class ProviderError(QuiverError):
+    """A model provider failed (the agent loop): its own error, under a stable code."""
+
+    status, code, title = 502, "provider_error", "The model provider failed"
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code  # type: ignore[assignment]
+        self.status = 504 if code == "provider_timeout" else 502
 
 
 class NotReadyError(QuiverError):

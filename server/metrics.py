@@ -93,3 +93,17 @@ def watch_pool(
 
 def exposition() -> tuple[bytes, str]:
     return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+
+
+MODEL_CALLS = Counter(
+    "quiver_model_calls_total",
+    "Model provider calls of the agent loop by provider kind and outcome",
+    ["kind", "outcome"],
+    registry=REGISTRY,
+)
+MODEL_TOKENS = Counter(
+    "quiver_model_tokens_total",
+    "Tokens the model providers reported (input includes cached)",
+    ["kind"],
+    registry=REGISTRY,
+)

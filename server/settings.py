@@ -133,6 +133,12 @@ class Settings(BaseSettings):
         default=None,
         description="milliseconds code tools of one tenant may run per UTC day (none: no quota)",
     )
+    provider_timeout_s: float = Field(
+        default=60.0, description="the agent loop's wait for a model provider's answer"
+    )
+    provider_retries: int = Field(
+        default=2, ge=0, le=10, description="retries (with backoff) of a provider's 429 and 5xx"
+    )
     mcp_sessions_per_key: int = Field(
         default=100, description="MCP sessions one key may hold open on one node (429 beyond)"
     )

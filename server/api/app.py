@@ -22,6 +22,7 @@ from server.api.routes import (
     bots,
     demo,
     health,
+    providers,
     secrets,
     sessions,
     tenants,
@@ -128,7 +129,18 @@ def create_app(settings: Settings) -> FastAPI:
             ],
             max_age=600,
         )
-    for module in (health, tenants, tools, secrets, bots, sessions, analytics, usage, agent):
+    for module in (
+        health,
+        tenants,
+        tools,
+        secrets,
+        providers,
+        bots,
+        sessions,
+        analytics,
+        usage,
+        agent,
+    ):
         app.include_router(module.router)
     if settings.demo:
         app.include_router(demo.router)

@@ -76,6 +76,28 @@ async def get_principal(
 RATE_STATE = "quiver_rate"
 
 
+async def get_principal_alone(
+    request: Request,
+    runtime: RuntimeDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+) -> Principal:
+    """The caller, authenticated in a unit of work of its own that is over before the route
+    runs: for long routes (the agent loop) that open their own and must not wait on the
+    request's (SQLite has one writer)."""
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise UnauthenticatedError("send `Authorization: Bearer <api key>`")
+    async with runtime.sessions() as session, session.begin():
+        store = runtime.store(session)
+        principal = await authenticate(runtime, store, credentials.credentials)
+        admitted = await admit(runtime, store, principal)
+    if admitted is not None:
+        request.scope.setdefault("state", {})[RATE_STATE] = admitted
+    return principal
+
+
+PrincipalAloneDep = Annotated[Principal, Depends(get_principal_alone)]
+
+
 async def admit(runtime: Runtime, store: Store, principal: Principal) -> Admitted | None:
     """Count the request against the key's and the tenant's rates (429 ``rate_limited``)."""
     quotas = runtime.quotas

@@ -55,8 +55,8 @@ from starlette.types import Receive, Scope, Send
 
 from server.api.deps import admit, authenticate
 from server.api.problems import problem
-from server.api.routes.sessions import load_state
 from server.calls.pipeline import CallRequest
+from server.calls.session_calls import load_state
 from server.errors import (
     FieldError,
     ForbiddenError,

@@ -22,6 +22,8 @@ ERRORS = {
     "422": "Invalid input; `errors` names each field (`validation_error`, `load_timeout`)",
     "429": "Too many streams, sessions or requests, or a daily quota used up (`too_many_streams`, `too_many_sessions`, `rate_limited`, `quota_exceeded`); see `Retry-After`",
     "500": "A bug (`internal`); the server log has the details",
+    "502": "The model provider failed or refused the key (`provider_error`, `provider_auth`)",
+    "504": "The model provider did not answer in time (`provider_timeout`)",
     "503": "The database is away or not ready (`unavailable`, `not_ready`); see `Retry-After`",
 }
 PROBLEM = {

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from server.quotas import check_rate
 from server.secretbox import mask
+from server.storage.repositories import BOT_MODEL_FIELDS
 from server.storage.tables import ApiKeyRow, BotRow, TenantRow, ToolRow, ToolVersionRow
 
 TENANT_ID = r"^[a-z0-9][a-z0-9_-]{0,63}$"
@@ -149,6 +150,9 @@ class OutcomeBody(Strict):
     latency_ms: float = Field(default=0.0, ge=0, le=3_600_000)
 
 
+MODEL_REF = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}/\S{1,135}$"
+
+
 class ToolPin(Strict):
     name: str = Field(pattern=TOOL_NAME)
     version: int | None = Field(
@@ -170,6 +174,28 @@ class BotBody(Strict):
         description="intent → tool names; `*` lists always-on tools",
         examples=[{"orders": ["check_order"], "*": ["escalate_to_human"]}],
     )
+    model: str | None = Field(
+        default=None,
+        pattern=MODEL_REF,
+        max_length=200,
+        description="the model the agent loop answers with: `provider/model` (a provider of the tenant)",
+        examples=["openai/gpt-4.1-mini"],
+    )
+    tool_round_model: str | None = Field(
+        default=None,
+        pattern=MODEL_REF,
+        max_length=200,
+        description="a cheaper model for the rounds that only dispatch tools (default: `model`)",
+    )
+    max_rounds: int | None = Field(default=None, ge=1, le=20, description="tool rounds per turn (default 5)")  # fmt: skip
+    max_context_tokens: int | None = Field(
+        default=None,
+        ge=1000,
+        le=2_000_000,
+        description="history sent to the model is cut to this (oldest turns first); default 32000",
+    )
+    action_timeout_s: int | None = Field(default=None, ge=1, le=3600)
+    system_prompt: str | None = Field(default=None, max_length=20_000)
     max_tools: int | None = Field(
         default=None,
         ge=1,
@@ -281,6 +307,7 @@ def bot_public(row: BotRow) -> dict[str, Any]:
         "tools": row.tools,
         "intents": row.intents,
         "max_tools": row.max_tools,
+        **{key: getattr(row, key) for key in BOT_MODEL_FIELDS},
         "created_at": iso(row.created_at),
         "updated_at": iso(row.updated_at),
     }
@@ -299,3 +326,31 @@ class OpenApiImport(Strict):
     prefix: str = Field(default="", pattern=r"^([A-Za-z][A-Za-z0-9_]{0,15})?$", description="put before every tool name")  # fmt: skip
     timeout_ms: int = Field(default=5000, ge=100, le=60_000)
     dry_run: bool = Field(default=False, description="show what would be created; store nothing")
+
+
+class ProviderBody(Strict):
+    kind: Literal["openai", "openai-responses", "anthropic"] = Field(
+        description="openai: Chat Completions (and every OpenAI-compatible server by base_url); "
+        "openai-responses: the Responses API; anthropic: Messages"
+    )
+    base_url: str | None = Field(default=None, max_length=2000, examples=["https://api.openai.com/v1"])  # fmt: skip
+    models: list[str] = Field(default_factory=list, max_length=100)
+    api_key: str | None = Field(default=None, min_length=1, max_length=4096, description="never returned")  # fmt: skip
+
+
+class MessageBody(Strict):
+    content: str = Field(min_length=1, max_length=100_000)
+    stream: bool = Field(default=False, description="answer with server-sent events")
+
+
+def message_public(row: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": row.id, "seq": row.seq, "role": row.role, "content": row.content}
+    if row.role == "assistant":
+        out.update(
+            tool_calls=row.tool_calls or [], model=row.model, tool_round=row.tool_round,
+            usage={"input": row.input_tokens, "output": row.output_tokens, "cached": row.cached_tokens},
+        )  # fmt: skip
+    elif row.role == "tool":
+        out.update(tool_call_id=row.tool_call_id, name=row.name)
+    out["created_at"] = iso(row.created_at)
+    return out

@@ -59,6 +59,7 @@ class CallRequest:
     modules: tuple[str, ...] | None = None  # the tenant's granted modules, when already known
     egress_allow: tuple[str, ...] | None = None  # the tenant's own egress allowlist, likewise
     trial: bool = False  # the tenant's breaker for this tool is half-open: ask before running
+    message_id: str | None = None  # the assistant message that asked for the call (agent loop)
 
 
 @dataclass(frozen=True)
@@ -523,7 +524,7 @@ class CallPipeline:
             tool=tool.name, version=tool.version, kind=tool.kind, arguments=arguments,
             result=truncate(result.get("result")), success=bool(result["success"]), latency_ms=result["executionTime"],
             error_code=error.get("code"), error_message=error.get("message"), test=request.test,
-            cached=cached,
+            cached=cached, message_id=request.message_id,
         )  # fmt: skip
 
 

@@ -26,6 +26,7 @@ from server.registry.model import GLOBAL_TENANT, BotDef, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.secretbox import SecretBox
 from server.storage.calls import CallRepository
+from server.storage.conversations import MessageRepository, ProviderRepository
 from server.storage.tables import (
     ApiKeyRow,
     AuditRow,
@@ -439,6 +440,12 @@ class SecretRepository:
         return changed
 
 
+BOT_MODEL_FIELDS = (
+    "model", "tool_round_model", "max_rounds", "max_context_tokens", "action_timeout_s",
+    "system_prompt",
+)  # fmt: skip
+
+
 class BotRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -468,6 +475,7 @@ class BotRepository:
         tools: list[Any] | None,
         intents: dict[str, list[str]] | None,
         max_tools: int | None = None,
+        **model: Any,
     ) -> BotRow:
         if await self.find(tenant_id, name) is not None:
             raise ConflictError(f"bot {name!r} already exists")
@@ -479,6 +487,7 @@ class BotRepository:
             max_tools=max_tools,
             created_at=utcnow(),
             updated_at=utcnow(),
+            **model,
         )
         self.session.add(row)
         await self.session.flush()
@@ -491,9 +500,12 @@ class BotRepository:
         tools: list[Any] | None,
         intents: dict[str, list[str]] | None,
         max_tools: int | None = None,
+        **model: Any,
     ) -> BotRow:
         row = await self.get(tenant_id, name)
         row.tools, row.intents, row.max_tools = tools, intents, max_tools
+        for key in BOT_MODEL_FIELDS:
+            setattr(row, key, model.get(key))
         row.updated_at = utcnow()
         return row
 
@@ -586,6 +598,8 @@ class Store:
         self.keys = KeyRepository(session)
         self.tools = ToolRepository(session, box)
         self.secrets = SecretRepository(session, box)
+        self.providers = ProviderRepository(session, box)
+        self.messages = MessageRepository(session)
         self.bots = BotRepository(session)
         self.audit = AuditRepository(session)
         self.sessions = SessionRepository(session)

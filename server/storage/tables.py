@@ -23,6 +23,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -155,8 +156,59 @@ class BotRow(Base):
     tools: Mapped[list[str] | None] = mapped_column(JSONType)
     intents: Mapped[dict[str, list[str]] | None] = mapped_column(JSONType)
     max_tools: Mapped[int | None] = mapped_column(Integer)
+    model: Mapped[str | None] = mapped_column(String(200))  # "provider/model"
+    tool_round_model: Mapped[str | None] = mapped_column(String(200))
+    max_rounds: Mapped[int | None] = mapped_column(Integer)
+    max_context_tokens: Mapped[int | None] = mapped_column(Integer)
+    action_timeout_s: Mapped[int | None] = mapped_column(Integer)
+    system_prompt: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class ProviderRow(Base):
+    """A tenant's model provider; its API key is encrypted and never returned."""
+
+    __tablename__ = "providers"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    base_url: Mapped[str | None] = mapped_column(String(2000))
+    models: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
+    api_key_ct: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class MessageRow(Base):
+    """One message of a session's conversation, in order (``seq``)."""
+
+    __tablename__ = "messages"
+    __table_args__ = (
+        Index("ux_messages_session_seq", "session_id", "seq", unique=True),
+        Index("ix_messages_tenant_created", "tenant_id", "created_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    session_id: Mapped[str] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
+    tenant_id: Mapped[str] = mapped_column(String(64))
+    bot: Mapped[str] = mapped_column(String(64))
+    seq: Mapped[int] = mapped_column(Integer)
+    role: Mapped[str] = mapped_column(String(16))  # user, assistant, tool
+    content: Mapped[str | None] = mapped_column(Text)
+    tool_calls: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType)
+    tool_call_id: Mapped[str | None] = mapped_column(String(256))
+    name: Mapped[str | None] = mapped_column(String(64))
+    turn: Mapped[str | None] = mapped_column(String(36))  # the user message a turn answers
+    model: Mapped[str | None] = mapped_column(String(200))
+    input_tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    output_tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    cached_tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    tool_round: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
 class AuditRow(Base):
@@ -274,6 +326,7 @@ class ToolCallRow(Base):
     cached: Mapped[bool] = mapped_column(Boolean, default=False)
     call_id: Mapped[str | None] = mapped_column(String(36))
     uid: Mapped[str | None] = mapped_column(String(32))  # unique: ux_tool_calls_uid
+    message_id: Mapped[str | None] = mapped_column(String(36))  # the assistant message's
 
     __table_args__ = (Index("ux_tool_calls_uid", "uid", unique=True),)
 

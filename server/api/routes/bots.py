@@ -20,6 +20,7 @@ from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import BotBody, bot_public
 from server.errors import FieldError, ValidationFailedError
 from server.registry.model import SessionInputs
+from server.storage.repositories import BOT_MODEL_FIELDS
 
 router = APIRouter(prefix="/v1/bots", tags=["bots"])
 
@@ -32,9 +33,11 @@ async def create_bot(
     tenant_id = acting_tenant(principal, tenant)
     await store.tenants.get(tenant_id)
     await _check_pins(store, tenant_id, body)
+    await _check_model(store, tenant_id, body)
     row = await store.bots.create(
-        tenant_id, body.name, body.stored_tools(), body.intents, body.max_tools
-    )
+        tenant_id, body.name, body.stored_tools(), body.intents, body.max_tools,
+        **body.model_dump(include=set(BOT_MODEL_FIELDS)),
+    )  # fmt: skip
     await store.changed(principal.key_id, tenant_id, "bot.create", body.name)
     return bot_public(row)
 
@@ -70,9 +73,11 @@ async def replace_bot(
     tenant_id = acting_tenant(principal, tenant)
     same_name(body.name, bot)
     await _check_pins(store, tenant_id, body)
+    await _check_model(store, tenant_id, body)
     row = await store.bots.replace(
-        tenant_id, bot, body.stored_tools(), body.intents, body.max_tools
-    )
+        tenant_id, bot, body.stored_tools(), body.intents, body.max_tools,
+        **body.model_dump(include=set(BOT_MODEL_FIELDS)),
+    )  # fmt: skip
     await store.changed(principal.key_id, tenant_id, "bot.update", bot)
     return bot_public(row)
 
@@ -120,5 +125,19 @@ async def _check_pins(store, tenant_id: str, body: BotBody) -> None:
         elif await store.tools.find_version(tool, pin.version) is None:
             message = f"{pin.name!r} has no version {pin.version}"
             problems.append(FieldError(message, field=f"tools[{i}].version"))
+    if problems:
+        raise ValidationFailedError(problems)
+
+
+async def _check_model(store, tenant_id: str, body: BotBody) -> None:
+    """A bot's models name providers of its tenant."""
+    problems = []
+    for field in ("model", "tool_round_model"):
+        ref = getattr(body, field)
+        if ref and await store.providers.find(tenant_id, ref.split("/", 1)[0]) is None:
+            message = f"no provider {ref.split('/', 1)[0]!r} (PUT /v1/providers/{{name}} first)"
+            problems.append(FieldError(message, field=field))
+    if body.tool_round_model and not body.model:
+        problems.append(FieldError("needs `model` too", field="tool_round_model"))
     if problems:
         raise ValidationFailedError(problems)

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
-import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -16,68 +15,59 @@ import orjson
 from fastapi import APIRouter, Header, Path, Query, Response
 from fastapi.responses import StreamingResponse
 
-from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.deps import (
+    PrincipalAloneDep,
+    PrincipalDep,
+    RuntimeDep,
+    StoreDep,
+    TenantQuery,
+    acting_tenant,
+    require,
+)
 from server.api.idempotency import IdempotencyKey, answer_once
-from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor
+from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor, page
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import (
     ActionsBody,
     CallBody,
     IntentUpdate,
+    MessageBody,
     OutcomeBody,
     OutcomeError,
     SessionCreate,
     iso,
+    message_public,
 )
 from server.bootstrap import Runtime
-from server.calls import envelope
 from server.calls.calllog import truncate
 from server.calls.messages import MessageFormat, tool_result_message
-from server.calls.pipeline import CallRequest
+from server.calls.session_calls import call_in_session, load_state
 from server.errors import (
     ConflictError,
     FieldError,
     NotFoundError,
     Problems,
+    QuiverError,
     TooManyStreamsError,
     ValidationFailedError,
 )
 from server.events import diff, fingerprints
 from server.registry.definitions import check_browser_actions
 from server.registry.formats import native
-from server.registry.model import SessionInputs, Snapshot
+from server.registry.model import Snapshot
 from server.registry.service import TenantView
 from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
+log = logging.getLogger("quiver.sessions")
 CALL_ID = r"^[A-Za-z0-9_-]{1,36}$"
-
-
-@dataclass
-class SessionState:
-    tenant_id: str
-    row: SessionRow
-    view: TenantView
-    inputs: SessionInputs
-    variables: dict[str, Any]
-    trial: frozenset[str]  # tools whose tenant breaker is half-open
 
 
 async def _session(principal, store: Store, sid: str, tenant: str | None) -> tuple[str, SessionRow]:
     require(principal, "agent", "developer")
     tenant_id = acting_tenant(principal, tenant)
     return tenant_id, await store.sessions.get(tenant_id, sid)
-
-
-async def load_state(runtime: Runtime, store: Store, tenant_id: str, sid: str) -> SessionState:
-    """Everything a session request needs: one query, the cached registry view, the breakers."""
-    row, variables = await store.sessions.get_with_variables(tenant_id, sid)
-    view = await runtime.registry.view(store, tenant_id)
-    view.bot(row.bot)
-    breakers = await runtime.tracker.tenant_breakers(tenant_id)
-    inputs = await runtime.tracker.inputs(store, row, view, variables, breakers)
-    return SessionState(tenant_id, row, view, inputs, variables, breakers.half_open)
 
 
 async def _state(principal, runtime: Runtime, store: Store, sid: str, tenant: str | None):
@@ -260,31 +250,7 @@ async def _answer(
     sid: str, body: CallBody, principal, runtime: Runtime, store: Store, tenant: str | None
 ) -> dict[str, Any]:
     state = await _state(principal, runtime, store, sid, tenant)
-    snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
-    entry = next((e for e in snapshot.entries if e.name == body.tool), None)
-    tools = state.view.tools_for(state.row.bot)
-    tool = tools.get(body.tool)
-    request = CallRequest(
-        tenant_id=state.tenant_id,
-        tool=body.tool,
-        arguments=body.arguments,
-        session=state.row,
-        variables=state.variables,
-        modules=state.view.sandbox_modules,
-        egress_allow=state.view.egress_allow,
-        trial=body.tool in state.trial,
-    )
-    if entry is None and tool is not None and body.tool in state.inputs.open_breakers:
-        return runtime.pipeline.circuit_open(request, tool, time.perf_counter())
-    if entry is None:
-        message = f"{body.tool!r} is not in this session's tools"
-        return envelope.failure(body.tool, 0.0, "tool_not_available", message)
-    if entry.executor == "browser":
-        message = f"{body.tool!r} is a browser action: the agent runs it and reports the outcome"
-        return envelope.failure(body.tool, 0.0, "browser_action", message)
-    envelope_ = await runtime.pipeline.call(store, request, tools[body.tool])
-    store.answered = True  # the tool ran: its answer goes out whatever the commit meets
-    return envelope_
+    return await call_in_session(runtime, store, state, body.tool, body.arguments)
 
 
 @router.post("/{sid}/calls/{call_id}/result", status_code=201)
@@ -353,6 +319,7 @@ async def session_calls(
                 "success": c.success,
                 "latency_ms": c.latency_ms,
                 "cached": c.cached,
+                "message_id": c.message_id,
                 "error": {"code": c.error_code, "message": c.error_message}
                 if c.error_code
                 else None,
@@ -453,3 +420,70 @@ def _event(snapshot: Snapshot, change: dict[str, Any]) -> bytes:
 def _json(envelope_: dict[str, Any]) -> Response:
     # The envelope is plain JSON data already: skip FastAPI's generic encoder on the hot path.
     return Response(orjson.dumps(envelope_), media_type="application/json")
+
+
+@router.post("/{sid}/messages")
+async def send_message(
+    sid: str,
+    body: MessageBody,
+    principal: PrincipalAloneDep,
+    runtime: RuntimeDep,
+    tenant: TenantQuery = None,
+) -> Response:
+    """The agent loop: the user's message joins the session's history and the bot's model
+    answers, calling the session's tools as it needs (at most the bot's `max_rounds` rounds).
+    `stream: true` answers with server-sent events — `text` deltas, `tool_call` and `tool_result`
+    with call ids, `usage` per round, then `done` (or `error`); otherwise the final message, the
+    rounds and the tokens used."""
+    require(principal, "agent", "developer")
+    tenant_id = acting_tenant(principal, tenant)
+    async with runtime.sessions() as session, session.begin():
+        await runtime.store(session).sessions.get(tenant_id, sid)  # 404 before anything runs
+    if not body.stream:
+        turn = await runtime.agent.turn(tenant_id, sid, body.content)
+        return _json(turn.as_dict())
+    events: asyncio.Queue[bytes | None] = asyncio.Queue()
+
+    async def emit(kind: str, data: dict[str, Any]) -> None:
+        await events.put(b"event: " + kind.encode() + b"\ndata: " + orjson.dumps(data) + b"\n\n")
+
+    async def run() -> None:
+        try:
+            await runtime.agent.turn(tenant_id, sid, body.content, emit, stream=True)
+        except QuiverError as exc:
+            await emit("error", {"code": exc.code, "message": exc.detail})
+        except Exception:  # a bug: said once in the log, the stream ends with an error event
+            log.exception("the agent loop failed for session %s", sid)
+            await emit("error", {"code": "internal", "message": "the agent loop failed"})
+        finally:
+            await events.put(None)
+
+    task = asyncio.get_running_loop().create_task(run())
+
+    async def stream() -> AsyncIterator[bytes]:
+        try:
+            while (chunk := await events.get()) is not None:
+                yield chunk
+        finally:
+            if not task.done():  # the client went away: the turn stops
+                task.cancel()
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+    )
+
+
+@router.get("/{sid}/messages")
+async def list_messages(
+    sid: str,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
+    """The session's transcript in order: user, assistant (with its tool calls and tokens) and
+    tool messages, whole — a page at a time."""
+    _, row = await _session(principal, store, sid, tenant)
+    rows, next_cursor = page(await store.messages.history(row.id), lambda m: [m.seq], limit, cursor)
+    return {"messages": [message_public(m) for m in rows], "next_cursor": next_cursor}

@@ -1,23 +1,50 @@
-"""What a tenant may do and has done today: its effective limits and today's counts."""
+"""What a tenant may do and has done: its effective limits, today's calls and CPU time, and the
+model tokens its agent loops used over a range."""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.errors import FieldError, ValidationFailedError
+from server.storage.tables import utcnow
 
 router = APIRouter(prefix="/v1", tags=["usage"])
 
 
+def _aware(value: datetime | None, field: str, default: datetime) -> datetime:
+    if value is None:
+        return default
+    if value.tzinfo is None:
+        raise ValidationFailedError([FieldError("needs a time zone, e.g. 2026-12-01T00:00:00Z", field=field)])  # fmt: skip
+    return value.astimezone(UTC)
+
+
 @router.get("/usage")
 async def usage(
-    principal: PrincipalDep, runtime: RuntimeDep, store: StoreDep, tenant: TenantQuery = None
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    since: Annotated[
+        datetime | None, Query(description="tokens from (default: 00:00 UTC today)")
+    ] = None,  # fmt: skip
+    until: Annotated[datetime | None, Query(description="tokens until (default: now)")] = None,
+    bot: Annotated[str | None, Query(max_length=64)] = None,
 ) -> dict[str, Any]:
-    """The tenant's limits (the server's defaults with an admin's overrides) and today's calls
-    and sandbox CPU milliseconds, counted across every node (UTC days)."""
+    """The tenant's limits (the server's defaults with an admin's overrides), today's calls and
+    sandbox CPU milliseconds (UTC day, all nodes), and the model tokens of its agent loops —
+    input, output, cached and the share spent on rounds that only dispatched tools. Admins name
+    the tenant, or `*` for every tenant's tokens."""
     require(principal, "developer")
+    now = utcnow()
+    start = _aware(since, "since", now.replace(hour=0, minute=0, second=0, microsecond=0))
+    end = _aware(until, "until", now + timedelta(seconds=1))
+    if principal.is_admin and tenant == "*":
+        return {"tenant": "*", "tokens": await store.messages.tokens(None, start, end, bot)}
     tenant_id = acting_tenant(principal, tenant)
     row = await store.tenants.get(tenant_id)
     quotas = runtime.quotas
@@ -28,4 +55,10 @@ async def usage(
         "limits": limits.as_dict(),
         "overrides": row.limits or {},
         "today": await quotas.usage(limits, tenant_id),
+        "tokens": {
+            "since": start.isoformat(),
+            "until": end.isoformat(),
+            "bot": bot,
+            **await store.messages.tokens(tenant_id, start, end, bot),
+        },  # fmt: skip
     }

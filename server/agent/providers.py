@@ -1,0 +1,399 @@
+"""Model providers behind one call: ``complete(history, tools) -> Reply``, through each
+provider's official SDK (``openai`` for Chat Completions and every OpenAI-compatible server —
+vLLM, Ollama, llama.cpp by base URL — and for Responses; ``anthropic`` for Messages). The SDKs
+time out, retry 429/5xx with backoff, and speak the wire format, streaming included.
+
+The conversation is kept in one neutral shape and turned into each provider's messages here:
+
+    {"role": "user", "content": str}
+    {"role": "assistant", "content": str | None, "tool_calls": [{"id", "name", "arguments"}]}
+    {"role": "tool", "tool_call_id", "name", "content": str, "is_error": bool}
+
+Token use comes from the provider's own usage (requested in streams); ``input`` includes the
+cached part, ``cached`` is that part.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import anthropic
+import openai
+
+from server.agent.transport import guarded_client
+from server.errors import ProviderError
+
+KINDS = ("openai", "openai-responses", "anthropic")
+TIMEOUT_S = 60.0
+MAX_RETRIES = 2
+MAX_TOKENS = 1024  # Anthropic needs a cap on the answer; a round is short
+
+OnText = Callable[[str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class ProviderConfig:
+    kind: str
+    api_key: str | None
+    base_url: str | None = None
+    timeout_s: float = TIMEOUT_S
+    max_retries: int = MAX_RETRIES
+    egress: Any = None  # (EgressGuard, tenant Allowlist | None): every request goes through it
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass
+class Usage:
+    input: int = 0
+    output: int = 0
+    cached: int = 0
+
+    def add(self, other: Usage) -> None:
+        self.input += other.input
+        self.output += other.output
+        self.cached += other.cached
+
+    def as_dict(self) -> dict[str, int]:
+        return {"input": self.input, "output": self.output, "cached": self.cached}
+
+
+@dataclass
+class Reply:
+    text: str
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+
+
+class Provider(Protocol):
+    async def complete(
+        self,
+        model: str,
+        system: str | None,
+        history: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        on_text: OnText | None = None,
+    ) -> Reply: ...
+
+    async def close(self) -> None: ...
+
+
+def make_provider(config: ProviderConfig, http_client: Any = None) -> Provider:
+    if config.kind == "openai":
+        return OpenAIChat(config)
+    if config.kind == "openai-responses":
+        return OpenAIResponses(config)
+    if config.kind == "anthropic":
+        return AnthropicMessages(config)
+    raise ValueError(f"unknown provider kind {config.kind!r}")
+
+
+HTTPX, HTTPX2 = "httpx", "httpx2"
+
+
+def _client(config: ProviderConfig, module_name: str) -> Any:
+    """The SDK's HTTP client, through the egress guard (None: the SDK's own, tests of the
+    provider layer alone)."""
+    if config.egress is None:
+        return None
+    import importlib
+
+    guard, extra = config.egress
+    return guarded_client(importlib.import_module(module_name), guard, extra, config.timeout_s)
+
+
+def _arguments(text: str | None) -> dict[str, Any]:
+    """A tool call's arguments: JSON text from the model, which may be broken."""
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {"__unparsed__": text or ""}
+    return value if isinstance(value, dict) else {"__unparsed__": text or ""}
+
+
+def _raised(exc: Exception) -> ProviderError:
+    """The SDK's error as a stable code: never a 500, never the key."""
+    timeout = (openai.APITimeoutError, anthropic.APITimeoutError)
+    auth = (
+        openai.AuthenticationError, openai.PermissionDeniedError,
+        anthropic.AuthenticationError, anthropic.PermissionDeniedError,
+    )  # fmt: skip
+    if isinstance(exc, timeout):
+        return ProviderError("provider_timeout", "the model provider did not answer in time")
+    if isinstance(exc, auth):
+        return ProviderError("provider_auth", "the model provider refused the API key")
+    status = getattr(exc, "status_code", None)
+    detail = f"the model provider answered {status}" if status else "the model provider failed"
+    message = getattr(exc, "message", None) or str(exc)
+    return ProviderError("provider_error", f"{detail}: {str(message)[:300]}")
+
+
+PROVIDER_ERRORS = (openai.OpenAIError, anthropic.AnthropicError)
+
+
+class OpenAIChat:
+    """Chat Completions (and every server that speaks it)."""
+
+    def __init__(self, config: ProviderConfig) -> None:
+        self.client = openai.AsyncOpenAI(
+            api_key=config.api_key or "none", base_url=config.base_url,
+            timeout=config.timeout_s, max_retries=config.max_retries,
+            http_client=_client(config, HTTPX),
+        )  # fmt: skip
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    @staticmethod
+    def messages(system: str | None, history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
+        for m in history:
+            if m["role"] == "assistant":
+                entry: dict[str, Any] = {"role": "assistant", "content": m.get("content")}
+                if m.get("tool_calls"):
+                    entry["tool_calls"] = [
+                        {
+                            "id": c["id"],
+                            "type": "function",
+                            "function": {
+                                "name": c["name"],
+                                "arguments": json.dumps(c["arguments"]),
+                            },
+                        }  # fmt: skip
+                        for c in m["tool_calls"]
+                    ]
+                out.append(entry)
+            elif m["role"] == "tool":
+                out.append({"role": "tool", "tool_call_id": m["tool_call_id"], "content": m["content"]})  # fmt: skip
+            else:
+                out.append({"role": "user", "content": m["content"]})
+        return out
+
+    async def complete(self, model, system, history, tools, on_text=None) -> Reply:
+        kwargs: dict[str, Any] = {"model": model, "messages": self.messages(system, history)}
+        if tools:
+            kwargs["tools"] = tools
+        try:
+            if on_text is None:
+                response = await self.client.chat.completions.create(**kwargs)
+                return self._reply(response)
+            return await self._stream(kwargs, on_text)
+        except PROVIDER_ERRORS as exc:
+            raise _raised(exc) from None
+
+    def _reply(self, response: Any) -> Reply:
+        choice = response.choices[0].message if response.choices else None
+        calls = [
+            ToolCall(c.id, c.function.name, _arguments(c.function.arguments))
+            for c in (choice.tool_calls or [] if choice else [])
+            if getattr(c, "function", None) is not None
+        ]
+        return Reply((choice.content or "") if choice else "", calls, _openai_usage(response.usage))
+
+    async def _stream(self, kwargs: dict[str, Any], on_text: OnText) -> Reply:
+        stream = await self.client.chat.completions.create(
+            **kwargs, stream=True, stream_options={"include_usage": True}
+        )
+        text: list[str] = []
+        calls: dict[int, dict[str, Any]] = {}
+        usage = Usage()
+        async for chunk in stream:
+            if chunk.usage is not None:
+                usage = _openai_usage(chunk.usage)
+            for choice in chunk.choices or ():
+                delta = choice.delta
+                if delta.content:
+                    text.append(delta.content)
+                    await on_text(delta.content)
+                for part in delta.tool_calls or ():
+                    call = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
+                    call["id"] = part.id or call["id"]
+                    if part.function is not None:
+                        call["name"] += part.function.name or ""
+                        call["arguments"] += part.function.arguments or ""
+        tool_calls = [
+            ToolCall(c["id"], c["name"], _arguments(c["arguments"]))
+            for _, c in sorted(calls.items())
+        ]
+        return Reply("".join(text), tool_calls, usage)
+
+
+def _openai_usage(usage: Any) -> Usage:
+    if usage is None:
+        return Usage()
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) or 0
+    return Usage(usage.prompt_tokens or 0, usage.completion_tokens or 0, cached)
+
+
+class OpenAIResponses:
+    """The Responses API: input items in, output items out."""
+
+    def __init__(self, config: ProviderConfig) -> None:
+        self.client = openai.AsyncOpenAI(
+            api_key=config.api_key or "none", base_url=config.base_url,
+            timeout=config.timeout_s, max_retries=config.max_retries,
+            http_client=_client(config, HTTPX),
+        )  # fmt: skip
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    @staticmethod
+    def items(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for m in history:
+            if m["role"] == "assistant":
+                if m.get("content"):
+                    out.append({"role": "assistant", "content": m["content"]})
+                for c in m.get("tool_calls") or ():
+                    out.append({"type": "function_call", "call_id": c["id"], "name": c["name"], "arguments": json.dumps(c["arguments"])})  # fmt: skip
+            elif m["role"] == "tool":
+                out.append({"type": "function_call_output", "call_id": m["tool_call_id"], "output": m["content"]})  # fmt: skip
+            else:
+                out.append({"role": "user", "content": m["content"]})
+        return out
+
+    async def complete(self, model, system, history, tools, on_text=None) -> Reply:
+        kwargs: dict[str, Any] = {"model": model, "input": self.items(history)}
+        if system:
+            kwargs["instructions"] = system
+        if tools:
+            kwargs["tools"] = tools
+        try:
+            if on_text is None:
+                return self._reply(await self.client.responses.create(**kwargs))
+            final = None
+            stream = await self.client.responses.create(**kwargs, stream=True)
+            async for event in stream:
+                if event.type == "response.output_text.delta":
+                    await on_text(event.delta)
+                elif event.type == "response.completed":
+                    final = event.response
+            if final is None:
+                raise ProviderError("provider_error", "the stream ended without a response")
+            return self._reply(final)
+        except PROVIDER_ERRORS as exc:
+            raise _raised(exc) from None
+
+    @staticmethod
+    def _reply(response: Any) -> Reply:
+        text: list[str] = []
+        calls: list[ToolCall] = []
+        for item in response.output or ():
+            if item.type == "message":
+                text += [c.text for c in item.content if getattr(c, "type", "") == "output_text"]
+            elif item.type == "function_call":
+                calls.append(ToolCall(item.call_id, item.name, _arguments(item.arguments)))
+        usage = Usage()
+        if response.usage is not None:
+            details = getattr(response.usage, "input_tokens_details", None)
+            usage = Usage(
+                response.usage.input_tokens or 0, response.usage.output_tokens or 0,
+                getattr(details, "cached_tokens", 0) or 0,
+            )  # fmt: skip
+        return Reply("".join(text), calls, usage)
+
+
+class AnthropicMessages:
+    def __init__(self, config: ProviderConfig) -> None:
+        self.client = anthropic.AsyncAnthropic(
+            api_key=config.api_key or "none", base_url=config.base_url,
+            timeout=config.timeout_s, max_retries=config.max_retries,
+            http_client=_client(config, HTTPX2),
+        )  # fmt: skip
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    @staticmethod
+    def messages(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Anthropic's turns: tool results go back as one user message of tool_result blocks."""
+        out: list[dict[str, Any]] = []
+        for m in history:
+            if m["role"] == "assistant":
+                blocks: list[dict[str, Any]] = []
+                if m.get("content"):
+                    blocks.append({"type": "text", "text": m["content"]})
+                for c in m.get("tool_calls") or ():
+                    blocks.append({"type": "tool_use", "id": c["id"], "name": c["name"], "input": c["arguments"]})  # fmt: skip
+                out.append(
+                    {"role": "assistant", "content": blocks or [{"type": "text", "text": ""}]}
+                )
+            elif m["role"] == "tool":
+                block = {"type": "tool_result", "tool_use_id": m["tool_call_id"], "content": m["content"]}  # fmt: skip
+                if m.get("is_error"):
+                    block["is_error"] = True
+                if out and out[-1]["role"] == "user" and isinstance(out[-1]["content"], list):
+                    out[-1]["content"].append(block)
+                else:
+                    out.append({"role": "user", "content": [block]})
+            else:
+                out.append({"role": "user", "content": m["content"]})
+        return out
+
+    async def complete(self, model, system, history, tools, on_text=None) -> Reply:
+        kwargs: dict[str, Any] = {
+            "model": model, "max_tokens": MAX_TOKENS, "messages": self.messages(history),
+        }  # fmt: skip
+        if system:
+            kwargs["system"] = system
+        if tools:
+            kwargs["tools"] = tools
+        try:
+            if on_text is None:
+                return self._reply(await self.client.messages.create(**kwargs))
+            return await self._stream(kwargs, on_text)
+        except PROVIDER_ERRORS as exc:
+            raise _raised(exc) from None
+
+    @staticmethod
+    def _reply(message: Any) -> Reply:
+        text = "".join(b.text for b in message.content if b.type == "text")
+        calls = [ToolCall(b.id, b.name, dict(b.input or {})) for b in message.content if b.type == "tool_use"]  # fmt: skip
+        return Reply(text, calls, _anthropic_usage(message.usage))
+
+    async def _stream(self, kwargs: dict[str, Any], on_text: OnText) -> Reply:
+        stream = await self.client.messages.create(**kwargs, stream=True)
+        text: list[str] = []
+        blocks: dict[int, dict[str, Any]] = {}
+        usage = Usage()
+        async for event in stream:
+            if event.type == "message_start":
+                usage = _anthropic_usage(event.message.usage)
+            elif event.type == "content_block_start" and event.content_block.type == "tool_use":
+                block = event.content_block
+                blocks[event.index] = {"id": block.id, "name": block.name, "json": ""}
+            elif event.type == "content_block_delta":
+                if event.delta.type == "text_delta":
+                    text.append(event.delta.text)
+                    await on_text(event.delta.text)
+                elif event.delta.type == "input_json_delta" and event.index in blocks:
+                    blocks[event.index]["json"] += event.delta.partial_json
+            elif event.type == "message_delta" and event.usage is not None:
+                usage.output = event.usage.output_tokens or usage.output
+        calls = [ToolCall(b["id"], b["name"], _arguments(b["json"] or "{}")) for _, b in sorted(blocks.items())]  # fmt: skip
+        return Reply("".join(text), calls, usage)
+
+
+def _anthropic_usage(usage: Any) -> Usage:
+    if usage is None:
+        return Usage()
+    cached = getattr(usage, "cache_read_input_tokens", None) or 0
+    created = getattr(usage, "cache_creation_input_tokens", None) or 0
+    return Usage((usage.input_tokens or 0) + cached + created, usage.output_tokens or 0, cached)
+
+
+FORMAT_OF_KIND = {
+    "openai": "openai",
+    "openai-responses": "openai-responses",
+    "anthropic": "anthropic",
+}

@@ -1,0 +1,39 @@
+"""Model providers are reached through the egress guard like every other outbound request: the
+SDKs get an HTTP client whose transport checks each request (redirects included) against the
+server's and the tenant's allowlists and connects to the address it checked (no DNS rebinding
+between the check and the connection). A tenant's provider on an internal host needs an admin to
+admit that host for the tenant (``PUT /v1/tenants/{tenant}/egress``).
+
+The SDKs are built on httpx (``openai``) or its fork httpx2 (``anthropic``); the client is made
+from the module the SDK wants."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from server.egress import Allowlist, EgressDenied, EgressGuard
+
+
+def guarded_client(
+    http: ModuleType, guard: EgressGuard, extra: Allowlist | None, timeout_s: float
+) -> Any:
+    class GuardedTransport(http.AsyncBaseTransport):  # type: ignore[name-defined,misc]
+        def __init__(self) -> None:
+            self.inner = http.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: Any) -> Any:
+            try:
+                target = await guard.check(str(request.url), extra)
+            except EgressDenied as exc:
+                raise http.ConnectError(f"egress denied: {exc}", request=request) from None
+            host = request.headers.get("Host") or target.host
+            request.url = http.URL(str(target.url))
+            request.headers["Host"] = host
+            request.extensions = {**request.extensions, "sni_hostname": target.host}
+            return await self.inner.handle_async_request(request)
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    return http.AsyncClient(transport=GuardedTransport(), timeout=timeout_s)

@@ -1,0 +1,70 @@
+"""The session's use cases, shared by every adapter (the HTTP routes, MCP, the agent loop): load
+what a session request needs, and call a tool through the session's gate."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from server.calls import envelope
+from server.calls.pipeline import CallRequest
+from server.registry.model import SessionInputs
+from server.registry.service import TenantView
+from server.storage.repositories import Store
+from server.storage.tables import SessionRow
+
+if TYPE_CHECKING:
+    from server.bootstrap import Runtime
+
+
+@dataclass
+class SessionState:
+    tenant_id: str
+    row: SessionRow
+    view: TenantView
+    inputs: SessionInputs
+    variables: dict[str, Any]
+    trial: frozenset[str]  # tools whose tenant breaker is half-open
+
+
+async def load_state(runtime: Runtime, store: Store, tenant_id: str, sid: str) -> SessionState:
+    """Everything a session request needs: one query, the cached registry view, the breakers."""
+    row, variables = await store.sessions.get_with_variables(tenant_id, sid)
+    view = await runtime.registry.view(store, tenant_id)
+    view.bot(row.bot)
+    breakers = await runtime.tracker.tenant_breakers(tenant_id)
+    inputs = await runtime.tracker.inputs(store, row, view, variables, breakers)
+    return SessionState(tenant_id, row, view, inputs, variables, breakers.half_open)
+
+
+async def call_in_session(
+    runtime: Runtime,
+    store: Store,
+    state: SessionState,
+    tool_name: str,
+    arguments: Any,
+    message_id: str | None = None,
+) -> dict[str, Any]:
+    """Run a server tool of the session's snapshot through the gate: a tool outside the
+    snapshot, held out by a breaker or run in the browser answers its failure envelope."""
+    snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
+    entry = next((e for e in snapshot.entries if e.name == tool_name), None)
+    tools = state.view.tools_for(state.row.bot)
+    tool = tools.get(tool_name)
+    request = CallRequest(
+        tenant_id=state.tenant_id, tool=tool_name, arguments=arguments, session=state.row,
+        variables=state.variables, modules=state.view.sandbox_modules,
+        egress_allow=state.view.egress_allow, trial=tool_name in state.trial, message_id=message_id,
+    )  # fmt: skip
+    if entry is None and tool is not None and tool_name in state.inputs.open_breakers:
+        return runtime.pipeline.circuit_open(request, tool, time.perf_counter())
+    if entry is None:
+        message = f"{tool_name!r} is not in this session's tools"
+        return envelope.failure(tool_name, 0.0, "tool_not_available", message)
+    if entry.executor == "browser":
+        message = f"{tool_name!r} is a browser action: the agent runs it and reports the outcome"
+        return envelope.failure(tool_name, 0.0, "browser_action", message)
+    result = await runtime.pipeline.call(store, request, tools[tool_name])
+    store.answered = True  # the tool ran: its answer goes out whatever the commit meets
+    return result

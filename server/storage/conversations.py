@@ -1,0 +1,125 @@
+"""Model providers and a session's messages."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.errors import ConflictError, NotFoundError
+from server.secretbox import SecretBox
+from server.storage.tables import MessageRow, ProviderRow, utcnow
+
+
+def provider_binding(tenant_id: str, name: str) -> str:
+    return f"provider-key/{tenant_id}/{name}"
+
+
+class ProviderRepository:
+    def __init__(self, session: AsyncSession, box: SecretBox) -> None:
+        self.session = session
+        self.box = box
+
+    async def put(
+        self, tenant_id: str, name: str, kind: str, base_url: str | None, models: list[str],
+        api_key: str | None,
+    ) -> tuple[ProviderRow, bool]:  # fmt: skip
+        """Create or replace; a ``None`` key keeps the stored one."""
+        row = await self.session.get(ProviderRow, (tenant_id, name))
+        created = row is None
+        if row is None:
+            row = ProviderRow(tenant_id=tenant_id, name=name, created_at=utcnow())
+            self.session.add(row)
+        row.kind, row.base_url, row.models, row.updated_at = kind, base_url, models, utcnow()
+        if api_key is not None:
+            row.api_key_ct = self.box.encrypt(api_key, provider_binding(tenant_id, name))
+        await self.session.flush()
+        return row, created
+
+    async def get(self, tenant_id: str, name: str) -> ProviderRow:
+        row = await self.session.get(ProviderRow, (tenant_id, name))
+        if row is None:
+            raise NotFoundError(f"provider {name!r} not found")
+        return row
+
+    async def find(self, tenant_id: str, name: str) -> ProviderRow | None:
+        return await self.session.get(ProviderRow, (tenant_id, name))
+
+    async def list(self, tenant_id: str) -> list[ProviderRow]:
+        stmt = select(ProviderRow).where(ProviderRow.tenant_id == tenant_id).order_by(ProviderRow.name)  # fmt: skip
+        return list(await self.session.scalars(stmt))
+
+    async def delete(self, tenant_id: str, name: str) -> None:
+        await self.session.delete(await self.get(tenant_id, name))
+
+    def api_key(self, row: ProviderRow) -> str | None:
+        if row.api_key_ct is None:
+            return None
+        return self.box.decrypt(row.api_key_ct, provider_binding(row.tenant_id, row.name))
+
+    async def rotate(self) -> int:
+        changed = 0
+        for row in await self.session.scalars(select(ProviderRow)):
+            if row.api_key_ct and self.box.needs_rotation(row.api_key_ct):
+                binding = provider_binding(row.tenant_id, row.name)
+                row.api_key_ct = self.box.encrypt(
+                    self.box.decrypt(row.api_key_ct, binding), binding
+                )
+                changed += 1
+        return changed
+
+
+class MessageRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def append(self, session_id: str, tenant_id: str, bot: str, **fields: Any) -> MessageRow:
+        """The next message of the session (its ``seq`` follows the last one)."""
+        last = await self.session.scalar(
+            select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)
+        )
+        row = MessageRow(
+            id=str(uuid.uuid4()), session_id=session_id, tenant_id=tenant_id, bot=bot,
+            seq=(last or 0) + 1, created_at=utcnow(), **fields,
+        )  # fmt: skip
+        self.session.add(row)
+        try:
+            await self.session.flush()
+        except IntegrityError:
+            raise ConflictError("another message of this session is being answered") from None
+        return row
+
+    async def history(self, session_id: str) -> list[MessageRow]:
+        stmt = select(MessageRow).where(MessageRow.session_id == session_id).order_by(MessageRow.seq)  # fmt: skip
+        return list(await self.session.scalars(stmt))
+
+    async def tokens(
+        self, tenant_id: str | None, since: datetime, until: datetime, bot: str | None = None
+    ) -> dict[str, int]:
+        """Token sums of the model calls in the range (all tenants when ``tenant_id`` is None)."""
+        tool = MessageRow.tool_round.is_(True)
+        stmt = select(
+            func.count(),
+            func.coalesce(func.sum(MessageRow.input_tokens), 0),
+            func.coalesce(func.sum(MessageRow.output_tokens), 0),
+            func.coalesce(func.sum(MessageRow.cached_tokens), 0),
+            func.coalesce(func.sum(MessageRow.input_tokens).filter(tool), 0),
+            func.coalesce(func.sum(MessageRow.output_tokens).filter(tool), 0),
+        ).where(
+            MessageRow.role == "assistant",
+            MessageRow.created_at >= since,
+            MessageRow.created_at < until,
+        )
+        if tenant_id is not None:
+            stmt = stmt.where(MessageRow.tenant_id == tenant_id)
+        if bot is not None:
+            stmt = stmt.where(MessageRow.bot == bot)
+        calls, inp, out, cached, tool_in, tool_out = (await self.session.execute(stmt)).one()
+        return {
+            "model_calls": int(calls), "input": int(inp), "output": int(out), "cached": int(cached),
+            "tool_round_input": int(tool_in), "tool_round_output": int(tool_out),
+        }  # fmt: skip

@@ -1,0 +1,284 @@
+"""The agent loop through HTTP on SQLite and PostgreSQL, against a real fake model server on
+loopback speaking each provider's wire format (streaming included) through the official SDKs:
+multi-round loops, parallel calls, the round limit, failures reaching the model, a breaker
+opening mid-turn, provider errors and timeouts, token sums, and the API key never leaking."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server.settings import Settings
+from tests.api.test_calls import python
+from tests.conftest import Api, TenantKeys, api_for
+from tests.fake_models import FakeModel, fake_model_server
+
+KEY = "sk-test-NEVER-SHOWN-4f1c"
+KINDS = ["openai", "openai-responses", "anthropic"]
+
+ORDER = python("""
+def execute(params, context):
+    return {"success": True, "order": params["order_id"], "status": "shipped"}
+
+
+tool = {"name": "check_order", "description": "Check an order",
+        "parameters": {"order_id": {"type": "string", "required": True}}, "execute": execute}
+""")
+BROKEN = python("""
+def execute(params, context):
+    raise ValueError("the CRM is down")
+
+
+def on_error(error, params, context):
+    return {"message": "The CRM is down; apologise and offer a callback."}
+
+
+tool = {"name": "crm", "description": "Ask the CRM", "execute": execute, "on_error": on_error}
+""")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeModel]:
+    async with fake_model_server() as server:
+        yield server
+
+
+@pytest.fixture
+async def agents(settings: Settings) -> AsyncIterator[Api]:
+    quick = settings.model_copy(update={"provider_retries": 0, "provider_timeout_s": 2.0})
+    async with api_for(quick) as api:
+        yield api
+
+
+async def setup(api: Api, fake: FakeModel, kind: str = "openai", **bot: object) -> tuple[TenantKeys, str]:  # fmt: skip
+    acme = await api.tenant("acme")
+    allowed = await api.admin.put("/v1/tenants/acme/egress", json={"allow": [fake.host]})
+    assert allowed.status_code == 200
+    base = fake.base + ("/v1" if kind.startswith("openai") else "")
+    provider = {"kind": kind, "base_url": base, "api_key": KEY, "models": ["big", "small"]}
+    assert (await acme.dev.put("/v1/providers/main", json=provider)).status_code == 201
+    for tool in (ORDER, BROKEN):
+        assert (await acme.dev.post("/v1/tools", json=tool)).status_code == 201
+    body = {"name": "b", "tools": None, "model": "main/big", "system_prompt": "Be brief.", **bot}
+    created = await acme.dev.post("/v1/bots", json=body)
+    assert created.status_code == 201, created.text
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    return acme, sid
+
+
+def tool_names(request: dict) -> set[str]:
+    tools = request["body"].get("tools") or []
+    return {t.get("name") or t.get("function", {}).get("name") for t in tools}
+
+
+def tool_results(request: dict) -> list[str]:
+    """The tool results a request carried, whatever the provider's shape."""
+    body = request["body"]
+    if "input" in body:  # Responses
+        return [i["output"] for i in body["input"] if i.get("type") == "function_call_output"]
+    out = []
+    for m in body["messages"]:
+        if m["role"] == "tool":
+            out.append(m["content"])
+        elif isinstance(m.get("content"), list):
+            out += [b["content"] for b in m["content"] if b.get("type") == "tool_result"]
+    return out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_turn_runs_tools_in_parallel_and_answers(
+    agents: Api, fake: FakeModel, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    acme, sid = await setup(agents, fake, kind)
+    fake.reply(
+        {"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}},
+                        {"name": "check_order", "arguments": {"order_id": "CD5678"}}],
+         "usage": {"input": 120, "output": 30, "cached": 20}},
+        {"text": "Both orders have shipped.", "usage": {"input": 200, "output": 10, "cached": 100}},
+    )  # fmt: skip
+
+    answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "Where are my orders?"})  # fmt: skip
+    transcript = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+    await agents.runtime.call_log.flush()
+    calls = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+    usage = (await acme.dev.get("/v1/usage")).json()["tokens"]
+    provider = (await acme.dev.get("/v1/providers/main")).json()
+
+    assert answered.status_code == 200, answered.text
+    turn = answered.json()
+    assert turn["message"]["content"] == "Both orders have shipped."
+    assert [len(r["tool_calls"]) for r in turn["rounds"]] == [2, 0]
+    assert all(c["envelope"]["success"] for c in turn["rounds"][0]["tool_calls"])
+    assert turn["usage"] == {"input": 320, "output": 40, "cached": 120,
+                             "tool_rounds": {"input": 120, "output": 30, "cached": 20}}  # fmt: skip
+    first, second = fake.requests
+    assert {"check_order", "crm"} <= tool_names(first)
+    results = tool_results(second)
+    assert len(results) == 2 and {json.loads(r)["order"] for r in results} == {"AB1234", "CD5678"}
+    assert [m["role"] for m in transcript] == ["user", "assistant", "tool", "tool", "assistant"]
+    asked = transcript[1]["id"]
+    assert {c["message_id"] for c in calls} == {asked} and len(calls) == 2
+    assert usage["input"] == 320 and usage["output"] == 40 and usage["cached"] == 120
+    assert usage["tool_round_input"] == 120 and usage["model_calls"] == 2
+    sent_key = first["headers"].get("authorization", "") + first["headers"].get("x-api-key", "")
+    assert KEY in sent_key  # the provider got the key …
+    everything = [
+        answered.text,
+        json.dumps(transcript),
+        json.dumps(calls),
+        json.dumps(provider),
+        caplog.text,
+    ]
+    assert all(KEY not in text for text in everything)  # … and nobody else did
+
+
+async def read_events(response) -> list[tuple[str, dict]]:
+    events, kind = [], None
+    async for line in response.aiter_lines():
+        if line.startswith("event: "):
+            kind = line[len("event: ") :]
+        elif line.startswith("data: "):
+            events.append((kind, json.loads(line[len("data: ") :])))
+    return events
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_a_streamed_turn_sends_text_tool_events_usage_and_done(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    acme, sid = await setup(agents, fake, kind)
+    fake.reply(
+        {"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]},
+        {"text": "Your order AB1234 has shipped today."},
+    )
+    async with acme.agent.stream(
+        "POST", f"/v1/sessions/{sid}/messages", json={"content": "Order AB1234?", "stream": True}
+    ) as response:
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = await read_events(response)
+
+    kinds = [k for k, _ in events]
+    text = "".join(d["delta"] for k, d in events if k == "text")
+    call = next(d for k, d in events if k == "tool_call")
+    result = next(d for k, d in events if k == "tool_result")
+    done = events[-1]
+    assert text == "Your order AB1234 has shipped today."
+    assert call["name"] == "check_order" and result["id"] == call["id"]
+    assert result["envelope"]["success"] is True
+    assert kinds.index("tool_call") < kinds.index("tool_result") < kinds.index("text")
+    assert kinds.count("usage") == 2 and done[0] == "done"
+    assert done[1]["message"]["content"] == text
+    assert all(r["body"].get("stream") for r in fake.requests)
+
+
+async def test_the_round_limit_asks_for_a_final_answer_without_tools(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake, max_rounds=2)
+    again = {"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]}
+    fake.reply(again, again, {"text": "I could not finish, sorry."})
+
+    turn = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "loop"})).json()
+
+    assert [bool(tool_names(r)) for r in fake.requests] == [True, True, False]
+    assert turn["message"]["content"] == "I could not finish, sorry." and len(turn["rounds"]) == 3
+
+
+async def test_a_failing_tool_reaches_the_model_as_its_message(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake, "anthropic")
+    fake.reply({"tool_calls": [{"name": "crm", "arguments": {}}]}, {"text": "Sorry, the CRM is down."})  # fmt: skip
+
+    turn = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "status?"})).json()  # fmt: skip
+
+    assert turn["rounds"][0]["tool_calls"][0]["envelope"]["success"] is False
+    assert tool_results(fake.requests[1]) == ["The CRM is down; apologise and offer a callback."]
+    block = fake.requests[1]["body"]["messages"][-1]["content"][0]
+    assert block["type"] == "tool_result"
+    assert turn["message"]["content"] == "Sorry, the CRM is down."
+
+
+async def test_a_breaker_that_opens_mid_turn_removes_the_tool_for_the_next_round(
+    agents: Api, fake: FakeModel
+) -> None:
+    acme, sid = await setup(agents, fake)
+    three = {"tool_calls": [{"name": "crm", "arguments": {}}] * 3}
+    fake.reply(three, {"text": "done"})
+
+    await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "try the CRM"})
+
+    assert "crm" in tool_names(fake.requests[0])
+    assert "crm" not in tool_names(fake.requests[1]) and "check_order" in tool_names(
+        fake.requests[1]
+    )
+
+
+async def test_the_tool_round_model_dispatches_and_the_main_model_answers(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake, tool_round_model="main/small")
+    fake.reply(
+        {
+            "tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}],
+            "usage": {"input": 50, "output": 5},
+        },  # fmt: skip
+        {"text": "(the cheap model would answer here)", "usage": {"input": 60, "output": 5}},
+        {"text": "Shipped.", "usage": {"input": 300, "output": 8}},
+    )
+
+    turn = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "AB1234?"})).json()  # fmt: skip
+
+    assert [r["body"]["model"] for r in fake.requests] == ["small", "small", "big"]
+    assert not tool_names(fake.requests[2])
+    assert turn["message"]["content"] == "Shipped."
+    assert turn["usage"]["tool_rounds"] == {"input": 110, "output": 10, "cached": 0}
+
+
+@pytest.mark.parametrize(
+    ("step", "status", "code"),
+    [({"status": 500}, 502, "provider_error"), ({"status": 401}, 502, "provider_auth"),
+     ({"hang": True}, 504, "provider_timeout")],
+    ids=["5xx", "bad key", "timeout"],
+)  # fmt: skip
+async def test_provider_failures_are_problems_with_stable_codes(
+    agents: Api, fake: FakeModel, step: dict, status: int, code: str
+) -> None:
+    acme, sid = await setup(agents, fake)
+    fake.reply(step)
+
+    answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"})
+
+    assert answered.status_code == status, answered.text
+    assert answered.headers["content-type"] == "application/problem+json"
+    assert answered.json()["code"] == code and KEY not in answered.text
+
+
+async def test_a_provider_outside_the_egress_policy_is_never_reached(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake)
+    await agents.admin.put("/v1/tenants/acme/egress", json={"allow": []})  # the admin takes it back
+
+    answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"})
+
+    assert answered.status_code == 502 and answered.json()["code"] == "provider_error"
+    assert fake.requests == []
+
+
+async def test_providers_and_model_settings_are_checked(agents: Api, fake: FakeModel) -> None:
+    acme = await agents.tenant("acme")
+    no_key = await acme.dev.put("/v1/providers/p", json={"kind": "openai"})
+    bad_kind = await acme.dev.put("/v1/providers/p", json={"kind": "cohere", "api_key": "x"})
+    bad_url = await acme.dev.put("/v1/providers/p", json={"kind": "openai", "api_key": "x", "base_url": "file:///etc/passwd"})  # fmt: skip
+    by_agent = await acme.agent.put("/v1/providers/p", json={"kind": "openai", "api_key": "x"})
+    unknown_model = await acme.dev.post("/v1/bots", json={"name": "b", "tools": None, "model": "nope/x"})  # fmt: skip
+    await acme.dev.post("/v1/bots", json={"name": "plain", "tools": None})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "plain"})).json()["id"]
+    no_model = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"})
+    empty = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": ""})
+
+    assert no_key.status_code == 422 and no_key.json()["errors"][0]["field"] == "api_key"
+    assert bad_kind.status_code == 422 and bad_url.status_code == 422
+    assert by_agent.status_code == 403
+    assert (
+        unknown_model.status_code == 422 and unknown_model.json()["errors"][0]["field"] == "model"
+    )
+    assert no_model.status_code == 422 and no_model.json()["errors"][0]["field"] == "model"
+    assert empty.status_code == 422
