@@ -38,6 +38,8 @@ class FakeModel:
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/responses", self._responses, methods=["POST"]),
             Route("/v1/messages", self._messages, methods=["POST"]),
+            Route("/v1beta/models/{call:path}", self._gemini, methods=["POST"]),
+            Route("/v1/models/{call:path}", self._gemini, methods=["POST"]),
         ])  # fmt: skip
 
     @property
@@ -178,6 +180,36 @@ class FakeModel:
                 yield _sse("content_block_stop", {"type": "content_block_stop", "index": i})
             yield _sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": usage["output"]}})  # fmt: skip
             yield _sse("message_stop", {"type": "message_stop"})
+
+        return StreamingResponse(events(), media_type="text/event-stream")
+
+    async def _gemini(self, request: Request) -> Response:
+        body, step = await self._next(request)
+        model, _, method = request.path_params["call"].partition(":")
+        body["model"] = model  # the request names it (and streaming) in the path
+        body["stream"] = method == "streamGenerateContent"
+        self.requests[-1]["body"] = body
+        if "status" in step:
+            return JSONResponse({"error": {"code": step["status"], "message": "scripted failure", "status": "INTERNAL"}}, step["status"])  # fmt: skip
+        usage = {**DEFAULT_USAGE, **step.get("usage", {})}
+        meta = {"promptTokenCount": usage["input"], "candidatesTokenCount": usage["output"],
+                "cachedContentTokenCount": usage["cached"], "totalTokenCount": usage["input"] + usage["output"]}  # fmt: skip
+        calls = [{"functionCall": {"id": f"call_{uuid.uuid4().hex[:8]}", "name": c["name"], "args": c["arguments"]}} for c in step.get("tool_calls", [])]  # fmt: skip
+
+        def chunk(parts: list[dict[str, Any]], last: bool) -> dict[str, Any]:
+            candidate = {"content": {"role": "model", "parts": parts}, "index": 0}
+            if last:
+                candidate["finishReason"] = "STOP"
+            return {"candidates": [candidate], **({"usageMetadata": meta} if last else {})}
+
+        if method == "generateContent":
+            text = [{"text": step["text"]}] if step.get("text") else []
+            return JSONResponse(chunk(text + calls, True))
+
+        async def events() -> AsyncIterator[bytes]:
+            for piece in _pieces(step.get("text") or ""):
+                yield b"data: " + json.dumps(chunk([{"text": piece}], False)).encode() + b"\r\n\r\n"
+            yield b"data: " + json.dumps(chunk(calls, True)).encode() + b"\r\n\r\n"
 
         return StreamingResponse(events(), media_type="text/event-stream")
 

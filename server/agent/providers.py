@@ -26,7 +26,7 @@ import openai
 from server.agent.transport import guarded_client
 from server.errors import ProviderError
 
-KINDS = ("openai", "openai-responses", "anthropic")
+KINDS = ("openai", "openai-responses", "anthropic", "gemini")
 TIMEOUT_S = 60.0
 MAX_RETRIES = 2
 MAX_TOKENS = 1024  # Anthropic needs a cap on the answer; a round is short
@@ -93,6 +93,8 @@ def make_provider(config: ProviderConfig, http_client: Any = None) -> Provider:
         return OpenAIResponses(config)
     if config.kind == "anthropic":
         return AnthropicMessages(config)
+    if config.kind == "gemini":
+        return Gemini(config)
     raise ValueError(f"unknown provider kind {config.kind!r}")
 
 
@@ -392,8 +394,112 @@ def _anthropic_usage(usage: Any) -> Usage:
     return Usage((usage.input_tokens or 0) + cached + created, usage.output_tokens or 0, cached)
 
 
+class Gemini:
+    """Gemini's generateContent (``google-genai``): the function declarations as one tool."""
+
+    def __init__(self, config: ProviderConfig) -> None:
+        from google import genai
+        from google.genai import types
+
+        self.types = types
+        options = types.HttpOptions(
+            base_url=config.base_url, timeout=int(config.timeout_s * 1000),
+            retry_options=types.HttpRetryOptions(attempts=config.max_retries + 1),
+            httpx_async_client=_client(config, HTTPX),
+        )  # fmt: skip
+        self.client = genai.Client(api_key=config.api_key or "none", http_options=options)
+
+    async def close(self) -> None:
+        await self.client.aio.aclose()
+
+    def contents(self, history: list[dict[str, Any]]) -> list[Any]:
+        t = self.types
+        out: list[Any] = []
+        for m in history:
+            if m["role"] == "assistant":
+                parts = [t.Part(text=m["content"])] if m.get("content") else []
+                parts += [
+                    t.Part(
+                        function_call=t.FunctionCall(
+                            id=c["id"], name=c["name"], args=c["arguments"]
+                        )
+                    )  # fmt: skip
+                    for c in m.get("tool_calls") or ()
+                ]
+                out.append(t.Content(role="model", parts=parts or [t.Part(text="")]))
+            elif m["role"] == "tool":
+                try:
+                    value = json.loads(m["content"])
+                except ValueError:
+                    value = None
+                response = value if isinstance(value, dict) else {"result": value if value is not None else m["content"]}  # fmt: skip
+                part = t.Part(function_response=t.FunctionResponse(id=m["tool_call_id"], name=m["name"], response=response))  # fmt: skip
+                previous = out[-1] if out else None
+                if previous is not None and previous.role == "user" and previous.parts and previous.parts[0].function_response:  # fmt: skip
+                    previous.parts.append(part)
+                else:
+                    out.append(t.Content(role="user", parts=[part]))
+            else:
+                out.append(t.Content(role="user", parts=[t.Part(text=m["content"])]))
+        return out
+
+    async def complete(self, model, system, history, tools, on_text=None) -> Reply:
+        from google.genai import errors
+
+        t = self.types
+        config = t.GenerateContentConfig(
+            system_instruction=system or None,
+            tools=[t.Tool(function_declarations=tools)] if tools else None,
+            automatic_function_calling=t.AutomaticFunctionCallingConfig(disable=True),
+        )
+        contents = self.contents(history)
+        try:
+            if on_text is None:
+                response = await self.client.aio.models.generate_content(model=model, contents=contents, config=config)  # fmt: skip
+                return self._reply([response])
+            chunks = []
+            stream = await self.client.aio.models.generate_content_stream(model=model, contents=contents, config=config)  # fmt: skip
+            async for chunk in stream:
+                chunks.append(chunk)
+                text = "".join(p.text for c in chunk.candidates or () for p in (c.content.parts if c.content else None) or () if p.text)  # fmt: skip
+                if text:
+                    await on_text(text)
+            return self._reply(chunks)
+        except errors.APIError as exc:
+            if exc.code in (401, 403):
+                raise ProviderError(
+                    "provider_auth", "the model provider refused the API key"
+                ) from None
+            raise ProviderError("provider_error", f"the model provider answered {exc.code}: {str(exc.message)[:300]}") from None  # fmt: skip
+        except Exception as exc:
+            if "Timeout" in type(exc).__name__:
+                raise ProviderError("provider_timeout", "the model provider did not answer in time") from None  # fmt: skip
+            if type(exc).__module__.split(".")[0] in ("httpx", "httpx2"):
+                raise ProviderError("provider_error", f"the model provider failed: {exc}") from None
+            raise
+
+    @staticmethod
+    def _reply(chunks: list[Any]) -> Reply:
+        text: list[str] = []
+        calls: list[ToolCall] = []
+        usage = Usage()
+        for chunk in chunks:
+            for candidate in chunk.candidates or ():
+                for part in (candidate.content.parts if candidate.content else None) or ():
+                    if part.text and not part.thought:
+                        text.append(part.text)
+                    if part.function_call is not None:
+                        call = part.function_call
+                        calls.append(ToolCall(call.id or f"call_{len(calls)}", call.name or "", dict(call.args or {})))  # fmt: skip
+            meta = chunk.usage_metadata
+            if meta is not None and meta.prompt_token_count is not None:
+                usage = Usage(meta.prompt_token_count or 0, meta.candidates_token_count or 0, meta.cached_content_token_count or 0)  # fmt: skip
+        return Reply("".join(text), calls, usage)
+
+
 FORMAT_OF_KIND = {
     "openai": "openai",
     "openai-responses": "openai-responses",
     "anthropic": "anthropic",
+    "gemini": "gemini",
 }

@@ -329,9 +329,9 @@ class OpenApiImport(Strict):
 
 
 class ProviderBody(Strict):
-    kind: Literal["openai", "openai-responses", "anthropic"] = Field(
+    kind: Literal["openai", "openai-responses", "anthropic", "gemini"] = Field(
         description="openai: Chat Completions (and every OpenAI-compatible server by base_url); "
-        "openai-responses: the Responses API; anthropic: Messages"
+        "openai-responses: the Responses API; anthropic: Messages; gemini: generateContent"
     )
     base_url: str | None = Field(default=None, max_length=2000, examples=["https://api.openai.com/v1"])  # fmt: skip
     models: list[str] = Field(default_factory=list, max_length=100)

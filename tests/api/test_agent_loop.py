@@ -17,7 +17,7 @@ from tests.conftest import Api, TenantKeys, api_for
 from tests.fake_models import FakeModel, fake_model_server
 
 KEY = "sk-test-NEVER-SHOWN-4f1c"
-KINDS = ["openai", "openai-responses", "anthropic"]
+KINDS = ["openai", "openai-responses", "anthropic", "gemini"]
 
 ORDER = python("""
 def execute(params, context):
@@ -71,7 +71,8 @@ async def setup(api: Api, fake: FakeModel, kind: str = "openai", **bot: object) 
 
 def tool_names(request: dict) -> set[str]:
     tools = request["body"].get("tools") or []
-    return {t.get("name") or t.get("function", {}).get("name") for t in tools}
+    declared = [d for t in tools for d in t.get("functionDeclarations", [])]  # Gemini
+    return {t.get("name") or t.get("function", {}).get("name") for t in tools if "functionDeclarations" not in t} | {d["name"] for d in declared}  # fmt: skip
 
 
 def tool_results(request: dict) -> list[str]:
@@ -79,6 +80,10 @@ def tool_results(request: dict) -> list[str]:
     body = request["body"]
     if "input" in body:  # Responses
         return [i["output"] for i in body["input"] if i.get("type") == "function_call_output"]
+    if "contents" in body:  # Gemini: function responses are objects
+        parts = [p for c in body["contents"] for p in c.get("parts", [])]
+        responses = [p["functionResponse"]["response"] for p in parts if "functionResponse" in p]
+        return [json.dumps(r) if "result" not in r and "error" not in r else r.get("result", r) for r in responses]  # fmt: skip
     out = []
     for m in body["messages"]:
         if m["role"] == "tool":
@@ -124,7 +129,8 @@ async def test_a_turn_runs_tools_in_parallel_and_answers(
     assert {c["message_id"] for c in calls} == {asked} and len(calls) == 2
     assert usage["input"] == 320 and usage["output"] == 40 and usage["cached"] == 120
     assert usage["tool_round_input"] == 120 and usage["model_calls"] == 2
-    sent_key = first["headers"].get("authorization", "") + first["headers"].get("x-api-key", "")
+    headers = first["headers"]
+    sent_key = "".join(headers.get(h, "") for h in ("authorization", "x-api-key", "x-goog-api-key"))
     assert KEY in sent_key  # the provider got the key …
     everything = [
         answered.text,
