@@ -20,8 +20,9 @@ the id of the assistant message that asked for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,9 +39,10 @@ from server.agent.providers import (
     Usage,
     make_provider,
 )
+from server.calls import envelope as envelopes
 from server.calls.session_calls import call_in_session, load_state
 from server.egress import Allowlist
-from server.errors import ConflictError, FieldError, ValidationFailedError
+from server.errors import ConflictError, FieldError, NotFoundError, ValidationFailedError
 from server.registry.formats import convert
 
 if TYPE_CHECKING:
@@ -49,26 +51,49 @@ if TYPE_CHECKING:
 log = logging.getLogger("quiver.agent")
 DEFAULT_ROUNDS = 5
 DEFAULT_CONTEXT_TOKENS = 32_000
+DEFAULT_ACTION_TIMEOUT_S = 120
 
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 @dataclass
 class Turn:
-    """What one turn did: its rounds, the final message and the tokens it used."""
+    """What one turn did: its rounds, the final message and the tokens it used — or, paused,
+    the actions the page (browser actions) or an operator (approvals) must answer first."""
 
     message_id: str = ""
     content: str = ""
     rounds: list[dict[str, Any]] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     tool_usage: Usage = field(default_factory=Usage)
+    status: str = "completed"
+    actions: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out = {
+            "status": self.status,
             "message": {"id": self.message_id, "role": "assistant", "content": self.content},
             "rounds": self.rounds,
             "usage": {**self.usage.as_dict(), "tool_rounds": self.tool_usage.as_dict()},
         }
+        if self.status != "completed":
+            out["actions"] = self.actions
+        return out
+
+
+@dataclass
+class Context:
+    tools: list[dict[str, Any]] | None
+    history: list[dict[str, Any]]
+    browser: set[str] = field(default_factory=set)  # run by the page
+    approval: set[str] = field(default_factory=set)  # run once someone approves
+
+
+@dataclass
+class Setup:
+    settings: BotModel
+    providers: dict[str, tuple[str, ProviderConfig]]
+    action_timeout_s: float
 
 
 @dataclass(frozen=True)
@@ -90,19 +115,71 @@ class AgentLoop:
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self._busy: set[str] = set()  # sessions answering a message on this node
+        self._timers: dict[tuple[str, str], asyncio.Task[None]] = {}  # paused turns' timeouts
 
     async def turn(
         self, tenant_id: str, sid: str, content: str, emit: Emit | None = None, stream: bool = False
     ) -> Turn:
+        """A new user message and the bot's answer to it."""
+        async with self._session_busy(sid):
+            setup = await self._setup(tenant_id, sid)
+            async with self.runtime.sessions() as session, session.begin():
+                store = self.runtime.store(session)
+                row = await store.sessions.get(tenant_id, sid)
+                user = await store.messages.append(sid, tenant_id, row.bot, role="user", content=content)  # fmt: skip
+            return await self._rounds(setup, tenant_id, sid, user.id, 0, emit or _nothing, stream)
+
+    async def resume(
+        self,
+        tenant_id: str,
+        sid: str,
+        message_id: str,
+        answers: list[dict[str, Any]],
+        emit: Emit | None = None,
+        stream: bool = False,
+    ) -> Turn:
+        """A paused turn goes on: the page's outcomes of browser actions, or an operator's
+        approvals (an approved call runs here; a denial reaches the model as text)."""
+        async with self._session_busy(sid):
+            setup = await self._setup(tenant_id, sid)
+            assistant, pending = await self._pending(tenant_id, sid, message_id)
+            problems = [
+                FieldError(
+                    f"{a['call_id']!r} is not an action this message waits for",
+                    field=f"[{i}].call_id",
+                )  # fmt: skip
+                for i, a in enumerate(answers)
+                if a["call_id"] not in pending
+            ]
+            if problems:
+                raise ValidationFailedError(problems)
+            calls, results = [], []
+            for answer in answers:
+                call, _waits = pending.pop(answer["call_id"])
+                calls.append(call)
+                results.append(await self._answer(tenant_id, sid, message_id, call, answer))
+            await self._save_results(tenant_id, sid, assistant.turn, calls, results)
+            if pending:
+                actions = [_action(call, waits) for call, waits in pending.values()]
+                status = _paused_status(actions)
+                return Turn(message_id=message_id, status=status, actions=actions)
+            timer = self._timers.pop((sid, message_id), None)
+            if timer is not None:
+                timer.cancel()
+            rounds_done = await self._rounds_of(sid, assistant.turn)
+            return await self._rounds(setup, tenant_id, sid, assistant.turn, rounds_done, emit or _nothing, stream)  # fmt: skip
+
+    @contextlib.asynccontextmanager
+    async def _session_busy(self, sid: str) -> AsyncIterator[None]:
         if sid in self._busy:
             raise ConflictError("this session is already answering a message; wait for it")
         self._busy.add(sid)
         try:
-            return await self._turn(tenant_id, sid, content, emit or _nothing, stream)
+            yield
         finally:
             self._busy.discard(sid)
 
-    async def _turn(self, tenant_id: str, sid: str, content: str, emit: Emit, stream: bool) -> Turn:
+    async def _setup(self, tenant_id: str, sid: str) -> Setup:
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
@@ -114,47 +191,50 @@ class AgentLoop:
             providers = {}
             for name in {settings.provider, settings.round_provider}:
                 provider_row = await store.providers.get(tenant_id, name)
-                timeout = runtime.settings.provider_timeout_s
                 providers[name] = (
                     provider_row.kind,
                     ProviderConfig(
                         provider_row.kind, store.providers.api_key(provider_row),
-                        provider_row.base_url, timeout_s=timeout,
+                        provider_row.base_url, timeout_s=runtime.settings.provider_timeout_s,
                         max_retries=runtime.settings.provider_retries,
                         egress=(runtime.egress, extra) if runtime.egress else None,
                     ),
                 )  # fmt: skip
-            user = await store.messages.append(
-                sid, tenant_id, row.bot, role="user", content=content
-            )
+        return Setup(settings, providers, float(bot_row.action_timeout_s or DEFAULT_ACTION_TIMEOUT_S))  # fmt: skip
+
+    async def _rounds(
+        self, setup: Setup, tenant_id: str, sid: str, turn_id: str, first_round: int, emit: Emit, stream: bool
+    ) -> Turn:  # fmt: skip
+        settings, providers = setup.settings, setup.providers
         turn = Turn()
         clients = {name: make_provider(config) for name, (_, config) in providers.items()}
         try:
-            for round_no in range(settings.max_rounds + 1):
+            for round_no in range(first_round, settings.max_rounds + 1):
                 offer_tools = round_no < settings.max_rounds
                 cheap = offer_tools and (settings.round_model, settings.round_provider) != (settings.model, settings.provider)  # fmt: skip
                 provider_name = settings.round_provider if cheap else settings.provider
                 model = settings.round_model if cheap else settings.model
                 kind = providers[provider_name][0]
-                tools, history = await self._context(tenant_id, sid, kind, settings, offer_tools)
+                context = await self._context(tenant_id, sid, kind, settings, offer_tools)
                 reply = await self._ask(
-                    clients[provider_name], kind, model, settings.system, history, tools,
-                    emit if stream and not cheap else None,
+                    clients[provider_name], kind, model, settings.system, context.history,
+                    context.tools, emit if stream and not cheap else None,
                 )  # fmt: skip
                 if cheap and not reply.tool_calls:
                     # the cheap model is done dispatching: the main model writes the answer
                     turn.tool_usage.add(reply.usage)
                     turn.usage.add(reply.usage)
-                    await self._save_assistant(tenant_id, sid, user.id, model, Reply("", [], reply.usage), tool_round=True)  # fmt: skip
+                    await self._save_assistant(tenant_id, sid, turn_id, model, Reply("", [], reply.usage), tool_round=True)  # fmt: skip
                     main_kind = providers[settings.provider][0]
-                    tools, history = await self._context(tenant_id, sid, main_kind, settings, False)
+                    context = await self._context(tenant_id, sid, main_kind, settings, False)
                     reply = await self._ask(
                         clients[settings.provider], main_kind, settings.model, settings.system,
-                        history, None, emit if stream else None,
+                        context.history, None, emit if stream else None,
                     )  # fmt: skip
-                    model, cheap = settings.model, False
+                    model = settings.model
                 tool_round = bool(reply.tool_calls)
-                saved = await self._save_assistant(tenant_id, sid, user.id, model, reply, tool_round=tool_round)  # fmt: skip
+                waits = {c.id: "approval" if c.name in context.approval else "browser_action" for c in reply.tool_calls if c.name in context.browser or c.name in context.approval}  # fmt: skip
+                saved = await self._save_assistant(tenant_id, sid, turn_id, model, reply, tool_round=tool_round, waits=waits)  # fmt: skip
                 turn.usage.add(reply.usage)
                 if tool_round:
                     turn.tool_usage.add(reply.usage)
@@ -168,18 +248,83 @@ class AgentLoop:
                     break
                 for call in reply.tool_calls:
                     await emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})  # fmt: skip
-                results = await asyncio.gather(
-                    *(self._run_tool(tenant_id, sid, saved, call) for call in reply.tool_calls)
-                )
-                for call, envelope in zip(reply.tool_calls, results, strict=True):
+                waiting = [c for c in reply.tool_calls if c.id in waits]
+                now = [c for c in reply.tool_calls if c not in waiting]
+                results = await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c) for c in now))  # fmt: skip
+                for call, envelope in zip(now, results, strict=True):
                     record["tool_calls"].append({"id": call.id, "name": call.name, "arguments": call.arguments, "envelope": envelope})  # fmt: skip
                     await emit("tool_result", {"id": call.id, "name": call.name, "envelope": envelope})  # fmt: skip
-                await self._save_results(tenant_id, sid, user.id, reply.tool_calls, results)
+                await self._save_results(tenant_id, sid, turn_id, now, list(results))
+                if waiting:  # the turn pauses until the page or an operator answers
+                    turn.message_id = saved
+                    turn.actions = [_action(c, waits[c.id]) for c in waiting]
+                    turn.status = _paused_status(turn.actions)
+                    await emit(turn.status, {"message_id": saved, "actions": turn.actions})
+                    self._expire_later(tenant_id, sid, saved, [c.id for c in waiting], setup.action_timeout_s)  # fmt: skip
+                    return turn
         finally:
             for client in clients.values():
                 await client.close()
         await emit("done", turn.as_dict())
         return turn
+
+    def _expire_later(self, tenant_id: str, sid: str, message_id: str, call_ids: list[str], after_s: float) -> None:  # fmt: skip
+        """Actions nobody answers within the bot's ``action_timeout_s`` fail to the model as a
+        timeout and the turn goes on (on this node; answers sent later are refused)."""
+
+        async def expire() -> None:
+            await asyncio.sleep(after_s)
+            self._timers.pop((sid, message_id), None)
+            answers = [{"call_id": c, "success": False, "error": {"code": "timeout", "message": "no answer from the page in time"}} for c in call_ids]  # fmt: skip
+            try:
+                await self.resume(tenant_id, sid, message_id, answers)
+            except (ValidationFailedError, ConflictError):
+                pass  # answered meanwhile, or the session is busy with the answer
+            except Exception:
+                log.exception("the agent loop could not time out actions of session %s", sid)
+
+        task = asyncio.get_running_loop().create_task(expire())
+        self._timers[(sid, message_id)] = task
+
+    async def expired(self, sid: str, message_id: str) -> None:
+        """Wait for a paused turn's timeout to have run (tests bound the wait)."""
+        task = self._timers.get((sid, message_id))
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def _pending(self, tenant_id: str, sid: str, message_id: str):
+        runtime = self.runtime
+        async with runtime.sessions() as session, session.begin():
+            store = runtime.store(session)
+            await store.sessions.get(tenant_id, sid)
+            rows = await store.messages.history(sid)
+        assistant = next((r for r in rows if r.id == message_id and r.role == "assistant"), None)
+        if assistant is None:
+            raise NotFoundError(f"message {message_id!r} not found in this session")
+        answered = {r.tool_call_id for r in rows if r.role == "tool" and r.turn == assistant.turn}
+        pending = {
+            c["id"]: (ToolCall(c["id"], c["name"], c["arguments"]), c.get("waits", "browser_action"))
+            for c in assistant.tool_calls or () if c["id"] not in answered
+        }  # fmt: skip
+        return assistant, pending
+
+    async def _rounds_of(self, sid: str, turn_id: str) -> int:
+        async with self.runtime.sessions() as session, session.begin():
+            rows = await self.runtime.store(session).messages.history(sid)
+        return sum(1 for r in rows if r.role == "assistant" and r.turn == turn_id)
+
+    async def _answer(self, tenant_id: str, sid: str, message_id: str, call: ToolCall, answer: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+        """The envelope a paused call ends with."""
+        if answer.get("approved") is True:
+            return await self._run_tool(tenant_id, sid, message_id, call)
+        if answer.get("approved") is False:
+            reason = answer.get("reason") or "no reason given"
+            return envelopes.failure(call.name, 0.0, "not_approved", f"the call was not approved: {reason}", f"The user did not approve calling {call.name} ({reason}). Do not call it again; continue without it.")  # fmt: skip
+        if answer.get("success"):
+            return envelopes.success(call.name, 0.0, answer.get("result"))
+        error = answer.get("error")
+        code, message = ("browser_error", str(error or "the action failed")) if not isinstance(error, dict) else (str(error.get("code") or "browser_error"), str(error.get("message") or "the action failed"))  # fmt: skip
+        return envelopes.failure(call.name, 0.0, code, message)
 
     async def _ask(self, client: Provider, kind: str, model: str, system, history, tools, emit) -> Reply:  # fmt: skip
         on_text = None
@@ -200,19 +345,25 @@ class AgentLoop:
             metrics.MODEL_TOKENS.labels(kind=name).inc(value)
         return reply
 
-    async def _context(self, tenant_id: str, sid: str, kind: str, settings: BotModel, offer_tools: bool):  # fmt: skip
-        """The tools the model is offered now (the snapshot, read again) and the history to send."""
+    async def _context(self, tenant_id: str, sid: str, kind: str, settings: BotModel, offer_tools: bool) -> Context:  # fmt: skip
+        """What the model is given now: the session's tools (the snapshot, read again: server
+        tools and the page's browser actions) and the history, cut to the budget."""
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
             state = await load_state(runtime, store, tenant_id, sid)
             rows = await store.messages.history(sid)
-        tools = None
+        context = Context(None, fit_to_budget([neutral(r) for r in rows], settings.max_context_tokens))  # fmt: skip
         if offer_tools:
             snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
-            server_only = [e for e in snapshot.entries if e.executor == "server"]
-            tools = [convert(e, FORMAT_OF_KIND[kind]) for e in server_only] or None
-        return tools, fit_to_budget([neutral(r) for r in rows], settings.max_context_tokens)
+            tools = state.view.tools_for(state.row.bot)
+            context.browser = {e.name for e in snapshot.entries if e.executor == "browser"}
+            context.approval = {
+                e.name for e in snapshot.entries
+                if e.executor == "server" and e.name in tools and tools[e.name].metadata.get("requires_approval") is True
+            }  # fmt: skip
+            context.tools = [convert(e, FORMAT_OF_KIND[kind]) for e in snapshot.entries] or None
+        return context
 
     async def _run_tool(self, tenant_id: str, sid: str, message_id: str, call: ToolCall) -> dict[str, Any]:  # fmt: skip
         runtime = self.runtime
@@ -224,12 +375,20 @@ class AgentLoop:
         runtime.committed(store)
         return envelope
 
-    async def _save_assistant(self, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool) -> str:  # fmt: skip
+    async def _save_assistant(self, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None) -> str:  # fmt: skip
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
             row = await store.sessions.get(tenant_id, sid)
-            calls = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in reply.tool_calls]  # fmt: skip
+            calls = [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "arguments": c.arguments,
+                    **({"waits": waits[c.id]} if waits and c.id in waits else {}),
+                }  # fmt: skip
+                for c in reply.tool_calls
+            ]
             saved = await store.messages.append(
                 sid, tenant_id, row.bot, role="assistant", content=reply.text or None,
                 tool_calls=calls or None, turn=turn_id, model=model,
@@ -248,6 +407,16 @@ class AgentLoop:
                     sid, tenant_id, row.bot, role="tool", tool_call_id=call.id, name=call.name,
                     content=tool_text(envelope), turn=turn_id,
                 )  # fmt: skip
+
+
+def _action(call: ToolCall, waits: str) -> dict[str, Any]:
+    return {"call_id": call.id, "name": call.name, "arguments": call.arguments, "kind": waits}
+
+
+def _paused_status(actions: list[dict[str, Any]]) -> str:
+    return (
+        "requires_approval" if all(a["kind"] == "approval" for a in actions) else "requires_action"
+    )
 
 
 def tool_text(envelope: dict[str, Any]) -> str:

@@ -354,3 +354,15 @@ def message_public(row: Any) -> dict[str, Any]:
         out.update(tool_call_id=row.tool_call_id, name=row.name)
     out["created_at"] = iso(row.created_at)
     return out
+
+
+class ActionAnswer(Strict):
+    """The page's outcome of a browser action (`success`, `result` or `error`), or an operator's
+    decision on a call that needs approval (`approved`, `reason`)."""
+
+    call_id: str = Field(min_length=1, max_length=256)
+    success: bool | None = None
+    result: Any = None
+    error: str | dict[str, Any] | None = None
+    approved: bool | None = None
+    reason: str | None = Field(default=None, max_length=2000)

@@ -5,6 +5,7 @@ opening mid-turn, provider errors and timeouts, token sums, and the API key neve
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -288,3 +289,128 @@ async def test_providers_and_model_settings_are_checked(agents: Api, fake: FakeM
     )
     assert no_model.status_code == 422 and no_model.json()["errors"][0]["field"] == "model"
     assert empty.status_code == 422
+
+
+REFUND = python("""
+def execute(params, context):
+    return {"success": True, "refunded": params["order_id"]}
+
+
+tool = {"name": "refund", "description": "Refund an order", "execute": execute,
+        "parameters": {"order_id": {"type": "string", "required": True}},
+        "metadata": {"requires_approval": True}}
+""")
+
+
+async def with_cart(acme: TenantKeys, sid: str) -> None:
+    actions = {"actions": [{"name": "open_cart", "description": "Show the cart", "parameters": {}}]}
+    assert (await acme.agent.put(f"/v1/sessions/{sid}/actions", json=actions)).status_code == 200
+
+
+async def test_a_browser_action_pauses_the_turn_until_the_page_answers(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake, "anthropic")
+    await with_cart(acme, sid)
+    fake.reply(
+        {
+            "tool_calls": [
+                {"name": "open_cart", "arguments": {}},
+                {"name": "check_order", "arguments": {"order_id": "AB1234"}},
+            ]
+        },  # fmt: skip
+        {"text": "I opened your cart; AB1234 has shipped."},
+    )
+
+    paused = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "cart and order?"})).json()  # fmt: skip
+    mid = paused["message"]["id"]
+    action = paused["actions"][0]
+    asked_while_paused = len(fake.requests)
+    wrong = await acme.agent.post(f"/v1/sessions/{sid}/messages/{mid}/results", json=[{"call_id": "nope", "success": True}])  # fmt: skip
+    unknown = await acme.agent.post(f"/v1/sessions/{sid}/messages/not-a-message/results", json=[{"call_id": action["call_id"], "success": True}])  # fmt: skip
+    resumed = await acme.agent.post(
+        f"/v1/sessions/{sid}/messages/{mid}/results",
+        json=[{"call_id": action["call_id"], "success": True, "result": {"opened": True}}],
+    )
+    again = await acme.agent.post(f"/v1/sessions/{sid}/messages/{mid}/results", json=[{"call_id": action["call_id"], "success": True}])  # fmt: skip
+
+    assert paused["status"] == "requires_action" and asked_while_paused == 1
+    assert action["name"] == "open_cart" and action["kind"] == "browser_action"
+    assert paused["rounds"][0]["tool_calls"][0]["name"] == "check_order"  # the server tool ran
+    assert "open_cart" in tool_names(fake.requests[0])
+    assert wrong.status_code == 422 and wrong.json()["errors"][0]["field"] == "[0].call_id"
+    assert unknown.status_code == 404
+    assert resumed.status_code == 200 and resumed.json()["status"] == "completed"
+    assert resumed.json()["message"]["content"] == "I opened your cart; AB1234 has shipped."
+    results = tool_results(fake.requests[1])
+    assert '{"opened":true}' in results and any("shipped" in r for r in results)
+    assert again.status_code == 422  # answered already
+
+
+async def test_unanswered_actions_time_out_to_the_model(agents: Api, fake: FakeModel) -> None:
+    acme, sid = await setup(agents, fake, action_timeout_s=1)
+    await with_cart(acme, sid)
+    fake.reply({"tool_calls": [{"name": "open_cart", "arguments": {}}]}, {"text": "The page did not answer."})  # fmt: skip
+
+    paused = (
+        await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "cart"})
+    ).json()
+    async with asyncio.timeout(15):
+        await agents.runtime.agent.expired(sid, paused["message"]["id"])
+    transcript = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+
+    assert paused["status"] == "requires_action"
+    assert any("timed out" in r for r in tool_results(fake.requests[1]))
+    assert (
+        transcript[-1]["role"] == "assistant"
+        and transcript[-1]["content"] == "The page did not answer."
+    )
+
+
+async def test_a_call_that_needs_approval_runs_only_when_approved(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake)
+    assert (await acme.dev.post("/v1/tools", json=REFUND)).status_code == 201
+    refund = {"tool_calls": [{"name": "refund", "arguments": {"order_id": "AB1234"}}]}
+    fake.reply(refund, {"text": "I may not refund that."}, refund, {"text": "Refunded."})
+
+    first = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "refund AB1234"})).json()  # fmt: skip
+    denied = await acme.agent.post(
+        f"/v1/sessions/{sid}/messages/{first['message']['id']}/results",
+        json=[
+            {
+                "call_id": first["actions"][0]["call_id"],
+                "approved": False,
+                "reason": "over the limit",
+            }
+        ],  # fmt: skip
+    )
+    second = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "please"})).json()  # fmt: skip
+    approved = await acme.agent.post(
+        f"/v1/sessions/{sid}/messages/{second['message']['id']}/results",
+        json=[{"call_id": second["actions"][0]["call_id"], "approved": True}],
+    )
+    await agents.runtime.call_log.flush()
+    calls = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+
+    assert first["status"] == "requires_approval" and first["actions"][0]["arguments"] == {"order_id": "AB1234"}  # fmt: skip
+    assert denied.json()["message"]["content"] == "I may not refund that."
+    assert any("did not approve" in r and "over the limit" in r for r in tool_results(fake.requests[1]))  # fmt: skip
+    assert approved.json()["message"]["content"] == "Refunded."
+    assert [c["tool"] for c in calls if c["success"]] == ["refund"]  # ran once: when approved
+
+
+async def test_a_streamed_turn_ends_at_requires_action_and_resumes_streaming(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake)
+    await with_cart(acme, sid)
+    fake.reply({"tool_calls": [{"name": "open_cart", "arguments": {}}]}, {"text": "Cart is open."})
+    async with acme.agent.stream("POST", f"/v1/sessions/{sid}/messages", json={"content": "cart", "stream": True}) as r:  # fmt: skip
+        first = await read_events(r)
+    kind, paused = first[-1]
+    call_id = paused["actions"][0]["call_id"]
+    async with acme.agent.stream(
+        "POST", f"/v1/sessions/{sid}/messages/{paused['message_id']}/results?stream=true",
+        json=[{"call_id": call_id, "success": True, "result": "ok"}],
+    ) as r:  # fmt: skip
+        rest = await read_events(r)
+
+    assert kind == "requires_action"
+    assert "".join(d["delta"] for k, d in rest if k == "text") == "Cart is open."
+    assert rest[-1][0] == "done"

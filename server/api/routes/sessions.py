@@ -28,6 +28,7 @@ from server.api.idempotency import IdempotencyKey, answer_once
 from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor, page
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import (
+    ActionAnswer,
     ActionsBody,
     CallBody,
     IntentUpdate,
@@ -434,13 +435,49 @@ async def send_message(
     answers, calling the session's tools as it needs (at most the bot's `max_rounds` rounds).
     `stream: true` answers with server-sent events — `text` deltas, `tool_call` and `tool_result`
     with call ids, `usage` per round, then `done` (or `error`); otherwise the final message, the
-    rounds and the tokens used."""
+    rounds and the tokens used. When the model calls a browser action (or a tool whose metadata
+    says `requires_approval`), the turn pauses: `status: requires_action` (`requires_approval`)
+    lists the calls; `POST …/messages/{mid}/results` answers them and the turn goes on."""
+    tenant_id = await _loop_scope(principal, runtime, sid, tenant)
+    return await _run_turn(
+        lambda emit, stream: runtime.agent.turn(tenant_id, sid, body.content, emit, stream),
+        body.stream, sid,
+    )  # fmt: skip
+
+
+@router.post("/{sid}/messages/{mid}/results")
+async def answer_actions(
+    sid: str,
+    mid: str,
+    answers: list[ActionAnswer],
+    principal: PrincipalAloneDep,
+    runtime: RuntimeDep,
+    tenant: TenantQuery = None,
+    stream: bool = False,
+) -> Response:
+    """The outcomes of a paused turn's browser actions (`[{call_id, success, result|error}]`)
+    or the decisions on its approvals (`[{call_id, approved, reason}]`); once every call is
+    answered the loop resumes and answers as `POST …/messages` does (`?stream=true` for SSE)."""
+    tenant_id = await _loop_scope(principal, runtime, sid, tenant)
+    given = [a.model_dump() for a in answers]
+    return await _run_turn(
+        lambda emit, streaming: runtime.agent.resume(tenant_id, sid, mid, given, emit, streaming),
+        stream, sid,
+    )  # fmt: skip
+
+
+async def _loop_scope(principal, runtime: Runtime, sid: str, tenant: str | None) -> str:
     require(principal, "agent", "developer")
     tenant_id = acting_tenant(principal, tenant)
     async with runtime.sessions() as session, session.begin():
         await runtime.store(session).sessions.get(tenant_id, sid)  # 404 before anything runs
-    if not body.stream:
-        turn = await runtime.agent.turn(tenant_id, sid, body.content)
+    return tenant_id
+
+
+async def _run_turn(run_turn, stream: bool, sid: str) -> Response:
+    """The turn's answer as JSON, or as server-sent events while it happens."""
+    if not stream:
+        turn = await run_turn(None, False)
         return _json(turn.as_dict())
     events: asyncio.Queue[bytes | None] = asyncio.Queue()
 
@@ -449,7 +486,7 @@ async def send_message(
 
     async def run() -> None:
         try:
-            await runtime.agent.turn(tenant_id, sid, body.content, emit, stream=True)
+            await run_turn(emit, True)
         except QuiverError as exc:
             await emit("error", {"code": exc.code, "message": exc.detail})
         except Exception:  # a bug: said once in the log, the stream ends with an error event
@@ -460,7 +497,7 @@ async def send_message(
 
     task = asyncio.get_running_loop().create_task(run())
 
-    async def stream() -> AsyncIterator[bytes]:
+    async def body() -> AsyncIterator[bytes]:
         try:
             while (chunk := await events.get()) is not None:
                 yield chunk
@@ -469,7 +506,7 @@ async def send_message(
                 task.cancel()
 
     return StreamingResponse(
-        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+        body(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
     )
 
 
