@@ -7,6 +7,11 @@
 //   const result = await call(name, args);                     // runs here or on the server
 //   on("change", ({ added, removed }) => { /* tools changed: the next turn sees them */ });
 //
+// Or let the server run the model (the bot's agent loop) and only handle the page's actions:
+//   const answer = await send("Where is my order?", { onText: (t) => show(t), onTool: (e) => log(e) });
+// send() streams the answer; when the model calls one of this page's actions, the handler runs
+// here, its outcome goes back to the server and the answer goes on — no code from the page.
+//
 // Actions may be registered before or after attach. The snapshot is kept current over the
 // session's event stream (read with fetch, so the key travels in a header, never in a URL).
 
@@ -156,6 +161,54 @@ export class QuiverAgent {
     return envelope;
   }
 
+  // ---- the server's agent loop --------------------------------------------------------------
+  async send(text, { onText, onTool, onApproval } = {}) {
+    if (!this.session) throw new Error("not attached");
+    let events = await this._turnStream(`/v1/sessions/${this.session}/messages`, { content: text, stream: true });
+    for (;;) {
+      let paused = null, done = null, failed = null;
+      for await (const [event, data] of events) {
+        if (event === "text" && onText) onText(data.delta);
+        else if ((event === "tool_call" || event === "tool_result") && onTool) onTool({ type: event, ...data });
+        else if (event === "requires_action" || event === "requires_approval") paused = data;
+        else if (event === "done") done = data;
+        else if (event === "error") failed = data;
+      }
+      if (failed) throw new QuiverError(502, { code: failed.code, detail: failed.message });
+      if (done) return done.message.content;
+      if (!paused) throw new Error("the answer stream ended early");
+      const answers = [];
+      for (const action of paused.actions) {
+        if (action.kind === "approval") {
+          const approved = onApproval ? await onApproval(action) : false;
+          answers.push({ call_id: action.call_id, approved: Boolean(approved), reason: approved ? null : "not approved in the page" });
+          continue;
+        }
+        const handler = this.actions.get(action.name);
+        if (!handler) {
+          answers.push({ call_id: action.call_id, success: false, error: { code: "browser_error", message: `this page has no action ${action.name}` } });
+          continue;
+        }
+        const envelope = await this._runAction(handler, action.arguments || {});
+        if (onTool) onTool({ type: "tool_result", id: action.call_id, name: action.name, envelope });
+        answers.push(envelope.success
+          ? { call_id: action.call_id, success: true, result: envelope.result }
+          : { call_id: action.call_id, success: false, error: envelope.error });
+      }
+      events = await this._turnStream(`/v1/sessions/${this.session}/messages/${paused.message_id}/results?stream=true`, answers);
+    }
+  }
+
+  async _turnStream(path, body) {
+    const response = await fetch(this._base + path, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${this._key}`, "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new QuiverError(response.status, await response.json().catch(() => null));
+    return readEvents(response);
+  }
+
   // ---- events -------------------------------------------------------------------------------
   on(event, fn) {
     if (!this.listeners[event]) throw new Error(`unknown event ${event}; use "change" or "error"`);
@@ -251,6 +304,28 @@ export class QuiverAgent {
   }
 }
 
+async function* readEvents(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = "message", data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event: ")) event = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      if (data) yield [event, JSON.parse(data)];
+    }
+  }
+}
+
 // The default agent, for pages with one: module-level functions bound to it.
 const agent = new QuiverAgent();
 export const attach = (options) => agent.attach(options);
@@ -259,6 +334,7 @@ export const registerAction = (action) => agent.registerAction(action);
 export const unregisterAction = (name) => agent.unregisterAction(name);
 export const tools = () => agent.tools();
 export const call = (name, args) => agent.call(name, args);
+export const send = (text, options) => agent.send(text, options);
 export const on = (event, fn) => agent.on(event, fn);
 export const setIntent = (intent) => agent.setIntent(intent);
 export const toOpenAITools = () => agent.toOpenAITools();

@@ -114,3 +114,52 @@ async def test_a_page_attaches_registers_actions_and_calls_tools(
     assert calls[-1]["error"]["code"] == "card_declined"
     assert errors == []
     assert js.headers["content-type"].startswith("text/javascript")
+
+
+async def test_send_lets_the_server_run_the_model_and_the_page_its_actions(
+    api: Api, chromium: str, page_origin: str
+) -> None:
+    """``send()``: the answer streams in; the model's call of the page's action runs in the page
+    through the handler it registered, its outcome goes back, and the answer goes on."""
+    from playwright.async_api import async_playwright
+
+    from tests.api.test_agent_loop import ORDER, tool_results
+    from tests.fake_models import fake_model_server
+
+    acme = await api.tenant("acme")
+    async with fake_model_server() as fake:
+        await api.admin.put("/v1/tenants/acme/egress", json={"allow": [fake.host]})
+        provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": "sk-page-test"}
+        assert (await acme.dev.put("/v1/providers/main", json=provider)).status_code == 201
+        assert (await acme.dev.post("/v1/tools", json=ORDER)).status_code == 201
+        bot = {"name": "b", "tools": None, "model": "main/m"}
+        assert (await acme.dev.post("/v1/bots", json=bot)).status_code == 201
+        fake.reply(
+            {"tool_calls": [{"name": "highlight", "arguments": {"selector": "#cart"}},
+                            {"name": "check_order", "arguments": {"order_id": "AB1234"}}]},
+            {"text": "I highlighted your cart and AB1234 has shipped."},
+        )  # fmt: skip
+        async with served(api.app) as base, async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
+            page = await browser.new_page()
+            await page.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
+            await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+            assert await page.evaluate("window.failed || null") is None
+            outcome = await page.evaluate(
+                """async () => {
+                    const texts = [], tools = [];
+                    const answer = await window.quiver.send("Highlight my cart; where is AB1234?",
+                        { onText: (t) => texts.push(t), onTool: (e) => tools.push(e.type + ":" + e.name) });
+                    return { answer, streamed: texts.join(""), tools };
+                }"""
+            )
+            highlighted = await page.evaluate("document.querySelector('#cart').dataset.highlighted")
+            await browser.close()
+
+    assert outcome["answer"] == "I highlighted your cart and AB1234 has shipped."
+    assert outcome["streamed"] == outcome["answer"]
+    assert (
+        "tool_result:highlight" in outcome["tools"] and "tool_call:check_order" in outcome["tools"]
+    )
+    assert highlighted == "yes"
+    assert any('"highlighted":"#cart"' in r for r in tool_results(fake.requests[1]))
