@@ -240,6 +240,9 @@ def make_context(
 
         return send
 
+    def chat(messages: Any, model: str | None = None, max_tokens: int = 256) -> Any:
+        return host_call("llm", "chat", {"messages": messages, "model": model, "max_tokens": max_tokens})  # fmt: skip
+
     logger = Namespace(
         debug=log("debug"), info=log("info"), warning=log("warning"), error=log("error")
     )
@@ -261,7 +264,7 @@ def make_context(
         variables=variables,
         secrets=Context(data.get("secrets") or {}),  # only the ones the tool declared
         update_context=update_context,
-        modules=Namespace(http=http_ns, logger=logger),
+        modules=Namespace(http=http_ns, logger=logger, llm=Namespace(chat=chat)),
     )
 
 

@@ -386,8 +386,10 @@ async def start(settings: Settings) -> Runtime:
         egress=guard,
     )
     from server.agent.loop import AgentLoop
+    from server.agent.tool_llm import ToolLlm
 
     runtime.agent = AgentLoop(runtime)
+    pipeline.llm = ToolLlm(runtime).chat
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())
     if not settings.is_sqlite:

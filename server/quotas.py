@@ -172,6 +172,14 @@ class Quotas:
         if ms > 0:
             await self._add(_day_key(self._day(), tenant, "cpu"), max(1, round(ms)))
 
+    async def charge_tokens(self, tenant: str, input_tokens: int, output_tokens: int) -> None:
+        """Tokens code tools spent through ``context.modules.llm`` (shown in usage)."""
+        day = self._day()
+        if input_tokens:
+            await self._add(_day_key(day, tenant, "llm_input"), input_tokens)
+        if output_tokens:
+            await self._add(_day_key(day, tenant, "llm_output"), output_tokens)
+
     async def usage(self, limits: TenantLimits, tenant: str) -> dict[str, Any]:
         """Today's counts for ``GET /v1/usage``."""
         day = self._day()
@@ -183,6 +191,8 @@ class Quotas:
             "cpu_ms": cpu,
             "calls_remaining": max(0, limits.calls_per_day - calls) if limits.calls_per_day else None,
             "cpu_ms_remaining": max(0, limits.cpu_ms_per_day - cpu) if limits.cpu_ms_per_day else None,
+            "llm_input_tokens": await self._read(_day_key(day, tenant, "llm_input")),
+            "llm_output_tokens": await self._read(_day_key(day, tenant, "llm_output")),
             "resets_in_s": self._seconds_to_midnight(),
             "shared": self._shared is not None and not self._degraded(),
         }  # fmt: skip

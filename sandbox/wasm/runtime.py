@@ -42,6 +42,7 @@ DEFAULT_FUEL = 2_000_000_000  # ~0.2 s of straight-line code at ~12 G units/s
 HOST_FRAME_BYTES = 1 << 20  # the same bound as the RestrictedPython tier's host frames
 MAX_LOG_LINES = 200
 LOG_LEVELS = ("debug", "info", "warning", "error")
+HOST_MODULES = ("http", "llm")  # forwarded to the server, which applies its policy
 
 
 class WasmModuleError(ValueError):
@@ -354,13 +355,14 @@ class HostCalls:
                 return {"ok": False, "error": "context updates too large"}
             self.updates.update(args)
             return {"ok": True, "value": None}
-        if module != "http" or self.host is None:
+        if module not in HOST_MODULES or self.host is None:
             return {"ok": False, "error": f"no host module {module!r}"}
         if self.budget <= 0:
             return {"ok": False, "error": "too many host calls in one call"}
         self.budget -= 1
         try:
-            return {"ok": True, "value": self.host(module, method.upper(), args)}
+            verb = method.upper() if module == "http" else method
+            return {"ok": True, "value": self.host(module, verb, args)}
         except Exception as exc:  # refused by policy, or failed: the module gets the reason
             return {"ok": False, "error": str(exc)[:500]}
 

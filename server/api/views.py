@@ -92,6 +92,9 @@ class TestRequest(Strict):
     variables: dict[str, Any] = Field(
         default_factory=dict, description="session variables the test run sees"
     )
+    llm: bool = Field(
+        default=False, description="let the run use context.modules.llm (it spends model tokens)"
+    )
 
 
 class ModulesUpdate(Strict):

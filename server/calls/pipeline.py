@@ -7,7 +7,7 @@ import dataclasses
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -36,6 +36,7 @@ from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 MAX_SOURCES = 2048
+MAX_LLM_CALLS = 3  # context.modules.llm.chat calls per tool run
 SANDBOXED_KINDS = frozenset({"python", "wasm"})  # their run time counts as CPU time
 CLAIM_MARGIN_S = 10.0  # a once-per-session claim outlives its run's deadlines by this much
 tool_log = logging.getLogger("quiver.tool")
@@ -60,6 +61,7 @@ class CallRequest:
     egress_allow: tuple[str, ...] | None = None  # the tenant's own egress allowlist, likewise
     trial: bool = False  # the tenant's breaker for this tool is half-open: ask before running
     message_id: str | None = None  # the assistant message that asked for the call (agent loop)
+    allow_llm: bool = False  # a test run that opted in to context.modules.llm
 
 
 @dataclass(frozen=True)
@@ -98,7 +100,11 @@ class CallPipeline:
         self.webhook = webhook
         self.result_cap = 64 * 1024
         self.outputs = OutputCheckers()
-        self.quotas: Quotas | None = None  # daily calls and CPU time (``server.quotas``)
+        self.quotas: Quotas | None = None
+        # context.modules.llm.chat: (tenant, bot, args) -> answer (server.agent.tool_llm)
+        self.llm: Callable[[str, str | None, dict[str, Any]], Awaitable[Any]] | None = (
+            None  # daily calls and CPU time (``server.quotas``)
+        )
         self.log = log
         self.checkers = ArgumentCheckers()
         self.default_timeout_ms = default_timeout_ms
@@ -389,7 +395,7 @@ class CallPipeline:
                 extra,
             )
         else:
-            host = self._host(timeout, request.tenant_id, extra)
+            host = self._host(timeout, request.tenant_id, extra, request)
             outcome = await engine.run(
                 executable.source, tool.name, params, context, limits, host, **run_kwargs
             )
@@ -498,12 +504,29 @@ class CallPipeline:
             "content": text[: self.result_cap].decode(errors="ignore"),
         }
 
-    def _host(self, timeout_ms: int, tenant: str, extra: Allowlist | None):
+    def _host(
+        self,
+        timeout_ms: int,
+        tenant: str,
+        extra: Allowlist | None,
+        request: CallRequest | None = None,
+    ):
+        llm_calls = 0
+
         async def handle(module: str, method: str, args: dict[str, Any]) -> Any:
+            nonlocal llm_calls
             if module == "http":
                 return await self.http(
                     method, args, timeout_s=timeout_ms / 1000, tenant=tenant, extra=extra
                 )
+            if module == "llm" and method == "chat" and self.llm is not None:
+                if request is not None and request.test and not request.allow_llm:
+                    raise HostCallRefused("llm.chat is off in test runs unless the test opts in (\"llm\": true)")  # fmt: skip
+                llm_calls += 1
+                if llm_calls > MAX_LLM_CALLS:
+                    raise HostCallRefused(f"llm.chat: at most {MAX_LLM_CALLS} calls per tool run")
+                bot = request.session.bot if request is not None and request.session else None
+                return await self.llm(tenant, bot, args)
             raise HostCallRefused(f"no host module {module!r}")
 
         return handle

@@ -381,6 +381,7 @@ async def test_tool(
         tool=name,
         arguments=body.arguments,
         test=True,
+        allow_llm=body.llm,
         variables=body.variables,
     )
     return await runtime.pipeline.call(store, request, tool)
