@@ -135,6 +135,8 @@ class Runtime:
         if self.propagation is not None:
             await self.propagation.stop()
         await self.call_log.stop()
+        if self.agent is not None:
+            await self.agent.clients.close()
         await self.tracker.breakers.close()
         if self.quotas is not None:
             await self.quotas.close()

@@ -34,6 +34,8 @@ class FakeModel:
         self.port = free_port()
         self.script: list[dict[str, Any]] = []
         self.requests: list[dict[str, Any]] = []
+        self.default: dict[str, Any] = {"text": "(the script is over)"}  # once the script is
+        self.record = True  # keep every request (off for long benchmark runs)
         self.app = Starlette(routes=[
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/responses", self._responses, methods=["POST"]),
@@ -51,10 +53,13 @@ class FakeModel:
 
     async def _next(self, request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
         body = await request.json()
-        self.requests.append({"path": request.url.path, "headers": dict(request.headers), "body": body})  # fmt: skip
-        step = self.script.pop(0) if self.script else {"text": "(the script is over)"}
+        if self.record:
+            self.requests.append({"path": request.url.path, "headers": dict(request.headers), "body": body})  # fmt: skip
+        step = self.script.pop(0) if self.script else self.default
         if step.get("hang"):
             await asyncio.sleep(3600)
+        if step.get("delay_s"):  # a model that takes its time (benchmarks)
+            await asyncio.sleep(step["delay_s"])
         return body, step
 
     # OpenAI Chat Completions -------------------------------------------------------------------
@@ -188,7 +193,8 @@ class FakeModel:
         model, _, method = request.path_params["call"].partition(":")
         body["model"] = model  # the request names it (and streaming) in the path
         body["stream"] = method == "streamGenerateContent"
-        self.requests[-1]["body"] = body
+        if self.record:
+            self.requests[-1]["body"] = body
         if "status" in step:
             return JSONResponse({"error": {"code": step["status"], "message": "scripted failure", "status": "INTERNAL"}}, step["status"])  # fmt: skip
         usage = {**DEFAULT_USAGE, **step.get("usage", {})}

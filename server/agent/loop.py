@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -94,6 +96,8 @@ class Setup:
     settings: BotModel
     providers: dict[str, tuple[str, ProviderConfig]]
     action_timeout_s: float
+    bot: str
+    user_message: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,18 +120,15 @@ class AgentLoop:
         self.runtime = runtime
         self._busy: set[str] = set()  # sessions answering a message on this node
         self._timers: dict[tuple[str, str], asyncio.Task[None]] = {}  # paused turns' timeouts
+        self.clients = ProviderClients()
 
     async def turn(
         self, tenant_id: str, sid: str, content: str, emit: Emit | None = None, stream: bool = False
     ) -> Turn:
         """A new user message and the bot's answer to it."""
         async with self._session_busy(sid):
-            setup = await self._setup(tenant_id, sid)
-            async with self.runtime.sessions() as session, session.begin():
-                store = self.runtime.store(session)
-                row = await store.sessions.get(tenant_id, sid)
-                user = await store.messages.append(sid, tenant_id, row.bot, role="user", content=content)  # fmt: skip
-            return await self._rounds(setup, tenant_id, sid, user.id, 0, emit or _nothing, stream)
+            setup = await self._setup(tenant_id, sid, content)
+            return await self._rounds(setup, tenant_id, sid, setup.user_message, 0, emit or _nothing, stream)  # fmt: skip
 
     async def resume(
         self,
@@ -158,7 +159,7 @@ class AgentLoop:
                 call, _waits = pending.pop(answer["call_id"])
                 calls.append(call)
                 results.append(await self._answer(tenant_id, sid, message_id, call, answer))
-            await self._save_results(tenant_id, sid, assistant.turn, calls, results)
+            await self._save_results(setup, tenant_id, sid, assistant.turn, calls, results)
             if pending:
                 actions = [_action(call, waits) for call, waits in pending.values()]
                 status = _paused_status(actions)
@@ -179,7 +180,9 @@ class AgentLoop:
         finally:
             self._busy.discard(sid)
 
-    async def _setup(self, tenant_id: str, sid: str) -> Setup:
+    async def _setup(self, tenant_id: str, sid: str, user_content: str | None = None) -> Setup:
+        """The bot's model settings and providers; with ``user_content``, the user's message
+        joins the history in the same unit of work."""
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
@@ -200,71 +203,69 @@ class AgentLoop:
                         egress=(runtime.egress, extra) if runtime.egress else None,
                     ),
                 )  # fmt: skip
-        return Setup(settings, providers, float(bot_row.action_timeout_s or DEFAULT_ACTION_TIMEOUT_S))  # fmt: skip
+            user = None
+            if user_content is not None:
+                user = await store.messages.append(sid, tenant_id, row.bot, role="user", content=user_content)  # fmt: skip
+        timeout_s = float(bot_row.action_timeout_s or DEFAULT_ACTION_TIMEOUT_S)
+        return Setup(settings, providers, timeout_s, row.bot, user.id if user else "")
 
     async def _rounds(
         self, setup: Setup, tenant_id: str, sid: str, turn_id: str, first_round: int, emit: Emit, stream: bool
     ) -> Turn:  # fmt: skip
         settings, providers = setup.settings, setup.providers
         turn = Turn()
-        clients = {name: make_provider(config) for name, (_, config) in providers.items()}
-        try:
-            for round_no in range(first_round, settings.max_rounds + 1):
-                offer_tools = round_no < settings.max_rounds
-                cheap = offer_tools and (settings.round_model, settings.round_provider) != (settings.model, settings.provider)  # fmt: skip
-                provider_name = settings.round_provider if cheap else settings.provider
-                model = settings.round_model if cheap else settings.model
-                kind = providers[provider_name][0]
-                context = await self._context(tenant_id, sid, kind, settings, offer_tools)
-                reply = await self._ask(
-                    clients[provider_name], kind, model, settings.system, context.history,
-                    context.tools, emit if stream and not cheap else None,
-                )  # fmt: skip
-                if cheap and not reply.tool_calls:
-                    # the cheap model is done dispatching: the main model writes the answer
-                    turn.tool_usage.add(reply.usage)
-                    turn.usage.add(reply.usage)
-                    await self._save_assistant(tenant_id, sid, turn_id, model, Reply("", [], reply.usage), tool_round=True)  # fmt: skip
-                    main_kind = providers[settings.provider][0]
-                    context = await self._context(tenant_id, sid, main_kind, settings, False)
-                    reply = await self._ask(
-                        clients[settings.provider], main_kind, settings.model, settings.system,
-                        context.history, None, emit if stream else None,
-                    )  # fmt: skip
-                    model = settings.model
-                tool_round = bool(reply.tool_calls)
-                waits = {c.id: "approval" if c.name in context.approval else "browser_action" for c in reply.tool_calls if c.name in context.browser or c.name in context.approval}  # fmt: skip
-                saved = await self._save_assistant(tenant_id, sid, turn_id, model, reply, tool_round=tool_round, waits=waits)  # fmt: skip
+        clients = {name: self.clients.get(config) for name, (_, config) in providers.items()}
+        for round_no in range(first_round, settings.max_rounds + 1):
+            offer_tools = round_no < settings.max_rounds
+            cheap = offer_tools and (settings.round_model, settings.round_provider) != (settings.model, settings.provider)  # fmt: skip
+            provider_name = settings.round_provider if cheap else settings.provider
+            model = settings.round_model if cheap else settings.model
+            kind = providers[provider_name][0]
+            context = await self._context(tenant_id, sid, kind, settings, offer_tools)
+            reply = await self._ask(
+                clients[provider_name], kind, model, settings.system, context.history,
+                context.tools, emit if stream and not cheap else None,
+            )  # fmt: skip
+            if cheap and not reply.tool_calls:
+                # the cheap model is done dispatching: the main model writes the answer
+                turn.tool_usage.add(reply.usage)
                 turn.usage.add(reply.usage)
-                if tool_round:
-                    turn.tool_usage.add(reply.usage)
-                await emit(
-                    "usage", {"round": round_no + 1, "model": model, **reply.usage.as_dict()}
-                )
-                record: dict[str, Any] = {"model": model, "usage": reply.usage.as_dict(), "tool_calls": []}  # fmt: skip
-                turn.rounds.append(record)
-                if not reply.tool_calls:
-                    turn.message_id, turn.content = saved, reply.text
-                    break
-                for call in reply.tool_calls:
-                    await emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})  # fmt: skip
-                waiting = [c for c in reply.tool_calls if c.id in waits]
-                now = [c for c in reply.tool_calls if c not in waiting]
-                results = await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c) for c in now))  # fmt: skip
-                for call, envelope in zip(now, results, strict=True):
-                    record["tool_calls"].append({"id": call.id, "name": call.name, "arguments": call.arguments, "envelope": envelope})  # fmt: skip
-                    await emit("tool_result", {"id": call.id, "name": call.name, "envelope": envelope})  # fmt: skip
-                await self._save_results(tenant_id, sid, turn_id, now, list(results))
-                if waiting:  # the turn pauses until the page or an operator answers
-                    turn.message_id = saved
-                    turn.actions = [_action(c, waits[c.id]) for c in waiting]
-                    turn.status = _paused_status(turn.actions)
-                    await emit(turn.status, {"message_id": saved, "actions": turn.actions})
-                    self._expire_later(tenant_id, sid, saved, [c.id for c in waiting], setup.action_timeout_s)  # fmt: skip
-                    return turn
-        finally:
-            for client in clients.values():
-                await client.close()
+                await self._save_assistant(setup, tenant_id, sid, turn_id, model, Reply("", [], reply.usage), tool_round=True)  # fmt: skip
+                main_kind = providers[settings.provider][0]
+                context = await self._context(tenant_id, sid, main_kind, settings, False)
+                reply = await self._ask(
+                    clients[settings.provider], main_kind, settings.model, settings.system,
+                    context.history, None, emit if stream else None,
+                )  # fmt: skip
+                model = settings.model
+            tool_round = bool(reply.tool_calls)
+            waits = {c.id: "approval" if c.name in context.approval else "browser_action" for c in reply.tool_calls if c.name in context.browser or c.name in context.approval}  # fmt: skip
+            saved = await self._save_assistant(setup, tenant_id, sid, turn_id, model, reply, tool_round=tool_round, waits=waits)  # fmt: skip
+            turn.usage.add(reply.usage)
+            if tool_round:
+                turn.tool_usage.add(reply.usage)
+            await emit("usage", {"round": round_no + 1, "model": model, **reply.usage.as_dict()})
+            record: dict[str, Any] = {"model": model, "usage": reply.usage.as_dict(), "tool_calls": []}  # fmt: skip
+            turn.rounds.append(record)
+            if not reply.tool_calls:
+                turn.message_id, turn.content = saved, reply.text
+                break
+            for call in reply.tool_calls:
+                await emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})  # fmt: skip
+            waiting = [c for c in reply.tool_calls if c.id in waits]
+            now = [c for c in reply.tool_calls if c not in waiting]
+            results = await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c) for c in now))  # fmt: skip
+            for call, envelope in zip(now, results, strict=True):
+                record["tool_calls"].append({"id": call.id, "name": call.name, "arguments": call.arguments, "envelope": envelope})  # fmt: skip
+                await emit("tool_result", {"id": call.id, "name": call.name, "envelope": envelope})  # fmt: skip
+            await self._save_results(setup, tenant_id, sid, turn_id, now, list(results))
+            if waiting:  # the turn pauses until the page or an operator answers
+                turn.message_id = saved
+                turn.actions = [_action(c, waits[c.id]) for c in waiting]
+                turn.status = _paused_status(turn.actions)
+                await emit(turn.status, {"message_id": saved, "actions": turn.actions})
+                self._expire_later(tenant_id, sid, saved, [c.id for c in waiting], setup.action_timeout_s)  # fmt: skip
+                return turn
         await emit("done", turn.as_dict())
         return turn
 
@@ -375,11 +376,10 @@ class AgentLoop:
         runtime.committed(store)
         return envelope
 
-    async def _save_assistant(self, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None) -> str:  # fmt: skip
+    async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None) -> str:  # fmt: skip
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
-            row = await store.sessions.get(tenant_id, sid)
             calls = [
                 {
                     "id": c.id,
@@ -390,23 +390,59 @@ class AgentLoop:
                 for c in reply.tool_calls
             ]
             saved = await store.messages.append(
-                sid, tenant_id, row.bot, role="assistant", content=reply.text or None,
+                sid, tenant_id, setup.bot, role="assistant", content=reply.text or None,
                 tool_calls=calls or None, turn=turn_id, model=model,
                 input_tokens=reply.usage.input, output_tokens=reply.usage.output,
                 cached_tokens=reply.usage.cached, tool_round=tool_round,
             )  # fmt: skip
             return saved.id
 
-    async def _save_results(self, tenant_id, sid, turn_id, calls: list[ToolCall], results) -> None:  # fmt: skip
+    async def _save_results(self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results) -> None:  # fmt: skip
+        if not calls:
+            return
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
-            row = await store.sessions.get(tenant_id, sid)
             for call, envelope in zip(calls, results, strict=True):
                 await store.messages.append(
-                    sid, tenant_id, row.bot, role="tool", tool_call_id=call.id, name=call.name,
+                    sid, tenant_id, setup.bot, role="tool", tool_call_id=call.id, name=call.name,
                     content=tool_text(envelope), turn=turn_id,
                 )  # fmt: skip
+
+
+class ProviderClients:
+    """The SDK clients of the providers in use on this node, kept between turns: a client holds
+    its connection pool (and TLS context, costly to build), so a turn reuses warm connections.
+    Keyed by everything a client is made of — a changed key or URL makes a new one."""
+
+    MAX = 256
+
+    def __init__(self) -> None:
+        self._clients: OrderedDict[tuple[Any, ...], Provider] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
+
+    def get(self, config: ProviderConfig) -> Provider:
+        guard, extra = config.egress or (None, None)
+        key = (
+            config.kind, config.base_url, hashlib.sha256((config.api_key or "").encode()).hexdigest(),
+            id(guard), repr(extra), config.timeout_s, config.max_retries,
+        )  # fmt: skip
+        client = self._clients.get(key)
+        if client is None:
+            client = self._clients[key] = make_provider(config)
+            while len(self._clients) > self.MAX:
+                _, old = self._clients.popitem(last=False)
+                task = asyncio.get_running_loop().create_task(old.close())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+        else:
+            self._clients.move_to_end(key)
+        return client
+
+    async def close(self) -> None:
+        for client in self._clients.values():
+            await client.close()
+        self._clients.clear()
 
 
 def _action(call: ToolCall, waits: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from server.agent.providers import ProviderConfig, make_provider
+from server.agent.providers import ProviderConfig
 from server.calls.host import HostCallRefused
 from server.egress import Allowlist
 from server.errors import ProviderError
@@ -62,13 +62,11 @@ class ToolLlm:
                 timeout_s=runtime.settings.provider_timeout_s, max_retries=runtime.settings.provider_retries,
                 egress=(runtime.egress, extra) if runtime.egress else None,
             )  # fmt: skip
-        provider = make_provider(config)
+        provider = runtime.agent.clients.get(config)  # the loop's warm clients
         try:
             reply = await provider.complete(model, None, messages, None)
         except ProviderError as exc:
             raise HostCallRefused(f"llm.chat: {exc.detail}") from None
-        finally:
-            await provider.close()
         if runtime.quotas is not None:
             await runtime.quotas.charge_tokens(tenant_id, reply.usage.input, reply.usage.output)
         return {"content": reply.text, "usage": reply.usage.as_dict(), "model": ref}

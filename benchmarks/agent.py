@@ -1,0 +1,138 @@
+"""Agent loop benchmark.
+
+    python -m benchmarks.agent [--turns 200] [--conversations 1000]
+
+(a) Per-round overhead of the loop — everything but the model's and the tool's own time — in one
+run against a fake model server on loopback: the same SDK calling the same fake model directly
+is the baseline; a one-round turn (the model answers in text) through ``POST …/messages`` costs
+the baseline plus the loop's overhead; a two-round turn (a trivial tool call, then text) costs
+two model calls, one tool call and two rounds of overhead.
+(b) N concurrent streaming conversations on one node, the fake model answering each in 1 s:
+errors, wall time, and the node's RSS growth per conversation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import openai
+
+from server.api.app import create_app
+from server.secretbox import generate_key
+from server.settings import Settings
+from tests.fake_models import fake_model_server
+from tests.servers import served
+
+ADMIN = "bench-admin-key-" + "a" * 40
+TOOL = {
+    "kind": "python",
+    "source": (
+        "def execute(params, context):\n    return {'success': True, 'ok': 1}\n\n\n"
+        "tool = {'name': 'ping', 'description': 'ping', 'execute': execute}\n"
+    ),
+}
+
+
+def rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def p50(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+async def main(turns: int, conversations: int) -> None:
+    data = Path(tempfile.mkdtemp(prefix="quiver-bench-agent-"))
+    settings = Settings(
+        _env_file=None, data_dir=data, admin_key=ADMIN, secret_key=generate_key(), workers=1,
+        require_isolation=False, log_level="warning", tenant_requests=None, key_requests=None,
+    )  # fmt: skip
+    app = create_app(settings)
+    async with app.router.lifespan_context(app), fake_model_server() as fake, served(app) as base:
+        fake.record = False
+        admin = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=120)  # fmt: skip
+        await admin.post("/v1/tenants", json={"id": "bench"})
+        await admin.put("/v1/tenants/bench/egress", json={"allow": [fake.host]})
+        dev_key = (await admin.post("/v1/tenants/bench/keys", json={"role": "developer"})).json()["key"]  # fmt: skip
+        agent_key = (await admin.post("/v1/tenants/bench/keys", json={"role": "agent"})).json()["key"]  # fmt: skip
+        dev = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {dev_key}"}, timeout=120)  # fmt: skip
+        limits = httpx.Limits(max_connections=conversations + 10, max_keepalive_connections=conversations + 10)  # fmt: skip
+        agent = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {agent_key}"}, timeout=300, limits=limits)  # fmt: skip
+        await dev.put("/v1/providers/fake", json={"kind": "openai", "base_url": fake.base + "/v1", "api_key": "sk-bench"})  # fmt: skip
+        await dev.post("/v1/tools", json=TOOL)
+        await dev.post("/v1/bots", json={"name": "b", "tools": None, "model": "fake/m"})
+
+        sdk = openai.AsyncOpenAI(base_url=fake.base + "/v1", api_key="sk-bench", max_retries=0)
+        fake.default = {"text": "hello"}
+        direct, one_round, two_rounds, tool_calls = [], [], [], []
+        sid = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+        for _ in range(turns):
+            started = time.perf_counter()
+            await sdk.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": "hi"}]
+            )
+            direct.append(time.perf_counter() - started)
+        for _ in range(turns):
+            fresh = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+            started = time.perf_counter()
+            answered = await agent.post(f"/v1/sessions/{fresh}/messages", json={"content": "hi"})
+            one_round.append(time.perf_counter() - started)
+            assert answered.status_code == 200, answered.text
+        for _ in range(turns):
+            started = time.perf_counter()
+            await agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "ping"})
+            tool_calls.append(time.perf_counter() - started)
+        for _ in range(turns):
+            fresh = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+            fake.reply({"tool_calls": [{"name": "ping", "arguments": {}}]}, {"text": "done"})
+            started = time.perf_counter()
+            answered = await agent.post(f"/v1/sessions/{fresh}/messages", json={"content": "ping it"})  # fmt: skip
+            two_rounds.append(time.perf_counter() - started)
+            assert answered.json()["message"]["content"] == "done", answered.text
+        await sdk.close()
+
+        model, one, tool, two = p50(direct), p50(one_round), p50(tool_calls), p50(two_rounds)
+        print(f"per-round overhead ({turns} turns each, p50 ms, SQLite)")
+        print(f"  the SDK calling the fake model directly      {model:8.2f}")
+        print(f"  one-round turn through the loop               {one:8.2f}   overhead {one - model:6.2f} ms/round ({one / model:.2f}x)")  # fmt: skip
+        print(f"  a trivial tool call through POST …/calls      {tool:8.2f}")
+        print(f"  two-round turn (tool call, then text)         {two:8.2f}   overhead {(two - 2 * model - tool) / 2:6.2f} ms/round")  # fmt: skip
+
+        fake.default = {"text": "a slow answer", "delay_s": 1.0}
+        sessions = [(await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"] for _ in range(conversations)]  # fmt: skip
+        before = rss_kb()
+
+        async def converse(session_id: str) -> bool:
+            async with agent.stream("POST", f"/v1/sessions/{session_id}/messages", json={"content": "hi", "stream": True}) as r:  # fmt: skip
+                body = "".join([line async for line in r.aiter_lines()])
+            return r.status_code == 200 and "event: done" in body
+
+        started = time.perf_counter()
+        outcomes = await asyncio.gather(*(converse(s) for s in sessions), return_exceptions=True)
+        took = time.perf_counter() - started
+        after = rss_kb()
+        errors = sum(1 for o in outcomes if o is not True)
+        print(f"\n{conversations} concurrent streaming conversations, the model answering in 1 s")
+        print(f"  errors {errors}, wall {took:.1f} s, RSS {before / 1024:.0f} -> {after / 1024:.0f} MB "
+              f"({(after - before) / max(1, conversations):.1f} KB per conversation)")  # fmt: skip
+        for client in (admin, dev, agent):
+            await client.aclose()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--conversations", type=int, default=1000)
+    args = parser.parse_args()
+    os.environ.setdefault("QUIVER_LOG_LEVEL", "warning")
+    asyncio.run(main(args.turns, args.conversations))
