@@ -141,15 +141,19 @@ def _raised(exc: Exception) -> ProviderError:
 PROVIDER_ERRORS = (openai.OpenAIError, anthropic.AnthropicError)
 
 
+def _openai(config: ProviderConfig) -> openai.AsyncOpenAI:
+    return openai.AsyncOpenAI(
+        api_key=config.api_key or "none", base_url=config.base_url,
+        timeout=config.timeout_s, max_retries=config.max_retries,
+        http_client=_client(config, HTTPX),
+    )  # fmt: skip
+
+
 class OpenAIChat:
     """Chat Completions (and every server that speaks it)."""
 
     def __init__(self, config: ProviderConfig) -> None:
-        self.client = openai.AsyncOpenAI(
-            api_key=config.api_key or "none", base_url=config.base_url,
-            timeout=config.timeout_s, max_retries=config.max_retries,
-            http_client=_client(config, HTTPX),
-        )  # fmt: skip
+        self.client = _openai(config)
 
     async def close(self) -> None:
         await self.client.close()
@@ -240,11 +244,7 @@ class OpenAIResponses:
     """The Responses API: input items in, output items out."""
 
     def __init__(self, config: ProviderConfig) -> None:
-        self.client = openai.AsyncOpenAI(
-            api_key=config.api_key or "none", base_url=config.base_url,
-            timeout=config.timeout_s, max_retries=config.max_retries,
-            http_client=_client(config, HTTPX),
-        )  # fmt: skip
+        self.client = _openai(config)
 
     async def close(self) -> None:
         await self.client.close()

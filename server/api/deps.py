@@ -164,6 +164,14 @@ def acting_tenant(principal: Principal, tenant: str | None, *, allow_global: boo
     return tenant
 
 
+def developer_tenant(
+    principal: Principal, tenant: str | None, *, allow_global: bool = False
+) -> str:
+    """The tenant a developer request acts for (admins name it with ``?tenant=``)."""
+    require(principal, "developer")
+    return acting_tenant(principal, tenant, allow_global=allow_global)
+
+
 async def require_admin(principal: PrincipalDep) -> Principal:
     if not principal.is_admin:
         raise ForbiddenError("this needs an admin key")

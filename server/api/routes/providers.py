@@ -7,18 +7,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Response
 
-from server.api.deps import PrincipalDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.deps import PrincipalDep, StoreDep, TenantQuery, developer_tenant
 from server.api.views import ProviderBody, iso
 from server.egress import EgressDenied, parse_url
 from server.errors import FieldError, ValidationFailedError
 
 router = APIRouter(prefix="/v1/providers", tags=["providers"])
 ProviderName = Annotated[str, Path(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")]
-
-
-def _scope(principal, tenant: str | None) -> str:
-    require(principal, "developer")
-    return acting_tenant(principal, tenant)
 
 
 @router.put("/{name}", responses={201: {"description": "Created"}})
@@ -31,7 +26,7 @@ async def put_provider(
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
     """Create or replace a provider (leave `api_key` out to keep the stored one)."""
-    tenant_id = _scope(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     await store.tenants.get(tenant_id)
     if body.base_url is not None:
         try:
@@ -60,7 +55,7 @@ async def put_provider(
 async def list_providers(
     principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> dict[str, Any]:
-    tenant_id = _scope(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     return {"providers": [_public(r) for r in await store.providers.list(tenant_id)]}
 
 
@@ -68,14 +63,14 @@ async def list_providers(
 async def get_provider(
     name: ProviderName, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> dict[str, Any]:
-    return _public(await store.providers.get(_scope(principal, tenant), name))
+    return _public(await store.providers.get(developer_tenant(principal, tenant), name))
 
 
 @router.delete("/{name}", status_code=204)
 async def delete_provider(
     name: ProviderName, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> Response:
-    tenant_id = _scope(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     await store.providers.delete(tenant_id, name)
     store.audit.record(principal.key_id, tenant_id, "provider.delete", name)
     return Response(status_code=204)

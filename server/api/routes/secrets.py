@@ -7,18 +7,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Response
 
-from server.api.deps import PrincipalDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.deps import PrincipalDep, StoreDep, TenantQuery, developer_tenant
 from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import SecretPut, iso
 from server.registry.definitions import SECRET_NAME
 
 router = APIRouter(prefix="/v1/secrets", tags=["secrets"])
 SecretName = Annotated[str, Path(pattern=SECRET_NAME, examples=["CRM_TOKEN"])]
-
-
-def _scope(principal, tenant: str | None) -> str:
-    require(principal, "developer")
-    return acting_tenant(principal, tenant, allow_global=True)
 
 
 @router.put("/{name}", responses={201: {"description": "Created (a new secret)"}})
@@ -31,7 +26,7 @@ async def put_secret(
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
     """Set a secret (201 when new). Global tools' secrets: admins with `?tenant=*`."""
-    tenant_id = _scope(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant, allow_global=True)
     if tenant_id != "*":
         await store.tenants.get(tenant_id)
     row, created = await store.secrets.put(tenant_id, name, body.value, principal.key_id)
@@ -49,7 +44,7 @@ async def list_secrets(
     cursor: CursorQuery = None,
 ) -> dict[str, Any]:
     """The tenant's secrets by name: names and dates, never values."""
-    tenant_id = _scope(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant, allow_global=True)
     rows, next_cursor = page(await store.secrets.list(tenant_id), lambda r: [r.name], limit, cursor)
     return {"secrets": [_public(r) for r in rows], "next_cursor": next_cursor}
 
@@ -58,7 +53,7 @@ async def list_secrets(
 async def delete_secret(
     name: SecretName, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> Response:
-    tenant_id = _scope(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant, allow_global=True)
     await store.secrets.delete(tenant_id, name)
     store.audit.record(principal.key_id, tenant_id, "secret.delete", name)
     return Response(status_code=204)

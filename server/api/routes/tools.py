@@ -12,8 +12,7 @@ from server.api.deps import (
     RuntimeDep,
     StoreDep,
     TenantQuery,
-    acting_tenant,
-    require,
+    developer_tenant,
     same_name,
 )
 from server.api.idempotency import IdempotencyKey, answer_once
@@ -85,8 +84,7 @@ ToolBody = Annotated[dict[str, Any], Body(openapi_examples=EXAMPLES)]
 
 
 def _developer_scope(principal: Principal, tenant: str | None) -> str:
-    require(principal, "developer")
-    return acting_tenant(principal, tenant, allow_global=True)
+    return developer_tenant(principal, tenant, allow_global=True)
 
 
 async def _checked(
