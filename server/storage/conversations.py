@@ -98,8 +98,9 @@ class MessageRepository:
         return list(await self.session.scalars(stmt))
 
     async def tokens(
-        self, tenant_id: str | None, since: datetime, until: datetime, bot: str | None = None
-    ) -> dict[str, int]:
+        self, tenant_id: str | None, since: datetime, until: datetime, bot: str | None = None,
+        session_id: str | None = None,
+    ) -> dict[str, int]:  # fmt: skip
         """Token sums of the model calls in the range (all tenants when ``tenant_id`` is None)."""
         tool = MessageRow.tool_round.is_(True)
         stmt = select(
@@ -118,6 +119,8 @@ class MessageRepository:
             stmt = stmt.where(MessageRow.tenant_id == tenant_id)
         if bot is not None:
             stmt = stmt.where(MessageRow.bot == bot)
+        if session_id is not None:
+            stmt = stmt.where(MessageRow.session_id == session_id)
         calls, inp, out, cached, tool_in, tool_out = (await self.session.execute(stmt)).one()
         return {
             "model_calls": int(calls), "input": int(inp), "output": int(out), "cached": int(cached),

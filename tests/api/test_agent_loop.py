@@ -112,6 +112,8 @@ async def test_a_turn_runs_tools_in_parallel_and_answers(
     await agents.runtime.call_log.flush()
     calls = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
     usage = (await acme.dev.get("/v1/usage")).json()["tokens"]
+    of_session = (await acme.dev.get(f"/v1/usage?session={sid}")).json()["tokens"]
+    of_other_bot = (await acme.dev.get("/v1/usage?bot=other")).json()["tokens"]
     provider = (await acme.dev.get("/v1/providers/main")).json()
 
     assert answered.status_code == 200, answered.text
@@ -130,6 +132,7 @@ async def test_a_turn_runs_tools_in_parallel_and_answers(
     assert {c["message_id"] for c in calls} == {asked} and len(calls) == 2
     assert usage["input"] == 320 and usage["output"] == 40 and usage["cached"] == 120
     assert usage["tool_round_input"] == 120 and usage["model_calls"] == 2
+    assert of_session["input"] == 320 and of_other_bot["input"] == 0
     headers = first["headers"]
     sent_key = "".join(headers.get(h, "") for h in ("authorization", "x-api-key", "x-goog-api-key"))
     assert KEY in sent_key  # the provider got the key …

@@ -34,6 +34,7 @@ async def usage(
     ] = None,  # fmt: skip
     until: Annotated[datetime | None, Query(description="tokens until (default: now)")] = None,
     bot: Annotated[str | None, Query(max_length=64)] = None,
+    session: Annotated[str | None, Query(max_length=36, description="one session's tokens")] = None,
 ) -> dict[str, Any]:
     """The tenant's limits (the server's defaults with an admin's overrides), today's calls and
     sandbox CPU milliseconds (UTC day, all nodes), and the model tokens of its agent loops —
@@ -44,7 +45,10 @@ async def usage(
     start = _aware(since, "since", now.replace(hour=0, minute=0, second=0, microsecond=0))
     end = _aware(until, "until", now + timedelta(seconds=1))
     if principal.is_admin and tenant == "*":
-        return {"tenant": "*", "tokens": await store.messages.tokens(None, start, end, bot)}
+        return {
+            "tenant": "*",
+            "tokens": await store.messages.tokens(None, start, end, bot, session),
+        }
     tenant_id = acting_tenant(principal, tenant)
     row = await store.tenants.get(tenant_id)
     quotas = runtime.quotas
