@@ -86,6 +86,8 @@ class Runtime:
     quotas: Quotas | None = None
     egress: EgressGuard | None = None
     agent: Any = None  # server.agent.loop.AgentLoop
+    handoffs: Any = None  # server.calls.lifecycle.Handoffs
+    sweeper: Any = None  # server.calls.lifecycle.SessionSweeper
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -137,6 +139,10 @@ class Runtime:
         await self.call_log.stop()
         if self.agent is not None:
             await self.agent.clients.close()
+        if self.sweeper is not None:
+            await self.sweeper.stop()
+        if self.handoffs is not None:
+            await self.handoffs.drain()
         await self.tracker.breakers.close()
         if self.quotas is not None:
             await self.quotas.close()
@@ -389,8 +395,12 @@ async def start(settings: Settings) -> Runtime:
     )
     from server.agent.loop import AgentLoop
     from server.agent.tool_llm import ToolLlm
+    from server.calls.lifecycle import Handoffs, SessionSweeper
 
     runtime.agent = AgentLoop(runtime)
+    runtime.handoffs = Handoffs(runtime)
+    runtime.sweeper = SessionSweeper(runtime, settings.session_sweep_s)
+    runtime.sweeper.start()
     pipeline.llm = ToolLlm(runtime).chat
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())

@@ -6,6 +6,8 @@
      ├── ForbiddenError             403 forbidden
      ├── NotFoundError              404 not_found
      ├── ConflictError              409 conflict
+     │    ├── SessionEndedError      409 session_ended      (calls and messages of an ended session)
+     │    └── HandedOffError         409 handed_off         (messages while a person has the session)
      ├── PayloadTooLargeError       413 payload_too_large
      ├── ValidationFailedError      422 validation_error   (errors: [{field|line, message}])
      │    └── LoadTimeoutError       422 load_timeout       (the tool file's top level ran too long)
@@ -34,6 +36,8 @@ ErrorCode = Literal[
     "not_found",
     "method_not_allowed",
     "conflict",
+    "session_ended",
+    "handed_off",
     "payload_too_large",
     "validation_error",
     "load_timeout",
@@ -98,6 +102,14 @@ class NotFoundError(QuiverError):
 
 class ConflictError(QuiverError):
     status, code, title = 409, "conflict", "Conflict"
+
+
+class SessionEndedError(ConflictError):
+    status, code, title = 409, "session_ended", "The session has ended"
+
+
+class HandedOffError(ConflictError):
+    status, code, title = 409, "handed_off", "A person has the conversation"
 
 
 class PayloadTooLargeError(QuiverError):

@@ -133,6 +133,9 @@ class Settings(BaseSettings):
         default=None,
         description="milliseconds code tools of one tenant may run per UTC day (none: no quota)",
     )
+    session_sweep_s: float = Field(
+        default=30.0, description="how often a node ends sessions idle past their bot's timeout"
+    )
     provider_timeout_s: float = Field(
         default=60.0, description="the agent loop's wait for a model provider's answer"
     )

@@ -44,7 +44,14 @@ from server.agent.providers import (
 from server.calls import envelope as envelopes
 from server.calls.session_calls import call_in_session, load_state
 from server.egress import Allowlist
-from server.errors import ConflictError, FieldError, NotFoundError, ValidationFailedError
+from server.errors import (
+    ConflictError,
+    FieldError,
+    HandedOffError,
+    NotFoundError,
+    SessionEndedError,
+    ValidationFailedError,
+)
 from server.registry.formats import convert
 
 if TYPE_CHECKING:
@@ -187,6 +194,10 @@ class AgentLoop:
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
             row = await store.sessions.get(tenant_id, sid)
+            if row.status == "ended":
+                raise SessionEndedError(f"session {sid!r} has ended ({row.end_reason})")
+            if row.status == "handed_off":
+                raise HandedOffError("a person has this conversation; POST …/resume gives it back")
             bot_row = await store.bots.get(tenant_id, row.bot)
             settings = _bot_model(bot_row)
             view = await runtime.registry.view(store, tenant_id)

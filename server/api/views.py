@@ -198,6 +198,10 @@ class BotBody(Strict):
         description="history sent to the model is cut to this (oldest turns first); default 32000",
     )
     action_timeout_s: int | None = Field(default=None, ge=1, le=3600)
+    idle_timeout_s: int | None = Field(
+        default=None, ge=10, le=30 * 86_400,
+        description="a session idle this long is ended (reason `idle`); null: never",
+    )  # fmt: skip
     system_prompt: str | None = Field(default=None, max_length=20_000)
     max_tools: int | None = Field(
         default=None,
@@ -369,3 +373,23 @@ class ActionAnswer(Strict):
     error: str | dict[str, Any] | None = None
     approved: bool | None = None
     reason: str | None = Field(default=None, max_length=2000)
+
+
+class EndBody(Strict):
+    reason: str = Field(default="ended by the agent", min_length=1, max_length=200)
+
+
+class HandoffBody(Strict):
+    url: str | None = Field(default=None, max_length=2000, description="null: no announcements")
+    secret: str | None = Field(default=None, min_length=16, max_length=512, description="signs each announcement (HMAC-SHA256); never returned")  # fmt: skip
+
+
+def session_public(row: Any, messages: int | None = None, calls: int | None = None) -> dict[str, Any]:  # fmt: skip
+    out: dict[str, Any] = {
+        "id": row.id, "bot": row.bot, "status": row.status, "customer": row.customer,
+        "intent": row.intent, "created_at": iso(row.created_at), "ended_at": iso(row.ended_at),
+        "end_reason": row.end_reason, "handed_off_at": iso(row.handed_off_at),
+    }  # fmt: skip
+    if messages is not None:
+        out.update(messages=messages, calls=calls)
+    return out

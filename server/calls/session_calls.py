@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from server.calls import envelope
 from server.calls.pipeline import CallRequest
+from server.errors import SessionEndedError
 from server.registry.model import SessionInputs
 from server.registry.service import TenantView
 from server.storage.repositories import Store
-from server.storage.tables import SessionRow
+from server.storage.tables import SessionRow, utcnow
 
 if TYPE_CHECKING:
     from server.bootstrap import Runtime
@@ -47,7 +48,11 @@ async def call_in_session(
     message_id: str | None = None,
 ) -> dict[str, Any]:
     """Run a server tool of the session's snapshot through the gate: a tool outside the
-    snapshot, held out by a breaker or run in the browser answers its failure envelope."""
+    snapshot, held out by a breaker or run in the browser answers its failure envelope; an ended
+    session refuses (409 ``session_ended``). A handoff tool's success hands the session to a
+    person (``handed_off``, an event, the tenant's handoff webhook)."""
+    if state.row.status == "ended":
+        raise SessionEndedError(f"session {state.row.id!r} has ended ({state.row.end_reason})")
     snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
     entry = next((e for e in snapshot.entries if e.name == tool_name), None)
     tools = state.view.tools_for(state.row.bot)
@@ -67,4 +72,21 @@ async def call_in_session(
         return envelope.failure(tool_name, 0.0, "browser_action", message)
     result = await runtime.pipeline.call(store, request, tools[tool_name])
     store.answered = True  # the tool ran: its answer goes out whatever the commit meets
+    if _hands_off(tools[tool_name], result) and await store.lifecycle.hand_off(
+        state.tenant_id, state.row.id, utcnow()
+    ):
+        store.sessions.bumped.add(state.row.id)  # the session's event stream says so
+        reason = str((result.get("result") or {}).get("reason") or "")
+        runtime.handoffs.announce(state.tenant_id, state.row.id, state.row.bot, tool_name, reason)
     return result
+
+
+def _hands_off(tool: Any, result: dict[str, Any]) -> bool:
+    """A handoff tool (``metadata.category: handoff``) that succeeded asking for a person."""
+    value = result.get("result")
+    return (
+        result.get("success") is True
+        and tool.metadata.get("category") == "handoff"
+        and isinstance(value, dict)
+        and value.get("handoff") is True
+    )

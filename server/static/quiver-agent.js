@@ -6,6 +6,7 @@
 //   const reply = await llm(messages, toOpenAITools());       // server tools + this page's actions
 //   const result = await call(name, args);                     // runs here or on the server
 //   on("change", ({ added, removed }) => { /* tools changed: the next turn sees them */ });
+//   on("handoff", (session) => { /* a person takes over: stop sending messages */ });
 //
 // Or let the server run the model (the bot's agent loop) and only handle the page's actions:
 //   const answer = await send("Where is my order?", { onText: (t) => show(t), onTool: (e) => log(e) });
@@ -34,7 +35,7 @@ class QuiverError extends Error {
 export class QuiverAgent {
   constructor() {
     this.actions = new Map();
-    this.listeners = { change: new Set(), error: new Set() };
+    this.listeners = { change: new Set(), error: new Set(), handoff: new Set(), ended: new Set(), resumed: new Set() };
     this.snapshot = { version: 0, tools: [] };
     this.session = null;
     this._base = null;
@@ -211,7 +212,7 @@ export class QuiverAgent {
 
   // ---- events -------------------------------------------------------------------------------
   on(event, fn) {
-    if (!this.listeners[event]) throw new Error(`unknown event ${event}; use "change" or "error"`);
+    if (!this.listeners[event]) throw new Error(`unknown event ${event}; use change, handoff, resumed, ended or error`);
     this.listeners[event].add(fn);
     return () => this.listeners[event].delete(fn);
   }
@@ -284,6 +285,12 @@ export class QuiverAgent {
       if (line.startsWith("event: ")) event = line.slice(7);
       else if (line.startsWith("data: ")) data += line.slice(6);
       else if (line.startsWith("id: ")) id = line.slice(4);
+    }
+    if (event === "status" && data) {  // the session was handed to a person, given back or ended
+      const session = JSON.parse(data);
+      const kind = { handed_off: "handoff", ended: "ended", active: "resumed" }[session.status];
+      if (kind) this._emit(kind, session);
+      return;
     }
     if (event !== "snapshot" || !data) return;
     const payload = JSON.parse(data);

@@ -27,6 +27,7 @@ from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.secretbox import SecretBox
 from server.storage.calls import CallRepository
 from server.storage.conversations import MessageRepository, ProviderRepository
+from server.storage.lifecycle import Lifecycle
 from server.storage.tables import (
     ApiKeyRow,
     AuditRow,
@@ -442,7 +443,7 @@ class SecretRepository:
 
 BOT_MODEL_FIELDS = (
     "model", "tool_round_model", "max_rounds", "max_context_tokens", "action_timeout_s",
-    "system_prompt",
+    "system_prompt", "idle_timeout_s",
 )  # fmt: skip
 
 
@@ -600,6 +601,7 @@ class Store:
         self.secrets = SecretRepository(session, box)
         self.providers = ProviderRepository(session, box)
         self.messages = MessageRepository(session)
+        self.lifecycle = Lifecycle(session)
         self.bots = BotRepository(session)
         self.audit = AuditRepository(session)
         self.sessions = SessionRepository(session)

@@ -62,6 +62,8 @@ class TenantRow(Base):
     egress_allow: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
     # an admin's overrides of the request rates and daily quotas (``server.quotas``)
     limits: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, server_default="{}")
+    handoff_url: Mapped[str | None] = mapped_column(String(2000))
+    handoff_secret_ct: Mapped[str | None] = mapped_column(Text)
     registry_version: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -162,6 +164,7 @@ class BotRow(Base):
     max_context_tokens: Mapped[int | None] = mapped_column(Integer)
     action_timeout_s: Mapped[int | None] = mapped_column(Integer)
     system_prompt: Mapped[str | None] = mapped_column(Text)
+    idle_timeout_s: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -237,8 +240,15 @@ class SessionRow(Base):
     open_breakers: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
     actions: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
     customer: Mapped[str | None] = mapped_column(String(128))
+    status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    end_reason: Mapped[str | None] = mapped_column(String(200))
+    handed_off_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
-    __table_args__ = (Index("ix_sessions_tenant_customer", "tenant_id", "customer"),)
+    __table_args__ = (
+        Index("ix_sessions_tenant_customer", "tenant_id", "customer"),
+        Index("ix_sessions_tenant_status_created", "tenant_id", "status", "created_at"),
+    )
 
 
 class IdempotencyKeyRow(Base):

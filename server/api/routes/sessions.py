@@ -31,6 +31,7 @@ from server.api.views import (
     ActionAnswer,
     ActionsBody,
     CallBody,
+    EndBody,
     IntentUpdate,
     MessageBody,
     OutcomeBody,
@@ -38,6 +39,7 @@ from server.api.views import (
     SessionCreate,
     iso,
     message_public,
+    session_public,
 )
 from server.bootstrap import Runtime
 from server.calls.calllog import truncate
@@ -58,7 +60,7 @@ from server.registry.formats import native
 from server.registry.model import Snapshot
 from server.registry.service import TenantView
 from server.storage.repositories import Store
-from server.storage.tables import SessionRow
+from server.storage.tables import SessionRow, utcnow
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 log = logging.getLogger("quiver.sessions")
@@ -373,14 +375,19 @@ async def events(
 
     async def stream() -> AsyncIterator[bytes]:
         sent_version, sent = last, hub.recall(sid, last) if last is not None else None
+        sent_status = "active"
         try:
             yield b"retry: 1000\n\n"
             while not hub.closing.is_set():
                 watcher.wake.clear()
-                snapshot = await _current_snapshot(runtime, state.tenant_id, sid)
-                if snapshot is None:
+                current = await _current_snapshot(runtime, state.tenant_id, sid)
+                if current is None:
                     yield b'event: closed\ndata: {"reason": "session deleted"}\n\n'
                     return
+                snapshot, row = current
+                if row.status != sent_status:  # handed to a person, given back, or ended
+                    sent_status = row.status
+                    yield b"event: status\ndata: " + orjson.dumps(session_public(row)) + b"\n\n"
                 prints = fingerprints(snapshot)
                 if snapshot.version != sent_version or prints != sent:
                     hub.remember(sid, snapshot.version, prints)
@@ -401,14 +408,16 @@ async def events(
     )
 
 
-async def _current_snapshot(runtime: Runtime, tenant_id: str, sid: str) -> Snapshot | None:
+async def _current_snapshot(
+    runtime: Runtime, tenant_id: str, sid: str
+) -> tuple[Snapshot, SessionRow] | None:
     async with runtime.sessions() as session, session.begin():
         store = runtime.store(session)
         try:
             state = await load_state(runtime, store, tenant_id, sid)
         except NotFoundError:
             return None
-    return runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
+    return runtime.registry.snapshot(state.view, state.row.bot, state.inputs), state.row
 
 
 def _event(snapshot: Snapshot, change: dict[str, Any]) -> bytes:
@@ -524,3 +533,81 @@ async def list_messages(
     _, row = await _session(principal, store, sid, tenant)
     rows, next_cursor = page(await store.messages.history(row.id), lambda m: [m.seq], limit, cursor)
     return {"messages": [message_public(m) for m in rows], "next_cursor": next_cursor}
+
+
+@router.get("")
+async def list_sessions(
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    bot: Annotated[str | None, Query(max_length=64)] = None,
+    status: Annotated[Literal["active", "handed_off", "ended"] | None, Query()] = None,
+    customer: Annotated[str | None, Query(max_length=128)] = None,
+    since: Annotated[
+        datetime | None, Query(description="created from (ISO 8601 with zone)")
+    ] = None,  # fmt: skip
+    until: Annotated[datetime | None, Query(description="created before")] = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
+    """The tenant's sessions, newest first, a page at a time (developers)."""
+    require(principal, "developer")
+    tenant_id = acting_tenant(principal, tenant)
+    for name, value in (("since", since), ("until", until)):
+        if value is not None and value.tzinfo is None:
+            raise ValidationFailedError([FieldError("needs a time zone, e.g. 2026-12-01T00:00:00Z", field=name)])  # fmt: skip
+    key = decode_cursor(cursor, 2)
+    try:
+        after = (datetime.fromisoformat(key[0]), str(key[1])) if key is not None else None
+    except (TypeError, ValueError):
+        raise ValidationFailedError([FieldError("not a cursor this list gave out", field="cursor")]) from None  # fmt: skip
+    rows = await store.lifecycle.page(
+        tenant_id, bot=bot, status=status, customer=customer, since=since, until=until,
+        limit=limit + 1, after=after,
+    )  # fmt: skip
+    more, rows = len(rows) > limit, rows[:limit]
+    last = rows[-1] if rows else None
+    return {
+        "sessions": [session_public(r) for r in rows],
+        "next_cursor": encode_cursor(last.created_at.isoformat(), last.id)
+        if more and last
+        else None,  # fmt: skip
+    }
+
+
+@router.get("/{sid}")
+async def get_session(
+    sid: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+) -> dict[str, Any]:
+    """A session: its status, times, why it ended, and how many messages and calls it had."""
+    _, row = await _session(principal, store, sid, tenant)
+    messages, calls = await store.lifecycle.counts(row.id)
+    return session_public(row, messages, calls)
+
+
+@router.post("/{sid}/end")
+async def end_session(
+    sid: str,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    body: EndBody | None = None,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """End the conversation: calls and messages are refused from now on (409 `session_ended`);
+    ending it again is a 409 `conflict`."""
+    tenant_id, row = await _session(principal, store, sid, tenant)
+    row = await store.lifecycle.end(tenant_id, row.id, (body or EndBody()).reason, utcnow())
+    store.sessions.bumped.add(row.id)  # its event stream says so
+    return session_public(row)
+
+
+@router.post("/{sid}/resume")
+async def resume_session(
+    sid: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+) -> dict[str, Any]:
+    """Give a handed-off conversation back to the agent loop."""
+    tenant_id, row = await _session(principal, store, sid, tenant)
+    row = await store.lifecycle.resume(tenant_id, row.id)
+    store.sessions.bumped.add(row.id)
+    return session_public(row)

@@ -1,0 +1,47 @@
+"""Sessions have a lifecycle (active, handed off, ended); bots an idle timeout; tenants a handoff
+webhook
+
+Revision ID: 0009
+Revises: 0008
+
+``sessions.status`` (``active``, ``handed_off``, ``ended``) with when and why it ended or was
+handed to a person; a bot's ``idle_timeout_s`` after which an idle session is ended (by whichever
+node sweeps first, exactly once: the end is a conditional update). ``tenants.handoff_url`` and
+its signing secret (encrypted): where a handoff is announced, signed with HMAC-SHA256.
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0009"
+down_revision: str | None = "0008"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("sessions") as batch:
+        batch.add_column(sa.Column("status", sa.String(length=16), server_default="active", nullable=False))  # fmt: skip
+        batch.add_column(sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("end_reason", sa.String(length=200), nullable=True))
+        batch.add_column(sa.Column("handed_off_at", sa.DateTime(timezone=True), nullable=True))
+    op.create_index("ix_sessions_tenant_status_created", "sessions", ["tenant_id", "status", "created_at"])  # fmt: skip
+    with op.batch_alter_table("bots") as batch:
+        batch.add_column(sa.Column("idle_timeout_s", sa.Integer(), nullable=True))
+    with op.batch_alter_table("tenants") as batch:
+        batch.add_column(sa.Column("handoff_url", sa.String(length=2000), nullable=True))
+        batch.add_column(sa.Column("handoff_secret_ct", sa.Text(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("tenants") as batch:
+        batch.drop_column("handoff_secret_ct")
+        batch.drop_column("handoff_url")
+    with op.batch_alter_table("bots") as batch:
+        batch.drop_column("idle_timeout_s")
+    op.drop_index("ix_sessions_tenant_status_created", "sessions")
+    with op.batch_alter_table("sessions") as batch:
+        for column in ("handed_off_at", "end_reason", "ended_at", "status"):
+            batch.drop_column(column)

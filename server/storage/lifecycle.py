@@ -1,0 +1,133 @@
+"""A session's lifecycle in storage: ending it (by an agent, or idle — exactly once across nodes,
+as the end is a conditional update), handing it to a person and back, listing sessions."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from server.errors import ConflictError, NotFoundError
+from server.storage.tables import BotRow, MessageRow, SessionRow, ToolCallRow
+
+STATUSES = ("active", "handed_off", "ended")
+
+
+class Lifecycle:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def _row(self, tenant_id: str, sid: str) -> SessionRow:
+        row = await self.session.get(SessionRow, sid)
+        if row is None or row.tenant_id != tenant_id:
+            raise NotFoundError(f"session {sid!r} not found")
+        return row
+
+    async def end(self, tenant_id: str, sid: str, reason: str, now: datetime) -> SessionRow:
+        row = await self._row(tenant_id, sid)
+        ended = await self._end_if(sid, reason, now, SessionRow.status != "ended")
+        if not ended:
+            raise ConflictError(f"session {sid!r} has already ended")
+        await self.session.refresh(row)
+        return row
+
+    async def _end_if(self, sid: str, reason: str, now: datetime, *conditions: Any) -> bool:
+        result = await self.session.execute(
+            update(SessionRow)
+            .where(SessionRow.id == sid, *conditions)
+            .values(status="ended", ended_at=now, end_reason=reason[:200])
+        )
+        return result.rowcount == 1  # type: ignore[attr-defined]
+
+    async def hand_off(self, tenant_id: str, sid: str, now: datetime) -> bool:
+        """Active → handed off; False when it was not active."""
+        result = await self.session.execute(
+            update(SessionRow)
+            .where(
+                SessionRow.id == sid,
+                SessionRow.tenant_id == tenant_id,
+                SessionRow.status == "active",
+            )  # fmt: skip
+            .values(status="handed_off", handed_off_at=now)
+        )
+        return result.rowcount == 1  # type: ignore[attr-defined]
+
+    async def resume(self, tenant_id: str, sid: str) -> SessionRow:
+        row = await self._row(tenant_id, sid)
+        result = await self.session.execute(
+            update(SessionRow)
+            .where(SessionRow.id == sid, SessionRow.status == "handed_off")
+            .values(status="active")
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise ConflictError(f"session {sid!r} is {row.status}, not handed_off")
+        await self.session.refresh(row)
+        return row
+
+    async def idle_candidates(self, now: datetime, limit: int = 500) -> list[tuple[str, datetime]]:
+        """Active sessions of bots with an idle timeout that have been idle past it:
+        (id, last activity) — the latest of its start, its last message and its last call."""
+        rows = (
+            await self.session.execute(
+                select(SessionRow.id, SessionRow.created_at, BotRow.idle_timeout_s)
+                .join(
+                    BotRow,
+                    and_(BotRow.tenant_id == SessionRow.tenant_id, BotRow.name == SessionRow.bot),
+                )  # fmt: skip
+                .where(SessionRow.status != "ended", BotRow.idle_timeout_s.is_not(None))
+                .limit(limit * 4)
+            )
+        ).all()
+        idle = []
+        for sid, created, timeout in rows:
+            if created > now - timedelta(seconds=timeout):
+                continue
+            last = await self.last_activity(sid, created)
+            if last <= now - timedelta(seconds=timeout):
+                idle.append((sid, last))
+            if len(idle) >= limit:
+                break
+        return idle
+
+    async def last_activity(self, sid: str, created: datetime) -> datetime:
+        message = await self.session.scalar(select(func.max(MessageRow.created_at)).where(MessageRow.session_id == sid))  # fmt: skip
+        call = await self.session.scalar(select(func.max(ToolCallRow.at)).where(ToolCallRow.session_id == sid))  # fmt: skip
+        return max(t for t in (created, message, call) if t is not None)
+
+    async def end_if_idle(self, sid: str, last: datetime, now: datetime) -> bool:
+        """End it unless it ended meanwhile — the node whose update changes the row ends it."""
+        return await self._end_if(sid, "idle", now, SessionRow.status != "ended")
+
+    async def counts(self, sid: str) -> tuple[int, int]:
+        messages = await self.session.scalar(select(func.count()).where(MessageRow.session_id == sid))  # fmt: skip
+        calls = await self.session.scalar(select(func.count()).where(ToolCallRow.session_id == sid))
+        return int(messages or 0), int(calls or 0)
+
+    async def page(
+        self,
+        tenant_id: str,
+        *,
+        bot: str | None,
+        status: str | None,
+        customer: str | None,
+        since: datetime | None,
+        until: datetime | None,
+        limit: int,
+        after: tuple[datetime, str] | None,
+    ) -> list[SessionRow]:
+        """One page of the tenant's sessions, newest first."""
+        stmt = select(SessionRow).where(SessionRow.tenant_id == tenant_id)
+        for column, value in ((SessionRow.bot, bot), (SessionRow.status, status), (SessionRow.customer, customer)):  # fmt: skip
+            if value is not None:
+                stmt = stmt.where(column == value)
+        if since is not None:
+            stmt = stmt.where(SessionRow.created_at >= since)
+        if until is not None:
+            stmt = stmt.where(SessionRow.created_at < until)
+        if after is not None:
+            at, sid = after
+            stmt = stmt.where(or_(SessionRow.created_at < at, and_(SessionRow.created_at == at, SessionRow.id < sid)))  # fmt: skip
+        stmt = stmt.order_by(SessionRow.created_at.desc(), SessionRow.id.desc()).limit(limit)
+        return list(await self.session.scalars(stmt))

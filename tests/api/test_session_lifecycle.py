@@ -1,0 +1,137 @@
+"""Sessions have a lifecycle, through HTTP on SQLite and PostgreSQL: ended by the agent or when
+idle (exactly once, whichever of two nodes sweeps), listed and read, refusing calls and messages
+once ended; handed to a person by the handoff tool (an event on the session's stream, a signed
+announcement to the tenant's webhook, the agent loop silent) and given back."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import time
+
+from server.settings import Settings
+from tests.api.test_calls import ORDER_TOOL, python
+from tests.api.test_webhooks import hooks  # noqa: F401 (the app that may reach 127.0.0.2)
+from tests.conftest import Api, TenantKeys, api_for
+from tests.loopback import LoopbackServer
+from tests.servers import EventReader, bearer_client, served
+
+
+async def ready(t: TenantKeys, **bot: object) -> None:
+    assert (await t.dev.post("/v1/tools", json=python(ORDER_TOOL))).status_code == 201
+    assert (await t.dev.post("/v1/bots", json={"name": "b", "tools": None, **bot})).status_code == 201  # fmt: skip
+
+
+async def attach(t: TenantKeys, customer: str | None = None) -> str:
+    body = {"bot": "b", **({"customer": customer} if customer else {})}
+    response = await t.agent.post("/v1/sessions", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+async def test_ending_listing_and_reading_sessions(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await ready(acme)
+    first, second, third = await attach(acme, "c-1"), await attach(acme), await attach(acme)
+    called = await acme.agent.post(f"/v1/sessions/{first}/calls", json={"tool": "check_order", "arguments": {"order_id": "AB1234"}})  # fmt: skip
+
+    ended = await acme.agent.post(f"/v1/sessions/{first}/end", json={"reason": "customer left"})
+    again = await acme.agent.post(f"/v1/sessions/{first}/end", json={"reason": "twice"})
+    call_after = await acme.agent.post(f"/v1/sessions/{first}/calls", json={"tool": "check_order", "arguments": {"order_id": "AB1234"}})  # fmt: skip
+    message_after = await acme.agent.post(f"/v1/sessions/{first}/messages", json={"content": "hi"})
+    detail = (await acme.agent.get(f"/v1/sessions/{first}")).json()
+    await api.runtime.call_log.flush()
+    counted = (await acme.agent.get(f"/v1/sessions/{first}")).json()
+    listed = (await acme.dev.get("/v1/sessions")).json()["sessions"]
+    of_ended = (await acme.dev.get("/v1/sessions?status=ended")).json()["sessions"]
+    of_customer = (await acme.dev.get("/v1/sessions?customer=c-1")).json()["sessions"]
+    page_one = (await acme.dev.get("/v1/sessions?limit=2")).json()
+    page_two = (await acme.dev.get(f"/v1/sessions?limit=2&cursor={page_one['next_cursor']}")).json()
+    bad_cursor = await acme.dev.get("/v1/sessions?cursor=bm9wZQ")
+    by_agent = await acme.agent.get("/v1/sessions")
+
+    assert called.status_code == 200
+    assert ended.status_code == 200 and ended.json()["status"] == "ended"
+    assert ended.json()["end_reason"] == "customer left" and ended.json()["ended_at"]
+    assert again.status_code == 409 and again.json()["code"] == "conflict"
+    assert call_after.status_code == 409 and call_after.json()["code"] == "session_ended"
+    assert message_after.status_code == 409 and message_after.json()["code"] == "session_ended"
+    assert detail["status"] == "ended" and counted["calls"] == 1 and counted["messages"] == 0
+    assert {s["id"] for s in listed} == {first, second, third}
+    assert [s["id"] for s in of_ended] == [first] and [s["id"] for s in of_customer] == [first]
+    assert len(page_one["sessions"]) == 2 and len(page_two["sessions"]) == 1
+    assert {s["id"] for s in page_one["sessions"] + page_two["sessions"]} == {first, second, third}
+    assert page_two["next_cursor"] is None
+    assert bad_cursor.status_code == 422 and by_agent.status_code == 403
+
+
+async def test_idle_sessions_end_exactly_once_whichever_node_sweeps(settings: Settings) -> None:
+    async with api_for(settings) as one, api_for(settings) as two:
+        acme = await one.tenant("acme")
+        await ready(acme, idle_timeout_s=60)
+        sessions = {await attach(acme) for _ in range(6)}
+        now = time.time()
+        for node in (one, two):
+            node.runtime.sweeper.clock = lambda: now + 30  # not idle long enough yet
+        early = await one.runtime.sweeper.sweep_once()
+        for node in (one, two):
+            node.runtime.sweeper.clock = lambda: now + 120
+        ended_one, ended_two = await asyncio.gather(
+            one.runtime.sweeper.sweep_once(), two.runtime.sweeper.sweep_once()
+        )
+        statuses = {s["id"]: s for s in (await acme.dev.get("/v1/sessions")).json()["sessions"]}
+
+    assert early == []
+    assert set(ended_one) | set(ended_two) == sessions
+    assert not set(ended_one) & set(ended_two)  # each ended by exactly one node
+    assert all(statuses[s]["status"] == "ended" and statuses[s]["end_reason"] == "idle" for s in sessions)  # fmt: skip
+
+
+async def test_a_handoff_is_announced_signed_and_silences_the_loop_until_resumed(
+    hooks: Api,  # noqa: F811
+    upstream_http: LoopbackServer,
+) -> None:
+    acme = await hooks.tenant("acme", shared=["escalate_to_human"])
+    await ready(acme)
+    secret = "handoff-signing-secret-0123"
+    configured = await acme.dev.put("/v1/handoff", json={"url": upstream_http.base + "/handoff", "secret": secret})  # fmt: skip
+    no_secret = await (await hooks.tenant("globex")).dev.put("/v1/handoff", json={"url": "https://x.example/h"})  # fmt: skip
+    sid = await attach(acme)
+    async with (
+        served(hooks.app) as base,
+        bearer_client(base, acme.agent_key) as client,
+        EventReader(client, f"{base}/v1/sessions/{sid}/events") as reader,
+    ):
+        assert (await reader.next())["event"] == "snapshot"
+        escalated = await acme.agent.post(
+            f"/v1/sessions/{sid}/calls",
+            json={"tool": "escalate_to_human", "arguments": {"reason": "wants a person"}},
+        )
+        status = await reader.next()
+        while status["event"] != "status":
+            status = await reader.next()
+    await hooks.runtime.handoffs.drain()
+    while_handed_off = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hello?"})  # fmt: skip
+    resumed = await acme.agent.post(f"/v1/sessions/{sid}/resume")
+    resumed_again = await acme.agent.post(f"/v1/sessions/{sid}/resume")
+
+    assert escalated.json()["success"] is True, escalated.json()
+    assert status["data"]["status"] == "handed_off", status
+    seen = [
+        r for r in upstream_http.seen if r["path"] == "/handoff" and r["body"]["session"] == sid
+    ]
+    assert len(seen) == 1, [r["path"] for r in upstream_http.seen]
+    announced = seen[0]
+    body = json.dumps(announced["body"], separators=(",", ":")).encode()
+    expected = "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+    assert configured.status_code == 200 and configured.json()["secret"] == "********"
+    assert no_secret.status_code == 422 and no_secret.json()["errors"][0]["field"] == "secret"
+    assert escalated.json()["success"] is True
+    assert status["data"]["status"] == "handed_off" and status["data"]["handed_off_at"]
+    assert announced["body"]["session"] == sid and announced["body"]["reason"] == "wants a person"
+    assert announced["headers"]["x-quiver-signature"] == expected
+    assert while_handed_off.status_code == 409 and while_handed_off.json()["code"] == "handed_off"
+    assert resumed.status_code == 200 and resumed.json()["status"] == "active"
+    assert resumed_again.status_code == 409
