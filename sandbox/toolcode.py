@@ -264,8 +264,21 @@ def make_context(
         variables=variables,
         secrets=Context(data.get("secrets") or {}),  # only the ones the tool declared
         update_context=update_context,
+        updateContext=update_context,  # LiteBot's spelling
         modules=Namespace(http=http_ns, logger=logger, llm=Namespace(chat=chat)),
+        **_session_end(data),
     )
+
+
+def _session_end(data: dict[str, Any]) -> dict[str, Any]:
+    """What a session-end hook is given (LiteBot's names, and the snake_case ones)."""
+    if "transcript" not in data:
+        return {}
+    count, reason = data.get("message_count", 0), data.get("session_end_reason")
+    return {
+        "transcript": list(data["transcript"]), "messageCount": count, "message_count": count,
+        "sessionEndReason": reason, "session_end_reason": reason,
+    }  # fmt: skip
 
 
 def at_least(value: Any, limit: int, depth: int = 0) -> int:

@@ -88,6 +88,7 @@ class Runtime:
     agent: Any = None  # server.agent.loop.AgentLoop
     handoffs: Any = None  # server.calls.lifecycle.Handoffs
     sweeper: Any = None  # server.calls.lifecycle.SessionSweeper
+    hooks: Any = None  # server.calls.lifecycle.SessionEndHooks
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -395,10 +396,11 @@ async def start(settings: Settings) -> Runtime:
     )
     from server.agent.loop import AgentLoop
     from server.agent.tool_llm import ToolLlm
-    from server.calls.lifecycle import Handoffs, SessionSweeper
+    from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
 
     runtime.agent = AgentLoop(runtime)
     runtime.handoffs = Handoffs(runtime)
+    runtime.hooks = SessionEndHooks(runtime)
     runtime.sweeper = SessionSweeper(runtime, settings.session_sweep_s)
     runtime.sweeper.start()
     pipeline.llm = ToolLlm(runtime).chat

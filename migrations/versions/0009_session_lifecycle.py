@@ -8,6 +8,8 @@ Revises: 0008
 handed to a person; a bot's ``idle_timeout_s`` after which an idle session is ended (by whichever
 node sweeps first, exactly once: the end is a conditional update). ``tenants.handoff_url`` and
 its signing secret (encrypted): where a handoff is announced, signed with HMAC-SHA256.
+``session_end_hooks``: the session-end tools to run for an ended session, queued in the unit of
+work that ended it (durable), claimed with a lease by whichever node runs them, done once.
 """
 
 from collections.abc import Sequence
@@ -33,9 +35,25 @@ def upgrade() -> None:
     with op.batch_alter_table("tenants") as batch:
         batch.add_column(sa.Column("handoff_url", sa.String(length=2000), nullable=True))
         batch.add_column(sa.Column("handoff_secret_ct", sa.Text(), nullable=True))
+    op.create_table(
+        "session_end_hooks",
+        sa.Column("session_id", sa.String(length=36), nullable=False),
+        sa.Column("tool", sa.String(length=64), nullable=False),
+        sa.Column("tenant_id", sa.String(length=64), nullable=False),
+        sa.Column("status", sa.String(length=16), nullable=False),
+        sa.Column("attempts", sa.Integer(), server_default="0", nullable=False),
+        sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("outcome", sa.String(length=64), nullable=True),
+        sa.ForeignKeyConstraint(["session_id"], ["sessions.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("session_id", "tool"),
+    )
+    op.create_index("ix_session_end_hooks_status", "session_end_hooks", ["status", "lease_until"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_session_end_hooks_status", "session_end_hooks")
+    op.drop_table("session_end_hooks")
     with op.batch_alter_table("tenants") as batch:
         batch.drop_column("handoff_secret_ct")
         batch.drop_column("handoff_url")

@@ -1,7 +1,10 @@
 """What happens around a session's life: idle sessions ended by a sweep (every node sweeps; the
-conditional end makes each session end exactly once), and handoffs announced to the tenant's
-webhook — JSON signed with HMAC-SHA256 (``X-Quiver-Signature: sha256=<hex>`` over the body),
-sent through the egress guard."""
+conditional end makes each session end exactly once); session-end hooks — the bot's tools whose
+metadata says ``on_session_end`` — queued in the unit of work that ends the session and run
+once, with the transcript, by whichever node claims them (a node that dies mid-run lets its
+lease pass and another runs them); and handoffs announced to the tenant's webhook — JSON signed
+with HMAC-SHA256 (``X-Quiver-Signature: sha256=<hex>`` over the body), through the egress
+guard."""
 
 from __future__ import annotations
 
@@ -13,10 +16,11 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from server.calls.pipeline import CallRequest
 from server.egress import Allowlist
 from server.ratelimit import RateLimitedLog
 
@@ -82,6 +86,95 @@ class Handoffs:
             log.warning("handoff webhook of %s failed: %s", tenant_id, exc)
 
 
+HOOK_LEASE_S = 120.0  # a hook's run (its tool's timeout) ends well within this
+MAX_HOOK_ATTEMPTS = 3  # runs cut short by a node's death; a hook that fails is not retried
+
+
+async def end_session(
+    runtime: Runtime, store: Any, tenant_id: str, sid: str, reason: str, now: datetime, *,
+    idle: bool = False,
+) -> bool:  # fmt: skip
+    """End the session and queue its end hooks in this unit of work; False when it had ended
+    already (an idle sweep that lost the race to another node)."""
+    if idle:
+        if not await store.lifecycle.end_if_idle(sid, now, now):
+            return False
+    else:
+        await store.lifecycle.end(tenant_id, sid, reason, now)
+    row = await store.sessions.get(tenant_id, sid)
+    view = await runtime.registry.view(store, tenant_id)
+    tools = view.tools_for(row.bot)
+    offered = runtime.registry.snapshot(view, row.bot).entries
+    hooks = sorted(
+        e.name for e in offered
+        if e.executor == "server" and e.name in tools and tools[e.name].metadata.get("on_session_end") is True
+    )  # fmt: skip
+    if hooks:
+        await store.lifecycle.queue_hooks(tenant_id, sid, hooks, now)
+    return True
+
+
+class SessionEndHooks:
+    """Runs queued session-end hooks. ``clock`` is the tests' to own."""
+
+    def __init__(self, runtime: Runtime, clock: Callable[[], float] = time.time) -> None:
+        self.runtime = runtime
+        self.clock = clock
+        self.wake = asyncio.Event()
+
+    async def run_pending(self) -> list[tuple[str, str, str]]:
+        """Claim and run what is due; (session, tool, outcome) of each run on this node."""
+        runtime = self.runtime
+        now = datetime.fromtimestamp(self.clock(), UTC)
+        async with runtime.sessions() as session, session.begin():
+            claimed = await runtime.store(session).lifecycle.claim_hooks(now, HOOK_LEASE_S)
+        done = []
+        for hook in claimed:
+            outcome = await self._run(hook)
+            done.append((hook.session_id, hook.tool, outcome))
+        return done
+
+    async def _run(self, hook: Any) -> str:
+        runtime = self.runtime
+        if hook.attempts + 1 > MAX_HOOK_ATTEMPTS:
+            outcome, status = "abandoned", "failed"
+        else:
+            try:
+                async with runtime.sessions() as session:
+                    store = runtime.store(session)
+                    async with session.begin():
+                        row, variables = await store.sessions.get_with_variables(hook.tenant_id, hook.session_id)  # fmt: skip
+                        view = await runtime.registry.view(store, hook.tenant_id)
+                        tool = view.tools_for(row.bot).get(hook.tool)
+                        messages = await store.messages.history(row.id)
+                        transcript = [
+                            {"role": m.role, "content": m.content, **({"name": m.name} if m.name else {}),
+                             "at": m.created_at.isoformat()}
+                            for m in messages
+                        ]  # fmt: skip
+                        if tool is None:
+                            result = {"success": False, "error": {"code": "tool_not_available"}}
+                        else:
+                            request = CallRequest(
+                                tenant_id=hook.tenant_id, tool=hook.tool, arguments={}, session=row,
+                                variables=variables, modules=view.sandbox_modules,
+                                egress_allow=view.egress_allow,
+                                extra_context={
+                                    "transcript": transcript, "message_count": len(transcript),
+                                    "session_end_reason": row.end_reason,
+                                },
+                            )  # fmt: skip
+                            result = await runtime.pipeline.call(store, request, tool)
+                outcome = "ok" if result.get("success") else str((result.get("error") or {}).get("code") or "failed")  # fmt: skip
+                status = "done" if result.get("success") else "failed"
+            except Exception:  # the hook's run broke (not the tool failing): said, not retried
+                log.exception("the session-end hook %s of %s failed", hook.tool, hook.session_id)
+                outcome, status = "error", "failed"
+        async with runtime.sessions() as session, session.begin():
+            await runtime.store(session).lifecycle.finish_hook(hook.session_id, hook.tool, status, outcome)  # fmt: skip
+        return outcome
+
+
 class SessionSweeper:
     """Ends idle sessions (a bot's ``idle_timeout_s``). ``clock`` is the tests' to own."""
 
@@ -98,22 +191,29 @@ class SessionSweeper:
         async with runtime.sessions() as session, session.begin():
             candidates = await runtime.store(session).lifecycle.idle_candidates(now)
         ended = []
-        for sid, last in candidates:
+        for sid, tenant_id in candidates:
             async with runtime.sessions() as session, session.begin():
                 store = runtime.store(session)
-                if await store.lifecycle.end_if_idle(sid, last, now):
+                if await end_session(runtime, store, tenant_id, sid, "idle", now, idle=True):
                     ended.append(sid)
             runtime.events.session_changed(sid)
+        if ended:
+            runtime.hooks.wake.set()
         return ended
 
     def start(self) -> None:
+        hooks = self.runtime.hooks
+
         async def loop() -> None:
             while True:
-                await asyncio.sleep(self.every_s)
+                with contextlib.suppress(TimeoutError):  # an end wakes it early
+                    await asyncio.wait_for(hooks.wake.wait(), self.every_s)
+                hooks.wake.clear()
                 try:
                     await self.sweep_once()
-                except Exception as exc:  # the database away: the next sweep tries again
-                    sweep_failures.warning("idle session sweep failed: %s", exc)
+                    await hooks.run_pending()
+                except Exception as exc:  # the database away: the next round tries again
+                    sweep_failures.warning("idle session sweep or end hooks failed: %s", exc)
 
         self._task = asyncio.get_running_loop().create_task(loop())
 

@@ -62,6 +62,7 @@ class CallRequest:
     trial: bool = False  # the tenant's breaker for this tool is half-open: ask before running
     message_id: str | None = None  # the assistant message that asked for the call (agent loop)
     allow_llm: bool = False  # a test run that opted in to context.modules.llm
+    extra_context: dict[str, Any] | None = None  # session-end hooks: transcript and end reason
 
 
 @dataclass(frozen=True)
@@ -353,6 +354,7 @@ class CallPipeline:
             "bot_id": session.bot if session else None,
             "test_mode": request.test,
             "variables": variables,
+            **(request.extra_context or {}),
         }
         secrets: dict[str, str] = {}
         declared = tool.metadata.get("secrets") or []

@@ -152,7 +152,7 @@ def check_metadata(
     _int("cache_ttl", 0, MAX_CACHE_TTL_S)
     _int("fuel", 1_000, 50_000_000_000)  # WASM: instructions (roughly) a call may run
     _int("memory_mb", 1, 256)  # WASM: linear memory a call may grow to
-    for key in ("cacheable", "once_per_session", "requires_approval"):
+    for key in ("cacheable", "once_per_session", "requires_approval", "on_session_end"):
         if key in meta and not isinstance(meta[key], bool):
             problems.add(f"{field_}.{key}", "must be true or false", line)
     if "cache_scope" in meta and meta["cache_scope"] not in CACHE_SCOPES:
@@ -188,7 +188,7 @@ def check_metadata(
         _check_output_schema(meta["output_schema"], problems, f"{field_}.output_schema", line)
     known = {
         "timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents", "breaker",
-        "fuel", "memory_mb", "cache_scope", "title", "output_schema", "secrets", "requires_approval",
+        "fuel", "memory_mb", "cache_scope", "title", "output_schema", "secrets", "requires_approval", "on_session_end",
     }  # fmt: skip
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)

@@ -10,7 +10,7 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.errors import ConflictError, NotFoundError
-from server.storage.tables import BotRow, MessageRow, SessionRow, ToolCallRow
+from server.storage.tables import BotRow, MessageRow, SessionEndHookRow, SessionRow, ToolCallRow
 
 STATUSES = ("active", "handed_off", "ended")
 
@@ -66,12 +66,17 @@ class Lifecycle:
         await self.session.refresh(row)
         return row
 
-    async def idle_candidates(self, now: datetime, limit: int = 500) -> list[tuple[str, datetime]]:
-        """Active sessions of bots with an idle timeout that have been idle past it:
-        (id, last activity) — the latest of its start, its last message and its last call."""
+    async def idle_candidates(self, now: datetime, limit: int = 500) -> list[tuple[str, str]]:
+        """Sessions of bots with an idle timeout idle past it — no message, no call, since:
+        (id, tenant)."""
         rows = (
             await self.session.execute(
-                select(SessionRow.id, SessionRow.created_at, BotRow.idle_timeout_s)
+                select(
+                    SessionRow.id,
+                    SessionRow.created_at,
+                    BotRow.idle_timeout_s,
+                    SessionRow.tenant_id,
+                )
                 .join(
                     BotRow,
                     and_(BotRow.tenant_id == SessionRow.tenant_id, BotRow.name == SessionRow.bot),
@@ -81,12 +86,12 @@ class Lifecycle:
             )
         ).all()
         idle = []
-        for sid, created, timeout in rows:
+        for sid, created, timeout, tenant_id in rows:
             if created > now - timedelta(seconds=timeout):
                 continue
             last = await self.last_activity(sid, created)
             if last <= now - timedelta(seconds=timeout):
-                idle.append((sid, last))
+                idle.append((sid, tenant_id))
             if len(idle) >= limit:
                 break
         return idle
@@ -96,7 +101,7 @@ class Lifecycle:
         call = await self.session.scalar(select(func.max(ToolCallRow.at)).where(ToolCallRow.session_id == sid))  # fmt: skip
         return max(t for t in (created, message, call) if t is not None)
 
-    async def end_if_idle(self, sid: str, last: datetime, now: datetime) -> bool:
+    async def end_if_idle(self, sid: str, _last: datetime, now: datetime) -> bool:
         """End it unless it ended meanwhile — the node whose update changes the row ends it."""
         return await self._end_if(sid, "idle", now, SessionRow.status != "ended")
 
@@ -130,4 +135,52 @@ class Lifecycle:
             at, sid = after
             stmt = stmt.where(or_(SessionRow.created_at < at, and_(SessionRow.created_at == at, SessionRow.id < sid)))  # fmt: skip
         stmt = stmt.order_by(SessionRow.created_at.desc(), SessionRow.id.desc()).limit(limit)
+        return list(await self.session.scalars(stmt))
+
+    # session-end hooks ------------------------------------------------------------------------
+    async def queue_hooks(self, tenant_id: str, sid: str, tools: list[str], now: datetime) -> None:
+        for tool in tools:
+            self.session.add(SessionEndHookRow(
+                session_id=sid, tool=tool, tenant_id=tenant_id, status="pending", created_at=now,
+            ))  # fmt: skip
+        await self.session.flush()
+
+    async def claim_hooks(self, now: datetime, lease_s: float, limit: int = 20) -> list[SessionEndHookRow]:  # fmt: skip
+        """Pending hooks, and running ones whose node let the lease pass (it died): each claimed
+        by one node — the claim is a conditional update."""
+        rows = list(await self.session.scalars(
+            select(SessionEndHookRow).where(or_(
+                SessionEndHookRow.status == "pending",
+                and_(SessionEndHookRow.status == "running", SessionEndHookRow.lease_until < now),
+            )).limit(limit)
+        ))  # fmt: skip
+        claimed = []
+        for row in rows:
+            result = await self.session.execute(
+                update(SessionEndHookRow)
+                .where(
+                    SessionEndHookRow.session_id == row.session_id,
+                    SessionEndHookRow.tool == row.tool,
+                    SessionEndHookRow.status == row.status,
+                    SessionEndHookRow.attempts == row.attempts,
+                )
+                .values(
+                    status="running",
+                    attempts=row.attempts + 1,
+                    lease_until=now + timedelta(seconds=lease_s),
+                )  # fmt: skip
+            )
+            if result.rowcount == 1:  # type: ignore[attr-defined]
+                claimed.append(row)
+        return claimed
+
+    async def finish_hook(self, sid: str, tool: str, status: str, outcome: str | None) -> None:
+        await self.session.execute(
+            update(SessionEndHookRow)
+            .where(SessionEndHookRow.session_id == sid, SessionEndHookRow.tool == tool)
+            .values(status=status, outcome=outcome, lease_until=None)
+        )
+
+    async def hooks_of(self, sid: str) -> list[SessionEndHookRow]:
+        stmt = select(SessionEndHookRow).where(SessionEndHookRow.session_id == sid).order_by(SessionEndHookRow.tool)  # fmt: skip
         return list(await self.session.scalars(stmt))

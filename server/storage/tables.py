@@ -251,6 +251,24 @@ class SessionRow(Base):
     )
 
 
+class SessionEndHookRow(Base):
+    """A session-end tool to run for an ended session: pending, running (leased), done, failed."""
+
+    __tablename__ = "session_end_hooks"
+    __table_args__ = (Index("ix_session_end_hooks_status", "status", "lease_until"),)
+
+    session_id: Mapped[str] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True
+    )
+    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    outcome: Mapped[str | None] = mapped_column(String(64))
+
+
 class IdempotencyKeyRow(Base):
     """The first answer to a POST sent with an ``Idempotency-Key``, per API key and route."""
 

@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import json
 import time
+from datetime import UTC, datetime
 
 from server.settings import Settings
 from tests.api.test_calls import ORDER_TOOL, python
@@ -135,3 +136,89 @@ async def test_a_handoff_is_announced_signed_and_silences_the_loop_until_resumed
     assert while_handed_off.status_code == 409 and while_handed_off.json()["code"] == "handed_off"
     assert resumed.status_code == 200 and resumed.json()["status"] == "active"
     assert resumed_again.status_code == 409
+
+
+SUMMARY_HOOK = """
+def execute(params, context):
+    lines = [m["role"] + ": " + (m["content"] or "") for m in context.transcript]
+    reply = context.modules.http.post(context.variables.get("crm", "") + "/crm/summary", json={
+        "session": context.session_id, "messages": context.messageCount,
+        "reason": context.sessionEndReason, "transcript": lines,
+    })
+    return {"success": reply["status"] == 200, "sent": len(lines)}
+
+
+tool = {"name": "send_summary", "description": "Send the conversation to the CRM", "execute": execute,
+        "metadata": {"on_session_end": True}}
+"""
+QUIET_HOOK = """
+def execute(params, context):
+    return {"success": True, "messages": context.messageCount}
+
+
+tool = {"name": "send_summary", "description": "Note the end", "execute": execute,
+        "metadata": {"on_session_end": True}}
+"""
+FAILING_HOOK = """
+def execute(params, context):
+    raise ValueError("the CRM is down")
+
+
+tool = {"name": "broken_hook", "description": "Fails at the end", "execute": execute,
+        "metadata": {"on_session_end": True}}
+"""
+
+
+async def test_session_end_hooks_run_once_with_the_transcript(
+    hooks: Api,  # noqa: F811
+    upstream_http: LoopbackServer,
+) -> None:
+    acme = await hooks.tenant("acme")
+    await ready(acme)
+    for source in (SUMMARY_HOOK, FAILING_HOOK):
+        assert (await acme.dev.post("/v1/tools", json=python(source))).status_code == 201
+    sid = await attach(acme)
+    async with hooks.runtime.sessions() as session, session.begin():  # a conversation happened
+        store = hooks.runtime.store(session)
+        await store.sessions.set_variables(sid, {"crm": upstream_http.base})
+        for role, content in (("user", "Where is AB1234?"), ("assistant", "It has shipped.")):
+            await store.messages.append(sid, "acme", "b", role=role, content=content)
+
+    ended = await acme.agent.post(f"/v1/sessions/{sid}/end", json={"reason": "customer left"})
+    first = await hooks.runtime.hooks.run_pending()
+    second = await hooks.runtime.hooks.run_pending()  # nothing left: each hook runs once
+    await hooks.runtime.call_log.flush()
+    calls = (await acme.dev.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+    sent = [r for r in upstream_http.seen if r["path"] == "/crm/summary" and r["body"]["session"] == sid]  # fmt: skip
+
+    assert ended.status_code == 200  # a failing hook never blocks the end
+    assert sorted(first) == [(sid, "broken_hook", "tool_error"), (sid, "send_summary", "ok")]
+    assert second == []
+    assert len(sent) == 1 and sent[0]["body"]["messages"] == 2
+    assert sent[0]["body"]["reason"] == "customer left"
+    assert sent[0]["body"]["transcript"] == ["user: Where is AB1234?", "assistant: It has shipped."]
+    assert {(c["tool"], c["success"]) for c in calls} == {("send_summary", True), ("broken_hook", False)}  # fmt: skip
+
+
+async def test_a_hook_whose_node_died_is_run_by_another(settings: Settings) -> None:
+    async with api_for(settings) as one, api_for(settings) as two:
+        acme = await one.tenant("acme")
+        await ready(acme)
+        assert (await acme.dev.post("/v1/tools", json=python(QUIET_HOOK))).status_code == 201
+        sid = await attach(acme)
+        await acme.agent.post(f"/v1/sessions/{sid}/end")
+        now = time.time()
+        async with one.runtime.sessions() as session, session.begin():  # node one claims, dies
+            claimed = await one.runtime.store(session).lifecycle.claim_hooks(
+                datetime.fromtimestamp(now, UTC), lease_s=60
+            )
+        two.runtime.hooks.clock = lambda: now + 10  # the lease still runs: not yet
+        early = await two.runtime.hooks.run_pending()
+        two.runtime.hooks.clock = lambda: now + 120  # the lease has passed
+        taken_over = await two.runtime.hooks.run_pending()
+        async with two.runtime.sessions() as session, session.begin():
+            states = [(h.status, h.attempts) for h in await two.runtime.store(session).lifecycle.hooks_of(sid)]  # fmt: skip
+
+    assert [h.tool for h in claimed] == ["send_summary"]
+    assert early == [] and taken_over == [(sid, "send_summary", "ok")]
+    assert states == [("done", 2)]

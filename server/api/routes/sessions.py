@@ -42,6 +42,7 @@ from server.api.views import (
     session_public,
 )
 from server.bootstrap import Runtime
+from server.calls import lifecycle
 from server.calls.calllog import truncate
 from server.calls.messages import MessageFormat, tool_result_message
 from server.calls.session_calls import call_in_session, load_state
@@ -597,9 +598,12 @@ async def end_session(
     """End the conversation: calls and messages are refused from now on (409 `session_ended`);
     ending it again is a 409 `conflict`."""
     tenant_id, row = await _session(principal, store, sid, tenant)
-    row = await store.lifecycle.end(tenant_id, row.id, (body or EndBody()).reason, utcnow())
+    await lifecycle.end_session(
+        runtime, store, tenant_id, row.id, (body or EndBody()).reason, utcnow()
+    )
     store.sessions.bumped.add(row.id)  # its event stream says so
-    return session_public(row)
+    runtime.hooks.wake.set()  # its end hooks run soon (after this commit), on some node
+    return session_public(await store.sessions.get(tenant_id, row.id))
 
 
 @router.post("/{sid}/resume")
