@@ -8,6 +8,7 @@ Revises: 0008
 handed to a person; a bot's ``idle_timeout_s`` after which an idle session is ended (by whichever
 node sweeps first, exactly once: the end is a conditional update). ``tenants.handoff_url`` and
 its signing secret (encrypted): where a handoff is announced, signed with HMAC-SHA256.
+``messages.offered``: the tools a model call was offered (used versus ignored, per tool).
 ``session_end_hooks``: the session-end tools to run for an ended session, queued in the unit of
 work that ended it (durable), claimed with a lease by whichever node runs them, done once.
 """
@@ -16,11 +17,16 @@ from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects import postgresql
 
 revision: str = "0009"
 down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+
+JSON_TYPE = sa.JSON(none_as_null=True).with_variant(
+    postgresql.JSONB(none_as_null=True), "postgresql"
+)
 
 
 def upgrade() -> None:
@@ -32,6 +38,8 @@ def upgrade() -> None:
     op.create_index("ix_sessions_tenant_status_created", "sessions", ["tenant_id", "status", "created_at"])  # fmt: skip
     with op.batch_alter_table("bots") as batch:
         batch.add_column(sa.Column("idle_timeout_s", sa.Integer(), nullable=True))
+    with op.batch_alter_table("messages") as batch:  # the tools a model call was offered
+        batch.add_column(sa.Column("offered", JSON_TYPE, nullable=True))
     with op.batch_alter_table("tenants") as batch:
         batch.add_column(sa.Column("handoff_url", sa.String(length=2000), nullable=True))
         batch.add_column(sa.Column("handoff_secret_ct", sa.Text(), nullable=True))
@@ -57,6 +65,8 @@ def downgrade() -> None:
     with op.batch_alter_table("tenants") as batch:
         batch.drop_column("handoff_secret_ct")
         batch.drop_column("handoff_url")
+    with op.batch_alter_table("messages") as batch:
+        batch.drop_column("offered")
     with op.batch_alter_table("bots") as batch:
         batch.drop_column("idle_timeout_s")
     op.drop_index("ix_sessions_tenant_status_created", "sessions")

@@ -94,6 +94,7 @@ class Turn:
 class Context:
     tools: list[dict[str, Any]] | None
     history: list[dict[str, Any]]
+    offered: list[str] = field(default_factory=list)  # the names the model may call
     browser: set[str] = field(default_factory=set)  # run by the page
     approval: set[str] = field(default_factory=set)  # run once someone approves
 
@@ -251,7 +252,7 @@ class AgentLoop:
                 model = settings.model
             tool_round = bool(reply.tool_calls)
             waits = {c.id: "approval" if c.name in context.approval else "browser_action" for c in reply.tool_calls if c.name in context.browser or c.name in context.approval}  # fmt: skip
-            saved = await self._save_assistant(setup, tenant_id, sid, turn_id, model, reply, tool_round=tool_round, waits=waits)  # fmt: skip
+            saved = await self._save_assistant(setup, tenant_id, sid, turn_id, model, reply, tool_round=tool_round, waits=waits, offered=context.offered)  # fmt: skip
             turn.usage.add(reply.usage)
             if tool_round:
                 turn.tool_usage.add(reply.usage)
@@ -375,6 +376,7 @@ class AgentLoop:
                 if e.executor == "server" and e.name in tools and tools[e.name].metadata.get("requires_approval") is True
             }  # fmt: skip
             context.tools = [convert(e, FORMAT_OF_KIND[kind]) for e in snapshot.entries] or None
+            context.offered = [e.name for e in snapshot.entries]
         return context
 
     async def _run_tool(self, tenant_id: str, sid: str, message_id: str, call: ToolCall) -> dict[str, Any]:  # fmt: skip
@@ -387,7 +389,7 @@ class AgentLoop:
         runtime.committed(store)
         return envelope
 
-    async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None) -> str:  # fmt: skip
+    async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None, offered: list[str] | None = None) -> str:  # fmt: skip
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
@@ -404,7 +406,7 @@ class AgentLoop:
                 sid, tenant_id, setup.bot, role="assistant", content=reply.text or None,
                 tool_calls=calls or None, turn=turn_id, model=model,
                 input_tokens=reply.usage.input, output_tokens=reply.usage.output,
-                cached_tokens=reply.usage.cached, tool_round=tool_round,
+                cached_tokens=reply.usage.cached, tool_round=tool_round, offered=offered or None,
             )  # fmt: skip
             return saved.id
 

@@ -126,3 +126,22 @@ class MessageRepository:
             "model_calls": int(calls), "input": int(inp), "output": int(out), "cached": int(cached),
             "tool_round_input": int(tool_in), "tool_round_output": int(tool_out),
         }  # fmt: skip
+
+    async def offered_and_called(
+        self, tenant_id: str | None, since: datetime, until: datetime, limit: int = 100_000
+    ) -> dict[str, tuple[int, int]]:
+        """Per tool: how many model calls were offered it, and how many of those called it."""
+        stmt = select(MessageRow.offered, MessageRow.tool_calls).where(
+            MessageRow.role == "assistant", MessageRow.offered.is_not(None),
+            MessageRow.created_at >= since, MessageRow.created_at < until,
+        )  # fmt: skip
+        if tenant_id is not None:
+            stmt = stmt.where(MessageRow.tenant_id == tenant_id)
+        counts: dict[str, list[int]] = {}
+        for offered, calls in (await self.session.execute(stmt.limit(limit))).all():
+            called = {c.get("name") for c in calls or ()}
+            for name in offered or ():
+                entry = counts.setdefault(name, [0, 0])
+                entry[0] += 1
+                entry[1] += name in called
+        return {name: (o, c) for name, (o, c) in counts.items()}

@@ -211,6 +211,7 @@ class MessageRow(Base):
     output_tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     cached_tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     tool_round: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    offered: Mapped[list[str] | None] = mapped_column(JSONType)  # the tools the call was offered
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 

@@ -417,3 +417,18 @@ async def test_a_streamed_turn_ends_at_requires_action_and_resumes_streaming(age
     assert kind == "requires_action"
     assert "".join(d["delta"] for k, d in rest if k == "text") == "Cart is open."
     assert rest[-1][0] == "done"
+
+
+async def test_analytics_count_tools_offered_and_ignored(agents: Api, fake: FakeModel) -> None:
+    acme, sid = await setup(agents, fake)
+    fake.reply({"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]}, {"text": "done"})  # fmt: skip
+    await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "AB1234?"})
+
+    analytics = (await acme.dev.get("/v1/analytics/tools")).json()
+    offered = {e["tool"]: e for e in analytics["offered"]}
+    figures = {e["tool"]: e for e in analytics["tools"]}
+
+    assert offered["check_order"] == {"tool": "check_order", "offered": 2, "called": 1, "ignored_rate": 0.5}  # fmt: skip
+    assert offered["crm"]["offered"] == 2 and offered["crm"]["ignored_rate"] == 1.0
+    assert analytics["offered"][0]["ignored_rate"] == 1.0  # the most ignored first
+    assert figures["check_order"]["called"] == 1 and figures["check_order"]["offered"] == 2

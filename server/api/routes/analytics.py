@@ -52,10 +52,27 @@ async def tool_analytics(
         raise ValidationFailedError([FieldError("the range is at most 366 days", field="since")])
     await runtime.call_log.flush()  # this node's pending rows count too
     figures = await store.calls.analytics(scope, start, end, tool)
+    offered = await store.messages.offered_and_called(scope, start, end)
+    tools = [{**f.public(), **_used(offered.get(f.tool))} for f in figures]
     return {
         "tenant": scope,
         "since": start.isoformat(),
         "until": end.isoformat(),
-        "tools": [f.public() for f in figures],
+        "tools": tools,
         "most_used": [f.tool for f in figures[:MOST_USED]],
+        # the agent loop's model calls: which tools it was offered and ignored (prune those)
+        "offered": sorted(
+            (
+                {"tool": name, **_used(counts)}
+                for name, counts in offered.items()
+                if tool in (None, name)
+            ),  # fmt: skip
+            key=lambda e: (-e["ignored_rate"], e["tool"]),
+        ),
     }
+
+
+def _used(counts: tuple[int, int] | None) -> dict[str, Any]:
+    offered, called = counts or (0, 0)
+    rate = round(1 - called / offered, 4) if offered else 0.0
+    return {"offered": offered, "called": called, "ignored_rate": rate}
