@@ -8,6 +8,7 @@ Revises: 0008
 handed to a person; a bot's ``idle_timeout_s`` after which an idle session is ended (by whichever
 node sweeps first, exactly once: the end is a conditional update). ``tenants.handoff_url`` and
 its signing secret (encrypted): where a handoff is announced, signed with HMAC-SHA256.
+``bots.intent_detection``: how the agent loop finds each message's intent (rules or a model).
 ``messages.offered``: the tools a model call was offered (used versus ignored, per tool).
 ``session_end_hooks``: the session-end tools to run for an ended session, queued in the unit of
 work that ended it (durable), claimed with a lease by whichever node runs them, done once.
@@ -38,6 +39,7 @@ def upgrade() -> None:
     op.create_index("ix_sessions_tenant_status_created", "sessions", ["tenant_id", "status", "created_at"])  # fmt: skip
     with op.batch_alter_table("bots") as batch:
         batch.add_column(sa.Column("idle_timeout_s", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("intent_detection", JSON_TYPE, nullable=True))
     with op.batch_alter_table("messages") as batch:  # the tools a model call was offered
         batch.add_column(sa.Column("offered", JSON_TYPE, nullable=True))
     with op.batch_alter_table("tenants") as batch:
@@ -68,6 +70,7 @@ def downgrade() -> None:
     with op.batch_alter_table("messages") as batch:
         batch.drop_column("offered")
     with op.batch_alter_table("bots") as batch:
+        batch.drop_column("intent_detection")
         batch.drop_column("idle_timeout_s")
     op.drop_index("ix_sessions_tenant_status_created", "sessions")
     with op.batch_alter_table("sessions") as batch:

@@ -32,6 +32,8 @@ import orjson
 
 from server import metrics
 from server.agent.history import fit_to_budget, neutral
+from server.agent.intents import by_rules as intents_rules
+from server.agent.intents import model_prompt, parse_label
 from server.agent.providers import (
     FORMAT_OF_KIND,
     Provider,
@@ -136,7 +138,48 @@ class AgentLoop:
         """A new user message and the bot's answer to it."""
         async with self._session_busy(sid):
             setup = await self._setup(tenant_id, sid, content)
+            await self.detect_intent(tenant_id, sid, content, emit or _nothing, setup)
             return await self._rounds(setup, tenant_id, sid, setup.user_message, 0, emit or _nothing, stream)  # fmt: skip
+
+    async def detect_intent(
+        self, tenant_id: str, sid: str, text: str, emit: Emit = _nothing, setup: Setup | None = None
+    ) -> dict[str, Any]:
+        """The message's intent by the bot's ``intent_detection``; a new one becomes the
+        session's (its snapshot's gate follows) and is announced."""
+        runtime = self.runtime
+        async with runtime.sessions() as session, session.begin():
+            store = runtime.store(session)
+            row = await store.sessions.get(tenant_id, sid)
+            bot = await store.bots.get(tenant_id, row.bot)
+        config = bot.intent_detection
+        if not config:
+            return {"intent": row.intent, "detected": None, "changed": False, "mode": None}
+        intents = [k for k in (bot.intents or {}) if k != "*"]
+        if config["mode"] == "rules":
+            detected = intents_rules(config, text)
+        else:
+            setup = setup or await self._setup(tenant_id, sid)
+            settings = setup.settings
+            kind, provider_config = setup.providers[settings.round_provider]
+            reply = await self._ask(
+                self.clients.get(provider_config), kind, settings.round_model,
+                model_prompt(intents), [{"role": "user", "content": text}], None, None,
+            )  # fmt: skip
+            detected = parse_label(reply.text, intents)
+        changed = detected is not None and detected != row.intent
+        if changed:
+            async with runtime.sessions() as session:
+                store = runtime.store(session)
+                async with session.begin():
+                    current = await store.sessions.get(tenant_id, sid)
+                    current.intent = detected
+                    await store.sessions.bump(current.id)
+            runtime.committed(store)
+            await emit("intent", {"intent": detected, "mode": config["mode"]})
+        return {
+            "intent": detected if changed else row.intent, "detected": detected,
+            "changed": changed, "mode": config["mode"],
+        }  # fmt: skip
 
     async def resume(
         self,

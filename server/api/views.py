@@ -198,6 +198,11 @@ class BotBody(Strict):
         description="history sent to the model is cut to this (oldest turns first); default 32000",
     )
     action_timeout_s: int | None = Field(default=None, ge=1, le=3600)
+    intent_detection: dict[str, Any] | None = Field(
+        default=None,
+        description='each message\'s intent: {"mode": "rules", "rules": {intent: [regex, …]}} '
+        'or {"mode": "model"} (the tool-round model picks one of `intents`)',
+    )
     idle_timeout_s: int | None = Field(
         default=None, ge=10, le=30 * 86_400,
         description="a session idle this long is ended (reason `idle`); null: never",
@@ -393,3 +398,7 @@ def session_public(row: Any, messages: int | None = None, calls: int | None = No
     if messages is not None:
         out.update(messages=messages, calls=calls)
     return out
+
+
+class DetectBody(Strict):
+    text: str = Field(min_length=1, max_length=20_000)

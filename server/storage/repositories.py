@@ -443,7 +443,7 @@ class SecretRepository:
 
 BOT_MODEL_FIELDS = (
     "model", "tool_round_model", "max_rounds", "max_context_tokens", "action_timeout_s",
-    "system_prompt", "idle_timeout_s",
+    "system_prompt", "idle_timeout_s", "intent_detection",
 )  # fmt: skip
 
 

@@ -165,6 +165,7 @@ class BotRow(Base):
     action_timeout_s: Mapped[int | None] = mapped_column(Integer)
     system_prompt: Mapped[str | None] = mapped_column(Text)
     idle_timeout_s: Mapped[int | None] = mapped_column(Integer)
+    intent_detection: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 

@@ -432,3 +432,56 @@ async def test_analytics_count_tools_offered_and_ignored(agents: Api, fake: Fake
     assert offered["crm"]["offered"] == 2 and offered["crm"]["ignored_rate"] == 1.0
     assert analytics["offered"][0]["ignored_rate"] == 1.0  # the most ignored first
     assert figures["check_order"]["called"] == 1 and figures["check_order"]["offered"] == 2
+
+
+INTENTS = {"orders": ["check_order"], "support": ["crm"]}
+RULES = {"mode": "rules", "rules": {"orders": ["order", r"\bAB\d{4}\b"], "support": ["complain", "réclamation"]}}  # fmt: skip
+
+
+async def test_rules_detect_each_messages_intent_and_gate_the_tools(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake, intents=INTENTS, intent_detection=RULES)
+    fake.reply({"text": "It has shipped."})
+    async with acme.agent.stream("POST", f"/v1/sessions/{sid}/messages", json={"content": "Where is order AB1234?", "stream": True}) as r:  # fmt: skip
+        events = await read_events(r)
+    session = (await acme.agent.get(f"/v1/sessions/{sid}")).json()
+    detected = (await acme.agent.post(f"/v1/sessions/{sid}/intent/detect", json={"text": "Je veux faire une réclamation"})).json()  # fmt: skip
+    unchanged = (await acme.agent.post(f"/v1/sessions/{sid}/intent/detect", json={"text": "hello"})).json()  # fmt: skip
+
+    assert ("intent", {"intent": "orders", "mode": "rules"}) in events
+    assert tool_names(fake.requests[0]) == {"check_order"}  # the gate follows the intent
+    assert session["intent"] == "orders"
+    assert detected == {
+        "intent": "support",
+        "detected": "support",
+        "changed": True,
+        "mode": "rules",
+    }
+    assert unchanged["intent"] == "support" and unchanged["changed"] is False
+
+
+async def test_the_model_detects_the_intent_in_one_short_call(agents: Api, fake: FakeModel) -> None:
+    acme, sid = await setup(agents, fake, intents=INTENTS, intent_detection={"mode": "model"}, tool_round_model="main/small")  # fmt: skip
+    fake.reply(
+        {"text": "support"}, {"text": "(nothing to dispatch)"}, {"text": "Sorry to hear that."}
+    )
+
+    turn = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "My parcel broke"})).json()  # fmt: skip
+
+    asked = fake.requests[0]["body"]
+    assert asked["model"] == "small" and "tools" not in asked
+    assert "support" in json.dumps(asked["messages"][0]) and "orders" in json.dumps(
+        asked["messages"][0]
+    )
+    assert tool_names(fake.requests[1]) == {"crm"}
+    assert turn["message"]["content"] == "Sorry to hear that."
+
+
+async def test_detection_settings_are_checked(agents: Api, fake: FakeModel) -> None:
+    acme = await agents.tenant("acme")
+    bad_regex = await acme.dev.post("/v1/bots", json={"name": "b", "tools": None, "intents": INTENTS, "intent_detection": {"mode": "rules", "rules": {"orders": ["(unclosed"]}}})  # fmt: skip
+    unknown = await acme.dev.post("/v1/bots", json={"name": "b", "tools": None, "intents": INTENTS, "intent_detection": {"mode": "rules", "rules": {"billing": ["bill"]}}})  # fmt: skip
+    no_intents = await acme.dev.post("/v1/bots", json={"name": "b", "tools": None, "intent_detection": {"mode": "model"}})  # fmt: skip
+
+    assert bad_regex.status_code == 422 and bad_regex.json()["errors"][0]["field"] == "intent_detection.rules.orders[0]"  # fmt: skip
+    assert unknown.status_code == 422 and unknown.json()["errors"][0]["field"] == "intent_detection.rules.billing"  # fmt: skip
+    assert no_intents.status_code == 422

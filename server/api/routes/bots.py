@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Response
 
+from server.agent.intents import check_detection
 from server.api.deps import (
     PrincipalDep,
     RuntimeDep,
@@ -139,5 +140,8 @@ async def _check_model(store, tenant_id: str, body: BotBody) -> None:
             problems.append(FieldError(message, field=field))
     if body.tool_round_model and not body.model:
         problems.append(FieldError("needs `model` too", field="tool_round_model"))
+    problems += check_detection(body.intent_detection, body.intents)
+    if body.intent_detection and body.intent_detection.get("mode") == "model" and not body.model:
+        problems.append(FieldError("the model mode needs the bot's `model`", field="intent_detection.mode"))  # fmt: skip
     if problems:
         raise ValidationFailedError(problems)

@@ -31,6 +31,7 @@ from server.api.views import (
     ActionAnswer,
     ActionsBody,
     CallBody,
+    DetectBody,
     EndBody,
     IntentUpdate,
     MessageBody,
@@ -615,3 +616,17 @@ async def resume_session(
     row = await store.lifecycle.resume(tenant_id, row.id)
     store.sessions.bumped.add(row.id)
     return session_public(row)
+
+
+@router.post("/{sid}/intent/detect")
+async def detect_intent(
+    sid: str,
+    body: DetectBody,
+    principal: PrincipalAloneDep,
+    runtime: RuntimeDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """The intent of a text by the bot's `intent_detection` (for agents that run their own
+    model loop); a new intent becomes the session's, as the agent loop does."""
+    tenant_id = await _loop_scope(principal, runtime, sid, tenant)
+    return await runtime.agent.detect_intent(tenant_id, sid, body.text)

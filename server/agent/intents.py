@@ -1,0 +1,74 @@
+"""Intent detection: the intent of a user's message, by the bot's ``intent_detection``:
+
+* ``{"mode": "rules", "rules": {"orders": ["order", "\\\\btrack"], ...}}`` — case-insensitive
+  regular expressions per intent, any language; the intent with the most matching patterns wins
+  (ties: the first listed); no match keeps the session's intent.
+* ``{"mode": "model"}`` — one short call to the bot's ``tool_round_model`` (or ``model``) asking
+  for one of the bot's intent names, or ``none``.
+
+The detected intent becomes the session's (its snapshot's gate uses it); events carry the change.
+(A ``classifier`` mode — the tenant's ``classify_text`` model — comes with the built-in skills.)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from server.errors import FieldError
+
+MAX_RULES = 100
+MAX_PATTERNS = 50
+
+
+def check_detection(config: Any, intents: dict[str, list[str]] | None) -> list[FieldError]:
+    """Every problem of a bot's ``intent_detection`` (regexes compiled, intents known)."""
+    field = "intent_detection"
+    if config is None:
+        return []
+    if not isinstance(config, dict) or config.get("mode") not in ("rules", "model"):
+        return [FieldError('must be {"mode": "rules", "rules": {...}} or {"mode": "model"}', field=f"{field}.mode")]  # fmt: skip
+    known = {k for k in (intents or {}) if k != "*"}
+    if not known:
+        return [FieldError("the bot has no intents to detect (set `intents`)", field=field)]
+    if config["mode"] == "model":
+        return []
+    rules = config.get("rules")
+    if not isinstance(rules, dict) or not rules or len(rules) > MAX_RULES:
+        return [FieldError(f"must map 1 to {MAX_RULES} intents to lists of patterns", field=f"{field}.rules")]  # fmt: skip
+    problems = []
+    for intent, patterns in rules.items():
+        where = f"{field}.rules.{intent}"
+        if intent not in known:
+            problems.append(FieldError(f"{intent!r} is not one of the bot's intents", field=where))
+        if not isinstance(patterns, list) or not 1 <= len(patterns) <= MAX_PATTERNS:
+            problems.append(FieldError(f"must be a list of 1 to {MAX_PATTERNS} patterns", field=where))  # fmt: skip
+            continue
+        for i, pattern in enumerate(patterns):
+            try:
+                re.compile(pattern, re.IGNORECASE)
+            except (re.error, TypeError) as exc:
+                problems.append(FieldError(f"does not compile: {exc}", field=f"{where}[{i}]"))
+    return problems
+
+
+def by_rules(config: dict[str, Any], text: str) -> str | None:
+    best, hits = None, 0
+    for intent, patterns in config["rules"].items():
+        count = sum(1 for p in patterns if re.search(p, text, re.IGNORECASE))
+        if count > hits:
+            best, hits = intent, count
+    return best
+
+
+def model_prompt(intents: list[str]) -> str:
+    return (
+        "Classify the user's message into exactly one of these intents: "
+        + ", ".join(intents)
+        + ". Answer with the intent's name only, or `none` if none fits."
+    )
+
+
+def parse_label(answer: str, intents: list[str]) -> str | None:
+    label = answer.strip().strip("`'\".").lower()
+    return next((i for i in intents if i.lower() == label), None)
