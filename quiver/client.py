@@ -275,6 +275,13 @@ class _Requests:
     def delete_secret(self, name: str) -> Request[None]:
         return Request("DELETE", f"/v1/secrets/{name}", _nothing, self._scoped())
 
+    # evals
+    def put_evals(self, bot: str, cases: list[dict[str, Any]]) -> Request[dict[str, Any]]:
+        return Request("PUT", f"/v1/bots/{bot}/evals", _json, self._scoped(), cases)
+
+    def run_evals(self, bot: str) -> Request[dict[str, Any]]:
+        return Request("POST", f"/v1/bots/{bot}/evals/run", _json, self._scoped())
+
     # usage, sessions and calls
     def usage(self) -> Request[Usage]:
         return Request("GET", "/v1/usage", _model(Usage), self._scoped())
@@ -415,6 +422,13 @@ class Quiver:
     def delete_secret(self, name: str) -> None:
         self.send(self.requests.delete_secret(name))
 
+    def put_evals(self, bot: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
+        return self.send(self.requests.put_evals(bot, cases))
+
+    def run_evals(self, bot: str) -> dict[str, Any]:
+        """Run the bot's eval cases through the agent loop; the stored report."""
+        return self.send(self.requests.run_evals(bot))
+
     def usage(self) -> Usage:
         return self.send(self.requests.usage())
 
@@ -542,6 +556,12 @@ class AsyncQuiver:
 
     async def delete_secret(self, name: str) -> None:
         await self.send(self.requests.delete_secret(name))
+
+    async def put_evals(self, bot: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
+        return await self.send(self.requests.put_evals(bot, cases))
+
+    async def run_evals(self, bot: str) -> dict[str, Any]:
+        return await self.send(self.requests.run_evals(bot))
 
     async def usage(self) -> Usage:
         return await self.send(self.requests.usage())

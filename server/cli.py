@@ -748,6 +748,28 @@ def usage(client: Quiver, as_json: bool) -> None:
     _emit(as_json, found, human)
 
 
+@cli.command("eval")
+@click.argument("bot")
+@click.option("--fail-under", type=click.FloatRange(0, 1), default=1.0, show_default=True, help="exit 1 when the pass rate is below this")  # fmt: skip
+@api_command
+def eval_bot(client: Quiver, as_json: bool, bot: str, fail_under: float) -> None:
+    """Run the bot's eval cases through the agent loop (tools in test mode) — for a tenant's CI."""
+    report = client.run_evals(bot)
+
+    def human() -> None:
+        _table(["CASE", "RESULT", "WHY"], [[c["name"], "pass" if c["passed"] else "FAIL", "; ".join(c["failures"])] for c in report["cases"]])  # fmt: skip
+        if report["tools"]:
+            click.echo("")
+            _table(["TOOL", "PASS RATE"], [[name, f"{rate:.0%}"] for name, rate in report["tools"].items()])  # fmt: skip
+        click.echo(
+            f"\n{report['passed']}/{report['total']} cases passed ({report['pass_rate']:.0%})"
+        )
+
+    _emit(as_json, report, human)
+    if report["pass_rate"] < fail_under:
+        sys.exit(EXIT_REFUSED)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command; a user error is one line on stderr and an exit code, never a traceback."""
     try:

@@ -14,6 +14,7 @@ import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -258,3 +259,20 @@ def redis_url() -> str:
     finally:
         client.close()
     return REDIS_URL
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[Any]:
+    """A fake model server on loopback (tests/fake_models.py)."""
+    from tests.fake_models import fake_model_server
+
+    async with fake_model_server() as server:
+        yield server
+
+
+@pytest.fixture
+async def agents(settings: Settings) -> AsyncIterator[Api]:
+    """An app for agent-loop tests: providers answer quickly or fail at once (no retries)."""
+    quick = settings.model_copy(update={"provider_retries": 0, "provider_timeout_s": 2.0})
+    async with api_for(quick) as api:
+        yield api

@@ -10,6 +10,7 @@ node sweeps first, exactly once: the end is a conditional update). ``tenants.han
 its signing secret (encrypted): where a handoff is announced, signed with HMAC-SHA256.
 ``bots.intent_detection``: how the agent loop finds each message's intent (rules or a model).
 ``messages.offered``: the tools a model call was offered (used versus ignored, per tool).
+``bots.evals`` and ``eval_runs``: a bot's eval cases and every run's report.
 ``session_end_hooks``: the session-end tools to run for an ended session, queued in the unit of
 work that ended it (durable), claimed with a lease by whichever node runs them, done once.
 """
@@ -40,6 +41,7 @@ def upgrade() -> None:
     with op.batch_alter_table("bots") as batch:
         batch.add_column(sa.Column("idle_timeout_s", sa.Integer(), nullable=True))
         batch.add_column(sa.Column("intent_detection", JSON_TYPE, nullable=True))
+        batch.add_column(sa.Column("evals", JSON_TYPE, nullable=True))
     with op.batch_alter_table("messages") as batch:  # the tools a model call was offered
         batch.add_column(sa.Column("offered", JSON_TYPE, nullable=True))
     with op.batch_alter_table("tenants") as batch:
@@ -59,9 +61,23 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("session_id", "tool"),
     )
     op.create_index("ix_session_end_hooks_status", "session_end_hooks", ["status", "lease_until"])
+    op.create_table(
+        "eval_runs",
+        sa.Column("id", sa.String(length=36), nullable=False),
+        sa.Column("tenant_id", sa.String(length=64), nullable=False),
+        sa.Column("bot", sa.String(length=64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("pass_rate", sa.Float(), nullable=False),
+        sa.Column("report", JSON_TYPE, nullable=False),
+        sa.ForeignKeyConstraint(["tenant_id"], ["tenants.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_eval_runs_bot", "eval_runs", ["tenant_id", "bot", "created_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_eval_runs_bot", "eval_runs")
+    op.drop_table("eval_runs")
     op.drop_index("ix_session_end_hooks_status", "session_end_hooks")
     op.drop_table("session_end_hooks")
     with op.batch_alter_table("tenants") as batch:
@@ -70,6 +86,7 @@ def downgrade() -> None:
     with op.batch_alter_table("messages") as batch:
         batch.drop_column("offered")
     with op.batch_alter_table("bots") as batch:
+        batch.drop_column("evals")
         batch.drop_column("intent_detection")
         batch.drop_column("idle_timeout_s")
     op.drop_index("ix_sessions_tenant_status_created", "sessions")

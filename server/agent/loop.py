@@ -131,6 +131,7 @@ class AgentLoop:
         self._busy: set[str] = set()  # sessions answering a message on this node
         self._timers: dict[tuple[str, str], asyncio.Task[None]] = {}  # paused turns' timeouts
         self.clients = ProviderClients()
+        self.test_sessions: set[str] = set()  # evals: their tools run in test mode
 
     async def turn(
         self, tenant_id: str, sid: str, content: str, emit: Emit | None = None, stream: bool = False
@@ -428,7 +429,7 @@ class AgentLoop:
             store = runtime.store(session)
             async with session.begin():
                 state = await load_state(runtime, store, tenant_id, sid)
-                envelope = await call_in_session(runtime, store, state, call.name, call.arguments, message_id)  # fmt: skip
+                envelope = await call_in_session(runtime, store, state, call.name, call.arguments, message_id, test=sid in self.test_sessions)  # fmt: skip
         runtime.committed(store)
         return envelope
 

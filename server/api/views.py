@@ -402,3 +402,20 @@ def session_public(row: Any, messages: int | None = None, calls: int | None = No
 
 class DetectBody(Strict):
     text: str = Field(min_length=1, max_length=20_000)
+
+
+class ExpectedTool(Strict):
+    name: str = Field(pattern=TOOL_NAME)
+    arguments_subset: dict[str, Any] = Field(default_factory=dict)
+
+
+class Expectation(Strict):
+    tools: list[ExpectedTool] = Field(default_factory=list, max_length=50)
+    not_tools: list[str] = Field(default_factory=list, max_length=50)
+    max_rounds: int | None = Field(default=None, ge=1, le=20)
+
+
+class EvalCase(Strict):
+    name: str = Field(min_length=1, max_length=200)
+    messages: list[str] = Field(min_length=1, max_length=20)
+    expect: Expectation = Field(default_factory=Expectation)

@@ -63,6 +63,7 @@ class CallRequest:
     message_id: str | None = None  # the assistant message that asked for the call (agent loop)
     allow_llm: bool = False  # a test run that opted in to context.modules.llm
     extra_context: dict[str, Any] | None = None  # session-end hooks: transcript and end reason
+    no_side_effects: bool = False  # evals: webhooks are not sent (code tools see test_mode)
 
 
 @dataclass(frozen=True)
@@ -387,8 +388,10 @@ class CallPipeline:
         engine = self.engines.get(executable.engine)
         python = executable.engine in ("restricted", "python-wasm")
         run_kwargs = {"modules": modules} if python else {}
-        if executable.engine == "webhook":
-            outcome: RunResult = await self.webhook.call(
+        if executable.engine == "webhook" and request.no_side_effects:
+            outcome: RunResult = RunResult.success({"test_mode": True, "sent": False})
+        elif executable.engine == "webhook":
+            outcome = await self.webhook.call(
                 executable.webhook or {},
                 executable.secret,
                 params,

@@ -46,6 +46,7 @@ async def call_in_session(
     tool_name: str,
     arguments: Any,
     message_id: str | None = None,
+    test: bool = False,
 ) -> dict[str, Any]:
     """Run a server tool of the session's snapshot through the gate: a tool outside the
     snapshot, held out by a breaker or run in the browser answers its failure envelope; an ended
@@ -61,6 +62,7 @@ async def call_in_session(
         tenant_id=state.tenant_id, tool=tool_name, arguments=arguments, session=state.row,
         variables=state.variables, modules=state.view.sandbox_modules,
         egress_allow=state.view.egress_allow, trial=tool_name in state.trial, message_id=message_id,
+        test=test, no_side_effects=test,
     )  # fmt: skip
     if entry is None and tool is not None and tool_name in state.inputs.open_breakers:
         return runtime.pipeline.circuit_open(request, tool, time.perf_counter())
@@ -72,8 +74,10 @@ async def call_in_session(
         return envelope.failure(tool_name, 0.0, "browser_action", message)
     result = await runtime.pipeline.call(store, request, tools[tool_name])
     store.answered = True  # the tool ran: its answer goes out whatever the commit meets
-    if _hands_off(tools[tool_name], result) and await store.lifecycle.hand_off(
-        state.tenant_id, state.row.id, utcnow()
+    if (
+        not test
+        and _hands_off(tools[tool_name], result)
+        and await store.lifecycle.hand_off(state.tenant_id, state.row.id, utcnow())
     ):
         store.sessions.bumped.add(state.row.id)  # the session's event stream says so
         reason = str((result.get("result") or {}).get("reason") or "")

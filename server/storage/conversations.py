@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.errors import ConflictError, NotFoundError
 from server.secretbox import SecretBox
-from server.storage.tables import MessageRow, ProviderRow, utcnow
+from server.storage.tables import EvalRunRow, MessageRow, ProviderRow, utcnow
 
 
 def provider_binding(tenant_id: str, name: str) -> str:
@@ -145,3 +145,12 @@ class MessageRepository:
                 entry[0] += 1
                 entry[1] += name in called
         return {name: (o, c) for name, (o, c) in counts.items()}
+
+
+class EvalRunRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def of_bot(self, tenant_id: str, bot: str) -> list[EvalRunRow]:
+        stmt = select(EvalRunRow).where(EvalRunRow.tenant_id == tenant_id, EvalRunRow.bot == bot)
+        return list(await self.session.scalars(stmt))

@@ -26,7 +26,11 @@ from server.registry.model import GLOBAL_TENANT, BotDef, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.secretbox import SecretBox
 from server.storage.calls import CallRepository
-from server.storage.conversations import MessageRepository, ProviderRepository
+from server.storage.conversations import (
+    EvalRunRepository,
+    MessageRepository,
+    ProviderRepository,
+)
 from server.storage.lifecycle import Lifecycle
 from server.storage.tables import (
     ApiKeyRow,
@@ -602,6 +606,7 @@ class Store:
         self.providers = ProviderRepository(session, box)
         self.messages = MessageRepository(session)
         self.lifecycle = Lifecycle(session)
+        self.eval_runs = EvalRunRepository(session)
         self.bots = BotRepository(session)
         self.audit = AuditRepository(session)
         self.sessions = SessionRepository(session)

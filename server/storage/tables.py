@@ -166,6 +166,7 @@ class BotRow(Base):
     system_prompt: Mapped[str | None] = mapped_column(Text)
     idle_timeout_s: Mapped[int | None] = mapped_column(Integer)
     intent_detection: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    evals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -269,6 +270,20 @@ class SessionEndHookRow(Base):
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     outcome: Mapped[str | None] = mapped_column(String(64))
+
+
+class EvalRunRow(Base):
+    """One run of a bot's evals: the pass rate and the report (cases, transcripts, per tool)."""
+
+    __tablename__ = "eval_runs"
+    __table_args__ = (Index("ix_eval_runs_bot", "tenant_id", "bot", "created_at"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    bot: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    pass_rate: Mapped[float] = mapped_column(Float)
+    report: Mapped[dict[str, Any]] = mapped_column(JSONType)
 
 
 class IdempotencyKeyRow(Base):

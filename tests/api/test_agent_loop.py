@@ -8,14 +8,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
 
 import pytest
 
-from server.settings import Settings
 from tests.api.test_calls import python
-from tests.conftest import Api, TenantKeys, api_for
-from tests.fake_models import FakeModel, fake_model_server
+from tests.conftest import Api, TenantKeys
+from tests.fake_models import FakeModel
 
 KEY = "sk-test-NEVER-SHOWN-4f1c"
 KINDS = ["openai", "openai-responses", "anthropic", "gemini"]
@@ -39,19 +37,6 @@ def on_error(error, params, context):
 
 tool = {"name": "crm", "description": "Ask the CRM", "execute": execute, "on_error": on_error}
 """)
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeModel]:
-    async with fake_model_server() as server:
-        yield server
-
-
-@pytest.fixture
-async def agents(settings: Settings) -> AsyncIterator[Api]:
-    quick = settings.model_copy(update={"provider_retries": 0, "provider_timeout_s": 2.0})
-    async with api_for(quick) as api:
-        yield api
 
 
 async def setup(api: Api, fake: FakeModel, kind: str = "openai", **bot: object) -> tuple[TenantKeys, str]:  # fmt: skip

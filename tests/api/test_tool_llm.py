@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.test_agent_loop import KEY, agents, fake, setup  # noqa: F401 (fixtures)
+from tests.api.test_agent_loop import KEY, setup
 from tests.api.test_calls import call, python
 from tests.conftest import Api
 from tests.fake_models import FakeModel
@@ -27,7 +27,7 @@ tool = {"name": "summarise", "description": "Summarise a text", "execute": execu
 """
 
 
-async def run_summaries(agents: Api, fake: FakeModel, sandbox: str) -> None:  # noqa: F811
+async def run_summaries(agents: Api, fake: FakeModel, sandbox: str) -> None:
     acme, sid = await setup(agents, fake, "anthropic")
     assert (await acme.dev.post("/v1/tools", json=python(SUMMARY, sandbox))).status_code == 201
     fake.reply(*[{"text": f"summary {i}", "usage": {"input": 40, "output": 6}} for i in range(5)])
@@ -52,10 +52,10 @@ async def run_summaries(agents: Api, fake: FakeModel, sandbox: str) -> None:  # 
     assert today["llm_input_tokens"] == 160 and today["llm_output_tokens"] == 24
 
 
-async def test_restricted_python_tools_ask_the_tenants_model(agents: Api, fake: FakeModel) -> None:  # noqa: F811
+async def test_restricted_python_tools_ask_the_tenants_model(agents: Api, fake: FakeModel) -> None:
     await run_summaries(agents, fake, "restricted")
 
 
 @pytest.mark.usefixtures("python_runner")  # built before the app looks for it
-async def test_python_in_wasm_tools_ask_the_tenants_model(agents: Api, fake: FakeModel) -> None:  # noqa: F811
+async def test_python_in_wasm_tools_ask_the_tenants_model(agents: Api, fake: FakeModel) -> None:
     await run_summaries(agents, fake, "wasm")

@@ -6,8 +6,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Response
 
+from server.agent.evals import check_cases, run_evals
 from server.agent.intents import check_detection
 from server.api.deps import (
+    PrincipalAloneDep,
     PrincipalDep,
     RuntimeDep,
     StoreDep,
@@ -18,10 +20,12 @@ from server.api.deps import (
 )
 from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.snapshots import snapshot_format, snapshot_response
-from server.api.views import BotBody, bot_public
+from server.api.views import BotBody, EvalCase, bot_public
 from server.errors import FieldError, ValidationFailedError
 from server.registry.model import SessionInputs
 from server.storage.repositories import BOT_MODEL_FIELDS
+
+MAX_EVAL_CASES = 200
 
 router = APIRouter(prefix="/v1/bots", tags=["bots"])
 
@@ -145,3 +149,82 @@ async def _check_model(store, tenant_id: str, body: BotBody) -> None:
         problems.append(FieldError("the model mode needs the bot's `model`", field="intent_detection.mode"))  # fmt: skip
     if problems:
         raise ValidationFailedError(problems)
+
+
+@router.put("/{bot}/evals")
+async def put_evals(
+    bot: str,
+    cases: list[EvalCase],
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """Replace the bot's eval cases: messages to send, and the tools the agent should call
+    (with at least these arguments), should not call, and how many rounds a turn may take."""
+    require(principal, "developer")
+    tenant_id = acting_tenant(principal, tenant)
+    row = await store.bots.get(tenant_id, bot)
+    if len(cases) > MAX_EVAL_CASES:
+        raise ValidationFailedError([FieldError(f"at most {MAX_EVAL_CASES} cases", field="cases")])
+    view = await runtime.registry.view(store, tenant_id)
+    offered = {e.name for e in runtime.registry.snapshot(view, bot).entries}
+    given = [c.model_dump() for c in cases]
+    check_cases(given, offered)
+    row.evals = given
+    store.audit.record(principal.key_id, tenant_id, "bot.evals", bot, {"cases": len(given)})
+    return {"bot": bot, "cases": given}
+
+
+@router.get("/{bot}/evals")
+async def get_evals(
+    bot: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+) -> dict[str, Any]:
+    require(principal, "developer")
+    row = await store.bots.get(acting_tenant(principal, tenant), bot)
+    return {"bot": bot, "cases": row.evals or []}
+
+
+@router.post("/{bot}/evals/run")
+async def run_bot_evals(
+    bot: str, principal: PrincipalAloneDep, runtime: RuntimeDep, tenant: TenantQuery = None
+) -> dict[str, Any]:
+    """Run every case through the agent loop with the tools in test mode; the report (per case
+    pass/fail with its transcript, per expected tool its pass rate) is stored and returned."""
+    require(principal, "developer")
+    tenant_id = acting_tenant(principal, tenant)
+    async with runtime.sessions() as session, session.begin():
+        row = await runtime.store(session).bots.get(tenant_id, bot)
+    if not row.evals:
+        raise ValidationFailedError([FieldError("the bot has no eval cases (PUT …/evals)", field="evals")])  # fmt: skip
+    return await run_evals(runtime, tenant_id, bot)
+
+
+@router.get("/{bot}/evals/runs")
+async def list_eval_runs(
+    bot: str,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
+    """The bot's eval runs, newest first: when, and how many cases passed."""
+    require(principal, "developer")
+    tenant_id = acting_tenant(principal, tenant)
+    runs = await store.eval_runs.of_bot(tenant_id, bot)
+    rows, next_cursor = page(runs, lambda r: [-r.created_at.timestamp(), r.id], limit, cursor)
+    return {
+        "runs": [
+            {
+                "id": r.id,
+                "created_at": r.created_at.isoformat(),
+                "pass_rate": r.pass_rate,
+                "passed": r.report.get("passed"),
+                "total": r.report.get("total"),
+                "tools": r.report.get("tools"),
+            }  # fmt: skip
+            for r in rows
+        ],
+        "next_cursor": next_cursor,
+    }
