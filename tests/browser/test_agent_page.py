@@ -163,3 +163,28 @@ async def test_send_lets_the_server_run_the_model_and_the_page_its_actions(
     )
     assert highlighted == "yes"
     assert any('"highlighted":"#cart"' in r for r in tool_results(fake.requests[1]))
+
+
+async def test_the_page_hears_when_a_person_takes_over(
+    api: Api, chromium: str, page_origin: str
+) -> None:
+    from playwright.async_api import async_playwright
+
+    acme = await api.tenant("acme", shared=["escalate_to_human"])
+    await setup(acme)
+    async with served(api.app) as base, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
+        page = await browser.new_page()
+        await page.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
+        await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+        assert await page.evaluate("window.failed || null") is None
+        sid = await page.evaluate("window.quiver.default.session")
+        escalated = await acme.agent.post(
+            f"/v1/sessions/{sid}/calls", json={"tool": "escalate_to_human", "arguments": {}}
+        )
+        await page.wait_for_function("window.handoffs.length > 0", timeout=10_000)
+        heard = await page.evaluate("window.handoffs")
+        await browser.close()
+
+    assert escalated.json()["success"] is True
+    assert heard == ["handed_off"]
