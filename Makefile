@@ -33,6 +33,7 @@ demo: runner
 
 test: runner inspector
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 lint: install

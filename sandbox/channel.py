@@ -23,7 +23,9 @@ except ImportError:  # pragma: no cover - orjson is a dependency of the server
     def dumps(obj: Any) -> bytes:
         return json.dumps(obj, separators=(",", ":")).encode()
 
-    loads = json.loads
+    def loads(data: bytes | bytearray | memoryview | str) -> Any:
+        return json.loads(bytes(data) if isinstance(data, memoryview) else data)
+
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024

@@ -38,7 +38,7 @@ class LoadedTool:
     on_error: Any
 
 
-class Context(dict):
+class Context(dict[str, Any]):
     """What ``execute(params, context)`` receives: a dict that also reads as attributes."""
 
     def __getattr__(self, name: str) -> Any:
@@ -158,7 +158,7 @@ def call_reply(
     host_call: HostCall,
     dumps: Callable[[Any], bytes | str],
     before: Callable[[], None] = lambda: None,
-    plain: tuple[type[BaseException], ...] = (),
+    plain: tuple[type[Exception], ...] = (),
 ) -> dict[str, Any]:
     """Run ``execute`` (or ``on_error``) of the requested tool and check its result.
 
@@ -187,7 +187,7 @@ def call_reply(
         return {**failure("memory_limit", "the tool ran out of memory", logs), "recycle": True}
     except RecursionError:
         return failure("tool_error", "maximum recursion depth exceeded", logs)
-    except (ToolLoadError, *plain) as exc:
+    except (ToolLoadError, *plain) as exc:  # type: ignore[misc]  # a starred tuple of types
         return failure("tool_error", str(exc), logs)
     except BaseException as exc:  # the tool's own exception is its result
         return failure("tool_error", describe(exc), logs, line=tool_line(exc))

@@ -62,7 +62,8 @@ def _literal(node: ast.AST, constants: dict[str, Any]) -> Any:
         return {
             _literal(k, constants): _literal(v, constants)
             for k, v in zip(node.keys, node.values, strict=True)
-        }  # type: ignore[arg-type]
+            if k is not None  # checked above: no ``**`` unpacking
+        }
     if isinstance(node, ast.List | ast.Tuple):
         return [_literal(e, constants) for e in node.elts]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):

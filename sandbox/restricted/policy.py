@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from types import CodeType
 
-from RestrictedPython import compile_restricted_exec
+from RestrictedPython.compile import compile_restricted_exec
 from RestrictedPython.transformer import RestrictingNodeTransformer
 
 from sandbox.engine import Violation

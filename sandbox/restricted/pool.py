@@ -86,7 +86,12 @@ class WorkerProcess:
 
     async def _wait(self, register: Any, unregister: Any, fd: int) -> None:
         future = asyncio.get_running_loop().create_future()
-        register(fd, lambda: future.done() or future.set_result(None))
+
+        def ready() -> None:
+            if not future.done():
+                future.set_result(None)
+
+        register(fd, ready)
         try:
             await future
         finally:
@@ -150,7 +155,7 @@ class WorkerProcess:
         host_calls = 0
         limit = max(config.result_cap * 2 + 512 * 1024, config.host_frame_bytes)
         while True:
-            frame = await self._read(limit)
+            frame: dict[str, Any] = await self._read(limit)
             if frame.get("op") == "result":
                 return frame
             host_calls += 1

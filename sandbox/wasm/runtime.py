@@ -162,7 +162,7 @@ class WasmRuntime:
                     f"the module imports {imported.module}.{imported.name}; only WASI "
                     "(wasi_snapshot_preview1) and the quiver host functions are provided"
                 )
-        return compiled.serialize()
+        return bytes(compiled.serialize())
 
     def load(self, key: str, artefact: bytes) -> None:
         """Keep a compiled artefact (from ``compile``, possibly on another process) ready."""
@@ -225,7 +225,10 @@ class WasmRuntime:
         exit_code, instance = 0, None
         try:
             instance = self.linker.instantiate(store, module)
-            instance.exports(store)["_start"](store)
+            start = instance.exports(store)["_start"]
+            if not isinstance(start, wasmtime.Func):
+                raise WasmModuleError("the module's _start is not a function")
+            start(store)
         except wasmtime.ExitTrap as exc:
             exit_code = exc.code
         except wasmtime.Trap as exc:

@@ -95,7 +95,8 @@ class MemoryBreakers:
         if not names:
             return TenantBreakers(generation=self._generation.get(tenant, 0))
         now = _now_ms()
-        open_, half = set(), set()
+        open_: set[str] = set()
+        half: set[str] = set()
         for name in names:
             tool = self._tools[(tenant, name)]
             if tool.state == "open" and tool.until <= now:
@@ -322,13 +323,15 @@ class FallbackBreakers:
         return await getattr(self.local, method)(*args)
 
     async def state(self, tenant: str) -> TenantBreakers:
-        return await self._either("state", tenant)
+        state: TenantBreakers = await self._either("state", tenant)
+        return state
 
     async def admit(self, tenant: str, tool: str) -> bool:
-        return await self._either("admit", tenant, tool)
+        return bool(await self._either("admit", tenant, tool))
 
     async def record(self, tenant: str, tool: str, ok: bool, policy: BreakerPolicy) -> str | None:
-        return await self._either("record", tenant, tool, ok, policy)
+        moved: str | None = await self._either("record", tenant, tool, ok, policy)
+        return moved
 
     async def close(self) -> None:
         await self.local.close()

@@ -174,6 +174,8 @@ def _load(line: bytes) -> dict[str, Any] | None:
         row = json.loads(line)
     except ValueError:  # a line cut by the crash
         return None
+    if not isinstance(row, dict):
+        return None
     if isinstance(row.get("at"), dict):
         row["at"] = datetime.fromisoformat(row["at"]["$at"])
     return row
@@ -182,7 +184,7 @@ def _load(line: bytes) -> dict[str, Any] | None:
 class CallLog:
     def __init__(
         self,
-        sessions: async_sessionmaker,
+        sessions: async_sessionmaker[Any],
         flush_interval_s: float = 0.5,
         journal_dir: Path | None = None,
     ) -> None:

@@ -7,7 +7,7 @@ reviewed code, so they run without the sandbox (DESIGN §4.5).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sandbox.engine import HostHandler, Limits, RunResult, ToolSource
@@ -47,7 +47,7 @@ class InProcessEngine:
             updates.update(values)
             variables.update(values)
 
-        def log(level: str):
+        def log(level: str) -> Callable[..., None]:
             return lambda *parts: logs.append(f"{level}: " + " ".join(map(str, parts)))
 
         ctx = Context(

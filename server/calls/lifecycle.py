@@ -152,6 +152,7 @@ class SessionEndHooks:
                              "at": m.created_at.isoformat()}
                             for m in messages
                         ]  # fmt: skip
+                        result: dict[str, Any]
                         if tool is None:
                             result = {"success": False, "error": {"code": "tool_not_available"}}
                         else:

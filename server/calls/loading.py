@@ -22,12 +22,16 @@ async def load_draft(
         ):
             problems.add(v.field or "module", v.message)
         return problems, "invalid_module" if problems else None
-    engine = {"restricted": runtime.restricted, "wasm": runtime.python_wasm}.get(draft.sandbox)
-    if draft.kind != "python" or engine is None:  # a Python WASM tool on a node without the
+    engine = {"restricted": runtime.restricted, "wasm": runtime.python_wasm}.get(draft.sandbox or "")  # fmt: skip
+    if (
+        draft.kind != "python" or engine is None or draft.sandbox not in ("restricted", "wasm")
+    ):  # a Python WASM tool on a node without the
         return Problems(), None  # runner: checked statically only; calls say engine_unavailable
     modules = await tenant_modules(store, tenant_id)  # imports at load time see the grants
     inspection = await engine.inspect(
-        ToolSource("python", draft.sandbox, draft.source), tenant_id, modules
+        ToolSource("python", draft.sandbox, draft.source),
+        tenant_id,
+        modules,  # type: ignore[arg-type]
     )
     problems = Problems()
     for v in inspection.violations:

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from sandbox.engine import Limits, RunResult, ToolSource
+from sandbox.engine import HostHandler, Limits, RunResult, ToolSource
 from sandbox.toolfile import parse_tool_file
 from server import logs, metrics
 from server.calls import envelope
@@ -85,7 +85,8 @@ class CallPipeline:
         log: CallLog,
         default_timeout_ms: int,
         max_timeout_ms: int,
-        sandbox_for,  # tenant -> (granted modules, egress allowlist), when a request lacks them
+        # tenant -> (granted modules, egress allowlist), when a request lacks them
+        sandbox_for: Callable[[Store, str], Awaitable[tuple[tuple[str, ...], tuple[str, ...]]]],
         tracker: SessionTracker,
         cache: ResultCache,
         claims: Claims,
@@ -161,7 +162,7 @@ class CallPipeline:
             return await self._wasm(store, tool, tenant)
         if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin", "wasm"):
             return Executable(tool, None, None)
-        engine = "builtin" if tool.origin == "builtin" else "restricted"
+        engine: str | None = "builtin" if tool.origin == "builtin" else "restricted"
         if tool.sandbox == "wasm":  # unavailable until the runner is built on this node
             engine = "python-wasm" if "python-wasm" in self.engines else None
         source = self._sources.get(tool.identity)
@@ -175,7 +176,7 @@ class CallPipeline:
             ):
                 text = disk.source
             else:
-                text = (await store.tools.stored_version(tool)).source
+                text = (await store.tools.stored_version(tool)).source or ""
             source = self._sources[tool.identity] = ToolSource(
                 "python", "restricted", text, identity=tool.identity
             )
@@ -400,6 +401,7 @@ class CallPipeline:
                 extra,
             )
         else:
+            assert engine is not None  # an executable's engine is one this node runs
             host = self._host(timeout, request.tenant_id, extra, request)
             outcome = await engine.run(
                 executable.source, tool.name, params, context, limits, host, **run_kwargs
@@ -455,14 +457,14 @@ class CallPipeline:
 
     async def _wrap(
         self,
-        engine,
+        engine: Any,
         executable: Executable,
-        params,
-        context,
-        limits,
+        params: Any,
+        context: dict[str, Any],
+        limits: Limits,
         outcome: RunResult,
         started: float,
-        run_kwargs,
+        run_kwargs: dict[str, Any],
     ) -> dict[str, Any]:
         name = executable.tool.name
         if outcome.ok:
@@ -515,7 +517,7 @@ class CallPipeline:
         tenant: str,
         extra: Allowlist | None,
         request: CallRequest | None = None,
-    ):
+    ) -> HostHandler:
         llm_calls = 0
 
         async def handle(module: str, method: str, args: dict[str, Any]) -> Any:

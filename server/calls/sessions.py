@@ -110,7 +110,8 @@ class SessionTracker:
             for name, tool in view.tools_for(row.bot).items()
             if tool.metadata.get("once_per_session") and variables.get(f"{name}_done")
         )
-        ranking, epoch = (), 0
+        ranking: tuple[str, ...] = ()
+        epoch = 0
         if view.bot(row.bot).max_tools is not None:
             ranking, epoch = await self.usage.get(store, row.tenant_id)
         return SessionInputs(

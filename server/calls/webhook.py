@@ -14,6 +14,7 @@ import httpx
 
 from sandbox.engine import Limits, RunResult
 from server.egress import (
+    Allowlist,
     EgressDenied,
     EgressGuard,
     NameNotResolved,
@@ -74,7 +75,7 @@ class WebhookEngine:
         params: Mapping[str, Any],
         tenant: str,
         limits: Limits,
-        extra_allow=None,
+        extra_allow: Allowlist | None = None,
     ) -> RunResult:
         started = time.perf_counter()
         url, rest = expand_url(config["url"], params)

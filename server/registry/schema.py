@@ -104,9 +104,10 @@ def normalise_parameters(raw: Any, problems: Problems, field: str = "parameters"
         if required:
             schema["required"] = required
     else:
-        schema = inline_refs(raw, field, problems)
-        if schema is None:
+        inlined = inline_refs(raw, field, problems)
+        if inlined is None:
             return {"type": "object", "properties": {}}
+        schema = inlined
         schema.setdefault("type", "object")
         schema.setdefault("properties", {})
         if schema.get("type") != "object":

@@ -56,3 +56,38 @@ def test_sandbox_knows_nothing_of_the_server() -> None:
     }
 
     assert not offenders
+
+
+ROOT = CORE.parent.parent
+WEB = ("fastapi", "starlette")
+# Each layer, and what it may never import: imports point inwards (the API adapts the use
+# cases, the use cases run the core and the engines, storage implements what they need).
+LAYERS = {
+    "server/registry": (*FORBIDDEN, "server.api", "server.storage", "server.calls", "server.agent"),
+    "server/calls": (*WEB, "server.api"),
+    "server/agent": (*WEB, "server.api"),
+    "server/storage": (*WEB, "server.api", "server.calls", "server.agent"),
+    "quiver": ("server", "sandbox", *FORBIDDEN),
+}
+
+
+def test_every_layer_imports_point_inwards() -> None:
+    offenders = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for layer, forbidden in LAYERS.items()
+        for path in (ROOT / layer).rglob("*.py")
+        for name in _imports(path)
+        if any(name == f or name.startswith(f + ".") for f in forbidden)
+    }
+
+    assert not offenders
+
+
+def test_the_layer_rules_catch_a_wrong_import(tmp_path: Path) -> None:
+    """The check above can fail: a module importing the API from the use cases is caught."""
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text("from server.api.deps import StoreDep\nimport fastapi\n")
+
+    found = {name for name in _imports(wrong) if any(name == f or name.startswith(f + ".") for f in LAYERS["server/calls"])}  # fmt: skip
+
+    assert found == {"server.api.deps", "fastapi"}

@@ -256,7 +256,7 @@ class PythonRunner:
         except wasmtime.WasmtimeError as exc:  # traps surface as errors from components
             live.dead = True
             return _trap_reply(_first_line(exc))
-        reply = json.loads(out)
+        reply: dict[str, Any] = json.loads(out)
         if reply.get("recycle"):
             live.dead = True
         return reply
