@@ -263,20 +263,7 @@ export class QuiverAgent {
     if (this._lastEventId) headers["Last-Event-ID"] = this._lastEventId;
     const response = await fetch(`${this._base}/v1/sessions/${session}/events`, { headers, signal });
     if (!response.ok) throw new QuiverError(response.status, await response.json().catch(() => null));
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        this._onBlock(block);
-      }
-    }
+    for await (const block of sseBlocks(response)) this._onBlock(block);
   }
 
   _onBlock(block) {
@@ -311,7 +298,8 @@ export class QuiverAgent {
   }
 }
 
-async function* readEvents(response) {
+// Server-sent events, read with fetch (the key travels in a header): one raw block at a time.
+async function* sseBlocks(response) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -321,15 +309,20 @@ async function* readEvents(response) {
     buffer += decoder.decode(value, { stream: true });
     let end;
     while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, end);
+      yield buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      let event = "message", data = "";
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event: ")) event = line.slice(7);
-        else if (line.startsWith("data: ")) data += line.slice(6);
-      }
-      if (data) yield [event, JSON.parse(data)];
     }
+  }
+}
+
+async function* readEvents(response) {
+  for await (const block of sseBlocks(response)) {
+    let event = "message", data = "";
+    for (const line of block.split("\n")) {
+      if (line.startsWith("event: ")) event = line.slice(7);
+      else if (line.startsWith("data: ")) data += line.slice(6);
+    }
+    if (data) yield [event, JSON.parse(data)];
   }
 }
 
