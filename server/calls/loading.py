@@ -3,7 +3,7 @@ the load-time limit, before it is stored. What the running file declares is what
 
 from __future__ import annotations
 
-from sandbox.engine import ToolSource
+from sandbox.engine import SandboxName, ToolSource
 from server.bootstrap import Runtime, tenant_modules
 from server.errors import LoadTimeoutError, Problems
 from server.registry.definitions import ToolDraft, apply_loaded
@@ -22,17 +22,14 @@ async def load_draft(
         ):
             problems.add(v.field or "module", v.message)
         return problems, "invalid_module" if problems else None
-    engine = {"restricted": runtime.restricted, "wasm": runtime.python_wasm}.get(draft.sandbox or "")  # fmt: skip
-    if (
-        draft.kind != "python" or engine is None or draft.sandbox not in ("restricted", "wasm")
-    ):  # a Python WASM tool on a node without the
-        return Problems(), None  # runner: checked statically only; calls say engine_unavailable
+    sandbox: SandboxName = "wasm" if draft.sandbox == "wasm" else "restricted"
+    engine = runtime.python_wasm if sandbox == "wasm" else runtime.restricted
+    if draft.kind != "python" or engine is None:
+        # a Python WASM tool on a node without the runner: checked statically only; its calls
+        # answer engine_unavailable
+        return Problems(), None
     modules = await tenant_modules(store, tenant_id)  # imports at load time see the grants
-    inspection = await engine.inspect(
-        ToolSource("python", draft.sandbox, draft.source),
-        tenant_id,
-        modules,  # type: ignore[arg-type]
-    )
+    inspection = await engine.inspect(ToolSource("python", sandbox, draft.source), tenant_id, modules)  # fmt: skip
     problems = Problems()
     for v in inspection.violations:
         problems.add(v.field or "source", v.message, v.line)
