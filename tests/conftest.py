@@ -240,7 +240,9 @@ def upstream_http():
     server.close()
 
 
-REDIS_URL = os.environ.get("QUIVER_TEST_REDIS_URL", "redis://127.0.0.1:6379/9")
+# each pytest-xdist worker flushes a Redis database of its own (9, 10, …)
+_WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+REDIS_URL = os.environ.get("QUIVER_TEST_REDIS_URL", f"redis://127.0.0.1:6379/{9 + _WORKER}")
 
 
 @pytest.fixture
