@@ -34,7 +34,7 @@ demo: runner
 test: runner inspector
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 lint: install
 	$(BIN)/ruff check .
