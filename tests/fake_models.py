@@ -17,13 +17,12 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from tests.servers import free_port
+from tests.servers import free_port, served
 
 DEFAULT_USAGE = {"input": 100, "output": 20, "cached": 0}
 
@@ -36,6 +35,7 @@ class FakeModel:
         self.requests: list[dict[str, Any]] = []
         self.default: dict[str, Any] = {"text": "(the script is over)"}  # once the script is
         self.record = True  # keep every request (off for long benchmark runs)
+        self.closed = asyncio.Event()
         self.app = Starlette(routes=[
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/responses", self._responses, methods=["POST"]),
@@ -56,8 +56,8 @@ class FakeModel:
         if self.record:
             self.requests.append({"path": request.url.path, "headers": dict(request.headers), "body": body})  # fmt: skip
         step = self.script.pop(0) if self.script else self.default
-        if step.get("hang"):
-            await asyncio.sleep(3600)
+        if step.get("hang"):  # never answers (a provider timeout); ends with the server
+            await self.closed.wait()
         if step.get("delay_s"):  # a model that takes its time (benchmarks)
             await asyncio.sleep(step["delay_s"])
         return body, step
@@ -232,19 +232,8 @@ def _sse(event: str, data: dict[str, Any]) -> bytes:
 @contextlib.asynccontextmanager
 async def fake_model_server(host: str = "127.0.0.4") -> AsyncIterator[FakeModel]:
     fake = FakeModel(host)
-    config = uvicorn.Config(
-        fake.app, host=host, port=fake.port, log_level="warning", lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    try:
-        yield fake
-    finally:
-        server.should_exit = True
-        server.force_exit = True
-        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-            await asyncio.wait_for(task, 5)
+    async with served(fake.app, host, fake.port):
+        try:
+            yield fake
+        finally:
+            fake.closed.set()  # requests told to hang end now

@@ -58,6 +58,10 @@ class Recorder(BaseHTTPRequestHandler):
             self._reply(
                 302, b"", headers={"Location": f"/redirect/{n - 1}" if n > 1 else "/echo/done"}
             )
+        elif path.startswith("/hold"):  # answers when the test releases it (bounded)
+            self.server.held.set()  # type: ignore[attr-defined]
+            self.server.release.wait(30)  # type: ignore[attr-defined]
+            self._reply(200, b'{"held": true}')
         elif path.startswith("/loop"):
             self._reply(302, b"", headers={"Location": "/loop"})
         elif path.startswith("/to/"):
@@ -76,10 +80,21 @@ class LoopbackServer:
         self.httpd = ThreadingHTTPServer((host, 0), Recorder)
         self.httpd.daemon_threads = True
         self.httpd.seen = []  # type: ignore[attr-defined]
+        # /hold: ``held`` is set when a request arrives; it is answered once ``release`` is set
+        self.httpd.held = threading.Event()  # type: ignore[attr-defined]
+        self.httpd.release = threading.Event()  # type: ignore[attr-defined]
         self.host = host
         self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
+
+    @property
+    def held(self) -> threading.Event:
+        return self.httpd.held  # type: ignore[attr-defined]
+
+    @property
+    def release(self) -> threading.Event:
+        return self.httpd.release  # type: ignore[attr-defined]
 
     @property
     def seen(self) -> list[dict]:

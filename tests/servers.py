@@ -33,22 +33,40 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, saying when it listens."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.listening = asyncio.Event()
+
+    async def startup(self, sockets: Any = None) -> None:
+        await super().startup(sockets)
+        self.listening.set()
+
+
 @contextlib.asynccontextmanager
-async def served(app: Any) -> AsyncIterator[str]:
+async def served(app: Any, host: str = "127.0.0.1", port: int | None = None) -> AsyncIterator[str]:
     """Serve an app (already started: its lifespan is the caller's) on a free loopback port."""
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off", log_level="warning")
-    server = uvicorn.Server(config)
+    port = port or free_port()
+    config = uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning")
+    server = _Server(config)
     task = asyncio.create_task(server.serve())
-    while not server.started:
+    listening = asyncio.create_task(server.listening.wait())
+    await asyncio.wait({task, listening}, timeout=15, return_when=asyncio.FIRST_COMPLETED)
+    if not listening.done():
+        listening.cancel()
         if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
+            task.result()  # it could not start: say why
+        raise AssertionError(f"the server on {host}:{port} did not start")
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://{host}:{port}"
     finally:
         server.should_exit = True
-        app.state.runtime.events.close()  # end open event streams, as a real shutdown does
+        runtime = getattr(app.state, "runtime", None)
+        if runtime is not None:
+            runtime.events.close()  # end open event streams, as a real shutdown does
+        server.force_exit = runtime is None  # other apps (fakes) may hold requests open
         await asyncio.wait_for(task, 10)
 
 

@@ -10,23 +10,21 @@ from sqlalchemy import func, select
 
 from server.storage.tables import ToolCallRow
 from tests.api.test_calls import python, session_for
+from tests.api.test_webhooks import hooks  # noqa: F401 (the app that may reach 127.0.0.2)
 from tests.conftest import Api
+from tests.loopback import LoopbackServer
 
 COUNTER = python("""
-import time
-
 COUNT = []
 
 
 def execute(params, context):
     COUNT.append(1)
-    if params.get("slow"):
-        time.sleep(0.5)
     return {"success": True, "runs": len(COUNT)}
 
 
 tool = {"name": "counter", "description": "Counts its runs", "execute": execute,
-        "parameters": {"slow": {"type": "boolean"}, "n": {"type": "integer"}}}
+        "parameters": {"n": {"type": "integer"}}}
 """)
 
 
@@ -56,20 +54,35 @@ async def test_a_retried_call_gets_the_first_answer_and_runs_nothing(api: Api) -
     assert await rows(api) == 2  # the retry wrote no second log row
 
 
-async def test_a_retry_while_the_first_still_runs_is_a_409(api: Api) -> None:
-    acme = await api.tenant("acme")
-    sid = await session_for(acme, [COUNTER])
+async def test_a_retry_while_the_first_still_runs_is_a_409(
+    hooks: Api,  # noqa: F811
+    upstream_http: LoopbackServer,
+) -> None:
+    """The first call is held inside its tool (a webhook the test releases) while the retry
+    comes: a 409 — or, on SQLite, whose claim is part of the request's own transaction, the
+    retry waits for the first and gets its answer."""
+    acme = await hooks.tenant("acme")
+    held = {"kind": "webhook", "name": "held", "description": "Waits", "webhook_url": upstream_http.base + "/hold", "timeout_ms": 20_000}  # fmt: skip
+    sid = await session_for(acme, [held])
     path, key = f"/v1/sessions/{sid}/calls", {"Idempotency-Key": "slow-one"}
-    body = {"tool": "counter", "arguments": {"slow": True}}
+    body = {"tool": "held", "arguments": {}}
+    upstream_http.held.clear()
+    upstream_http.release.clear()
 
-    first, second = await asyncio.gather(
-        acme.agent.post(path, json=body, headers=key),
-        acme.agent.post(path, json=body, headers=key),
-    )
+    first = asyncio.create_task(acme.agent.post(path, json=body, headers=key))
+    assert await asyncio.to_thread(upstream_http.held.wait, 15)  # the first is in its tool
+    second = asyncio.create_task(acme.agent.post(path, json=body, headers=key))
+    if not hooks.runtime.settings.is_sqlite:  # claims are shared: the retry is refused at once
+        await asyncio.wait_for(asyncio.shield(second), 15)
+    upstream_http.release.set()
+    first_answer, second_answer = await first, await second
 
-    statuses = sorted([first.status_code, second.status_code])
-    assert statuses == [200, 409] or (statuses == [200, 200] and first.json() == second.json())
-    assert await rows(api) == 1
+    statuses = sorted([first_answer.status_code, second_answer.status_code])
+    if hooks.runtime.settings.is_sqlite:
+        assert statuses == [200, 200] and first_answer.json() == second_answer.json()
+    else:
+        assert statuses == [200, 409] and second_answer.json()["code"] == "conflict"
+    assert await rows(hooks) == 1
 
 
 async def test_retried_creates_of_tools_and_sessions_make_one_of_each(api: Api) -> None:
