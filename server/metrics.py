@@ -107,3 +107,10 @@ MODEL_TOKENS = Counter(
     ["kind"],
     registry=REGISTRY,
 )
+BACKGROUND_FAILURES = Counter(
+    "quiver_background_failures_total",
+    "Background work that failed and was logged (the request that started it had answered): "
+    "action_timeout, handoff_announce, end_hook, session_sweep",
+    ["task"],
+    registry=REGISTRY,
+)

@@ -336,8 +336,9 @@ class AgentLoop:
             try:
                 await self.resume(tenant_id, sid, message_id, answers)
             except (ValidationFailedError, ConflictError):
-                pass  # answered meanwhile, or the session is busy with the answer
-            except Exception:
+                pass  # answered meanwhile, or the session is busy with the answer: nothing to do
+            except Exception:  # no caller waits on this task: a failure is logged and counted
+                metrics.BACKGROUND_FAILURES.labels(task="action_timeout").inc()
                 log.exception("the agent loop could not time out actions of session %s", sid)
 
         task = asyncio.get_running_loop().create_task(expire())
@@ -393,8 +394,10 @@ class AgentLoop:
         outcome = "ok"
         try:
             reply = await client.complete(model, system, history, tools, on_text)
-        except Exception as exc:
-            outcome = getattr(exc, "code", "provider_error")
+        except (
+            Exception
+        ) as exc:  # counted under its code (a ProviderError's, else a bug), re-raised
+            outcome = getattr(exc, "code", "internal")
             raise
         finally:
             metrics.MODEL_CALLS.labels(kind=kind, outcome=outcome).inc()

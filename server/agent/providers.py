@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import anthropic
+import httpx
+import httpx2
 import openai
 
 from server.agent.transport import guarded_client
@@ -139,6 +141,9 @@ def _raised(exc: Exception) -> ProviderError:
 
 
 PROVIDER_ERRORS = (openai.OpenAIError, anthropic.AnthropicError)
+# google-genai raises its transport's own errors (httpx, or its fork httpx2)
+TRANSPORT_TIMEOUTS = (httpx.TimeoutException, httpx2.TimeoutException)
+TRANSPORT_ERRORS = (httpx.HTTPError, httpx2.HTTPError)
 
 
 def _openai(config: ProviderConfig) -> openai.AsyncOpenAI:
@@ -471,12 +476,10 @@ class Gemini:
                     "provider_auth", "the model provider refused the API key"
                 ) from None
             raise ProviderError("provider_error", f"the model provider answered {exc.code}: {str(exc.message)[:300]}") from None  # fmt: skip
-        except Exception as exc:
-            if "Timeout" in type(exc).__name__:
-                raise ProviderError("provider_timeout", "the model provider did not answer in time") from None  # fmt: skip
-            if type(exc).__module__.split(".")[0] in ("httpx", "httpx2"):
-                raise ProviderError("provider_error", f"the model provider failed: {exc}") from None
-            raise
+        except TRANSPORT_TIMEOUTS:
+            raise ProviderError("provider_timeout", "the model provider did not answer in time") from None  # fmt: skip
+        except TRANSPORT_ERRORS as exc:  # refused by the egress guard, connection lost, …
+            raise ProviderError("provider_error", f"the model provider failed: {exc}") from None
 
     @staticmethod
     def _reply(chunks: list[Any]) -> Reply:

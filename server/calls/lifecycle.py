@@ -18,10 +18,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import httpx
 import orjson
 
+from server import metrics
 from server.calls.pipeline import CallRequest
-from server.egress import Allowlist
+from server.egress import Allowlist, EgressDenied, ResponseTooLarge, TooManyRedirects
 from server.ratelimit import RateLimitedLog
 
 if TYPE_CHECKING:
@@ -57,7 +59,8 @@ class Handoffs:
     async def _announce(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None:
         try:
             await self._send(tenant_id, sid, bot, tool, reason)
-        except Exception:  # the handoff happened; its announcement failing is said in the log
+        except Exception:  # the handoff happened; its announcement failing is logged and counted
+            metrics.BACKGROUND_FAILURES.labels(task="handoff_announce").inc()
             log.exception("could not announce the handoff of session %s", sid)
 
     async def _send(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None:
@@ -82,7 +85,15 @@ class Handoffs:
             )  # fmt: skip
             if response.status_code >= 300:
                 log.warning("handoff webhook of %s answered %s", tenant_id, response.status_code)
-        except Exception as exc:  # the handoff happened; the announcement failing is logged
+        except (
+            EgressDenied,
+            httpx.HTTPError,
+            TimeoutError,
+            ResponseTooLarge,
+            TooManyRedirects,
+        ) as exc:
+            # the handoff happened; the webhook being unreachable is logged and counted
+            metrics.BACKGROUND_FAILURES.labels(task="handoff_announce").inc()
             log.warning("handoff webhook of %s failed: %s", tenant_id, exc)
 
 
@@ -169,6 +180,7 @@ class SessionEndHooks:
                 outcome = "ok" if result.get("success") else str((result.get("error") or {}).get("code") or "failed")  # fmt: skip
                 status = "done" if result.get("success") else "failed"
             except Exception:  # the hook's run broke (not the tool failing): said, not retried
+                metrics.BACKGROUND_FAILURES.labels(task="end_hook").inc()
                 log.exception("the session-end hook %s of %s failed", hook.tool, hook.session_id)
                 outcome, status = "error", "failed"
         async with runtime.sessions() as session, session.begin():
@@ -213,7 +225,9 @@ class SessionSweeper:
                 try:
                     await self.sweep_once()
                     await hooks.run_pending()
-                except Exception as exc:  # the database away: the next round tries again
+                except Exception as exc:  # the database away (or a bug): logged, counted, and the
+                    # next round tries again — the loop must outlive any one failure
+                    metrics.BACKGROUND_FAILURES.labels(task="session_sweep").inc()
                     sweep_failures.warning("idle session sweep or end hooks failed: %s", exc)
 
         self._task = asyncio.get_running_loop().create_task(loop())
