@@ -195,7 +195,7 @@ class AgentLoop:
         approvals (an approved call runs here; a denial reaches the model as text)."""
         async with self._session_busy(sid):
             setup = await self._setup(tenant_id, sid)
-            assistant, pending = await self._pending(tenant_id, sid, message_id)
+            assistant, pending, rounds_done = await self._pending(tenant_id, sid, message_id)
             problems = [
                 FieldError(
                     f"{a['call_id']!r} is not an action this message waits for",
@@ -219,7 +219,6 @@ class AgentLoop:
             timer = self._timers.pop((sid, message_id), None)
             if timer is not None:
                 timer.cancel()
-            rounds_done = await self._rounds_of(sid, assistant.turn)
             return await self._rounds(setup, tenant_id, sid, assistant.turn, rounds_done, emit or _nothing, stream)  # fmt: skip
 
     @contextlib.asynccontextmanager
@@ -350,7 +349,8 @@ class AgentLoop:
         if task is not None:
             await asyncio.shield(task)
 
-    async def _pending(self, tenant_id: str, sid: str, message_id: str):
+    async def _pending(self, tenant_id: str, sid: str, message_id: str) -> tuple[Any, dict[str, tuple[ToolCall, str]], int]:  # fmt: skip
+        """The paused assistant message, its calls still waiting, and its turn's rounds so far."""
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
@@ -364,12 +364,8 @@ class AgentLoop:
             c["id"]: (ToolCall(c["id"], c["name"], c["arguments"]), c.get("waits", "browser_action"))
             for c in assistant.tool_calls or () if c["id"] not in answered
         }  # fmt: skip
-        return assistant, pending
-
-    async def _rounds_of(self, sid: str, turn_id: str) -> int:
-        async with self.runtime.sessions() as session, session.begin():
-            rows = await self.runtime.store(session).messages.history(sid)
-        return sum(1 for r in rows if r.role == "assistant" and r.turn == turn_id)
+        rounds = sum(1 for r in rows if r.role == "assistant" and r.turn == assistant.turn)
+        return assistant, pending, rounds
 
     async def _answer(self, tenant_id: str, sid: str, message_id: str, call: ToolCall, answer: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
         """The envelope a paused call ends with."""

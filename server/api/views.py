@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from server.errors import FieldError, ValidationFailedError
 from server.quotas import check_rate
 from server.secretbox import mask
 from server.storage.repositories import BOT_MODEL_FIELDS
@@ -257,6 +258,17 @@ class BotBody(Strict):
                 if not re.match(TOOL_NAME, name):
                     raise ValueError(f"intent {intent!r}: {name!r} is not a tool name")
         return intents
+
+
+def aware(value: datetime | None, field: str) -> datetime | None:
+    """A query's time, in UTC; one without a zone is refused naming the field."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValidationFailedError(
+            [FieldError("needs a time zone, e.g. 2026-12-01T00:00:00Z", field=field)]
+        )
+    return value.astimezone(UTC)
 
 
 def iso(value: datetime | None) -> str | None:

@@ -108,7 +108,7 @@ async def end_session(
     """End the session and queue its end hooks in this unit of work; False when it had ended
     already (an idle sweep that lost the race to another node)."""
     if idle:
-        if not await store.lifecycle.end_if_idle(sid, now, now):
+        if not await store.lifecycle.end_if_idle(sid, now):
             return False
     else:
         await store.lifecycle.end(tenant_id, sid, reason, now)

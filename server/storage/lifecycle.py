@@ -3,7 +3,7 @@ as the end is a conditional update), handing it to a person and back, listing se
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select, update
@@ -68,15 +68,19 @@ class Lifecycle:
 
     async def idle_candidates(self, now: datetime, limit: int = 500) -> list[tuple[str, str]]:
         """Sessions of bots with an idle timeout idle past it — no message, no call, since:
-        (id, tenant)."""
+        (id, tenant). One query: each session's last message and last call come with it."""
+        last_message = select(func.max(MessageRow.created_at)).where(MessageRow.session_id == SessionRow.id).scalar_subquery()  # fmt: skip
+        last_call = select(func.max(ToolCallRow.at)).where(ToolCallRow.session_id == SessionRow.id).scalar_subquery()  # fmt: skip
         rows = (
             await self.session.execute(
                 select(
                     SessionRow.id,
+                    SessionRow.tenant_id,
                     SessionRow.created_at,
                     BotRow.idle_timeout_s,
-                    SessionRow.tenant_id,
-                )
+                    last_message,
+                    last_call,
+                )  # fmt: skip
                 .join(
                     BotRow,
                     and_(BotRow.tenant_id == SessionRow.tenant_id, BotRow.name == SessionRow.bot),
@@ -86,22 +90,13 @@ class Lifecycle:
             )
         ).all()
         idle = []
-        for sid, created, timeout, tenant_id in rows:
-            if created > now - timedelta(seconds=timeout):
-                continue
-            last = await self.last_activity(sid, created)
+        for sid, tenant_id, created, timeout, message, call in rows:
+            last = max(t for t in (created, _utc(message), _utc(call)) if t is not None)
             if last <= now - timedelta(seconds=timeout):
                 idle.append((sid, tenant_id))
-            if len(idle) >= limit:
-                break
-        return idle
+        return idle[:limit]
 
-    async def last_activity(self, sid: str, created: datetime) -> datetime:
-        message = await self.session.scalar(select(func.max(MessageRow.created_at)).where(MessageRow.session_id == sid))  # fmt: skip
-        call = await self.session.scalar(select(func.max(ToolCallRow.at)).where(ToolCallRow.session_id == sid))  # fmt: skip
-        return max(t for t in (created, message, call) if t is not None)
-
-    async def end_if_idle(self, sid: str, _last: datetime, now: datetime) -> bool:
+    async def end_if_idle(self, sid: str, now: datetime) -> bool:
         """End it unless it ended meanwhile — the node whose update changes the row ends it."""
         return await self._end_if(sid, "idle", now, SessionRow.status != "ended")
 
@@ -184,3 +179,10 @@ class Lifecycle:
     async def hooks_of(self, sid: str) -> list[SessionEndHookRow]:
         stmt = select(SessionEndHookRow).where(SessionEndHookRow.session_id == sid).order_by(SessionEndHookRow.tool)  # fmt: skip
         return list(await self.session.scalars(stmt))
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """A scalar subquery's time comes back naive from SQLite: it is UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)

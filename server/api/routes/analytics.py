@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
+from server.api.views import aware
 from server.errors import FieldError, ValidationFailedError
 from server.storage.tables import utcnow
 
@@ -15,16 +16,6 @@ router = APIRouter(prefix="/v1/analytics", tags=["analytics"])
 DEFAULT_RANGE = timedelta(days=7)
 MAX_RANGE = timedelta(days=366)
 MOST_USED = 5
-
-
-def _aware(value: datetime | None, field: str) -> datetime | None:
-    if value is None:
-        return None
-    if value.tzinfo is None:
-        raise ValidationFailedError(
-            [FieldError("needs a time zone, e.g. 2026-12-01T00:00:00Z", field=field)]
-        )
-    return value.astimezone(UTC)
 
 
 @router.get("/tools")
@@ -44,8 +35,8 @@ async def tool_analytics(
     Tenant keys see their own tenant; admins one tenant (`?tenant=`) or, without it, all."""
     require(principal, "developer")
     scope = None if principal.is_admin and tenant is None else acting_tenant(principal, tenant)
-    end = _aware(until, "until") or utcnow()
-    start = _aware(since, "since") or end - DEFAULT_RANGE
+    end = aware(until, "until") or utcnow()
+    start = aware(since, "since") or end - DEFAULT_RANGE
     if start >= end:
         raise ValidationFailedError([FieldError("must be before `until`", field="since")])
     if end - start > MAX_RANGE:

@@ -15,6 +15,7 @@ from server.api.deps import (
     StoreDep,
     TenantQuery,
     acting_tenant,
+    developer_tenant,
     require,
     same_name,
 )
@@ -34,8 +35,7 @@ router = APIRouter(prefix="/v1/bots", tags=["bots"])
 async def create_bot(
     body: BotBody, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> dict[str, Any]:
-    require(principal, "developer")
-    tenant_id = acting_tenant(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     await store.tenants.get(tenant_id)
     await _check_pins(store, tenant_id, body)
     await _check_model(store, tenant_id, body)
@@ -74,8 +74,7 @@ async def get_bot(
 async def replace_bot(
     bot: str, body: BotBody, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> dict[str, Any]:
-    require(principal, "developer")
-    tenant_id = acting_tenant(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     same_name(body.name, bot)
     await _check_pins(store, tenant_id, body)
     await _check_model(store, tenant_id, body)
@@ -91,8 +90,7 @@ async def replace_bot(
 async def delete_bot(
     bot: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> Response:
-    require(principal, "developer")
-    tenant_id = acting_tenant(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     await store.bots.delete(tenant_id, bot)
     await store.changed(principal.key_id, tenant_id, "bot.delete", bot)
     return Response(status_code=204)
@@ -162,8 +160,7 @@ async def put_evals(
 ) -> dict[str, Any]:
     """Replace the bot's eval cases: messages to send, and the tools the agent should call
     (with at least these arguments), should not call, and how many rounds a turn may take."""
-    require(principal, "developer")
-    tenant_id = acting_tenant(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     row = await store.bots.get(tenant_id, bot)
     if len(cases) > MAX_EVAL_CASES:
         raise ValidationFailedError([FieldError(f"at most {MAX_EVAL_CASES} cases", field="cases")])
@@ -180,8 +177,7 @@ async def put_evals(
 async def get_evals(
     bot: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> dict[str, Any]:
-    require(principal, "developer")
-    row = await store.bots.get(acting_tenant(principal, tenant), bot)
+    row = await store.bots.get(developer_tenant(principal, tenant), bot)
     return {"bot": bot, "cases": row.evals or []}
 
 
@@ -191,8 +187,7 @@ async def run_bot_evals(
 ) -> dict[str, Any]:
     """Run every case through the agent loop with the tools in test mode; the report (per case
     pass/fail with its transcript, per expected tool its pass rate) is stored and returned."""
-    require(principal, "developer")
-    tenant_id = acting_tenant(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     async with runtime.sessions() as session, session.begin():
         row = await runtime.store(session).bots.get(tenant_id, bot)
     if not row.evals:
@@ -210,8 +205,7 @@ async def list_eval_runs(
     cursor: CursorQuery = None,
 ) -> dict[str, Any]:
     """The bot's eval runs, newest first: when, and how many cases passed."""
-    require(principal, "developer")
-    tenant_id = acting_tenant(principal, tenant)
+    tenant_id = developer_tenant(principal, tenant)
     runs = await store.eval_runs.of_bot(tenant_id, bot)
     rows, next_cursor = page(runs, lambda r: [-r.created_at.timestamp(), r.id], limit, cursor)
     return {

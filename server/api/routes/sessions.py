@@ -22,6 +22,7 @@ from server.api.deps import (
     StoreDep,
     TenantQuery,
     acting_tenant,
+    developer_tenant,
     require,
 )
 from server.api.idempotency import IdempotencyKey, answer_once
@@ -38,6 +39,7 @@ from server.api.views import (
     OutcomeBody,
     OutcomeError,
     SessionCreate,
+    aware,
     iso,
     message_public,
     session_public,
@@ -553,11 +555,8 @@ async def list_sessions(
     cursor: CursorQuery = None,
 ) -> dict[str, Any]:
     """The tenant's sessions, newest first, a page at a time (developers)."""
-    require(principal, "developer")
-    tenant_id = acting_tenant(principal, tenant)
-    for name, value in (("since", since), ("until", until)):
-        if value is not None and value.tzinfo is None:
-            raise ValidationFailedError([FieldError("needs a time zone, e.g. 2026-12-01T00:00:00Z", field=name)])  # fmt: skip
+    tenant_id = developer_tenant(principal, tenant)
+    since, until = aware(since, "since"), aware(until, "until")
     key = decode_cursor(cursor, 2)
     try:
         after = (datetime.fromisoformat(key[0]), str(key[1])) if key is not None else None

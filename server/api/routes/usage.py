@@ -3,24 +3,16 @@ model tokens its agent loops used over a range."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
-from server.errors import FieldError, ValidationFailedError
+from server.api.views import aware
 from server.storage.tables import utcnow
 
 router = APIRouter(prefix="/v1", tags=["usage"])
-
-
-def _aware(value: datetime | None, field: str, default: datetime) -> datetime:
-    if value is None:
-        return default
-    if value.tzinfo is None:
-        raise ValidationFailedError([FieldError("needs a time zone, e.g. 2026-12-01T00:00:00Z", field=field)])  # fmt: skip
-    return value.astimezone(UTC)
 
 
 @router.get("/usage")
@@ -42,8 +34,8 @@ async def usage(
     the tenant, or `*` for every tenant's tokens."""
     require(principal, "developer")
     now = utcnow()
-    start = _aware(since, "since", now.replace(hour=0, minute=0, second=0, microsecond=0))
-    end = _aware(until, "until", now + timedelta(seconds=1))
+    start = aware(since, "since") or now.replace(hour=0, minute=0, second=0, microsecond=0)
+    end = aware(until, "until") or now + timedelta(seconds=1)
     if principal.is_admin and tenant == "*":
         return {
             "tenant": "*",
