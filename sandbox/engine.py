@@ -29,7 +29,21 @@ FailureCode = Literal[
     "load_timeout",
     "busy",
     "host_call_error",
+    # the built-in skills' outcomes (server/skills)
+    "not_configured",
+    "not_found",
+    "invalid_input",
+    "slot_taken",
 ]
+
+
+class ToolFailure(Exception):
+    """Raised by trusted (built-in) tool code: the call fails with this code and message."""
+
+    def __init__(self, code: FailureCode, message: str) -> None:
+        super().__init__(message)
+        self.code: FailureCode = code
+        self.message = message
 
 # (module, method, args) -> value; raises to refuse. The server enforces policy here.
 HostHandler = Callable[[str, str, dict[str, Any]], Awaitable[Any]]

@@ -243,6 +243,9 @@ def make_context(
     def chat(messages: Any, model: str | None = None, max_tokens: int = 256) -> Any:
         return host_call("llm", "chat", {"messages": messages, "model": model, "max_tokens": max_tokens})  # fmt: skip
 
+    def search(query: Any, collection: str | None = None, limit: int = 5) -> Any:
+        return host_call("knowledge_base", "search", {"query": query, "collection": collection, "limit": limit})  # fmt: skip
+
     logger = Namespace(
         debug=log("debug"), info=log("info"), warning=log("warning"), error=log("error")
     )
@@ -265,7 +268,10 @@ def make_context(
         secrets=Context(data.get("secrets") or {}),  # only the ones the tool declared
         update_context=update_context,
         updateContext=update_context,  # LiteBot's spelling
-        modules=Namespace(http=http_ns, logger=logger, llm=Namespace(chat=chat)),
+        modules=Namespace(
+            http=http_ns, logger=logger, llm=Namespace(chat=chat),
+            knowledge_base=Namespace(search=search),
+        ),  # fmt: skip
         **_session_end(data),
     )
 

@@ -78,7 +78,7 @@ def _literal(node: ast.AST, constants: dict[str, Any]) -> Any:
 
 
 def parse_tool_file(
-    text: str, dynamic_ok: bool = False
+    text: str, dynamic_ok: bool = False, async_ok: bool = False
 ) -> tuple[list[ToolFileSpec], list[Violation]]:
     """Read every tool declared in ``text``; return the specs and all violations found.
 
@@ -88,23 +88,26 @@ def parse_tool_file(
     violation too, never an error.
     """
     try:
-        return _parse(text, dynamic_ok)
+        return _parse(text, dynamic_ok, async_ok)
     except (RecursionError, MemoryError):
         message = "the file nests too deeply to be read (e.g. a very long chain of operators)"
         return [], [Violation(message, field="source")]
 
 
-def _parse(text: str, dynamic_ok: bool) -> tuple[list[ToolFileSpec], list[Violation]]:
+def _parse(
+    text: str, dynamic_ok: bool, async_ok: bool = False
+) -> tuple[list[ToolFileSpec], list[Violation]]:
     try:
         module = ast.parse(text, type_comments=False)
     except SyntaxError as exc:
         return [], [Violation(f"syntax error: {exc.msg}", line=exc.lineno, field="source")]
 
     constants: dict[str, Any] = {}
-    functions: dict[str, ast.FunctionDef] = {}
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     declarations: list[tuple[str, ast.Assign]] = []
     for stmt in module.body:
-        if isinstance(stmt, ast.FunctionDef):
+        # coroutine functions only where the file runs in the server (built-ins: trusted)
+        if isinstance(stmt, ast.FunctionDef) or (async_ok and isinstance(stmt, ast.AsyncFunctionDef)):  # fmt: skip
             functions[stmt.name] = stmt
         elif (
             isinstance(stmt, ast.Assign)
@@ -162,7 +165,7 @@ def _read_declaration(
     node: ast.expr,
     prefix: str,
     constants: dict[str, Any],
-    functions: dict[str, ast.FunctionDef],
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
     violations: list[Violation],
     dynamic_ok: bool = False,
 ) -> ToolFileSpec | None:
@@ -246,7 +249,7 @@ def _check_function(
     key: str,
     node: ast.expr,
     prefix: str,
-    functions: dict[str, ast.FunctionDef],
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
     violations: list[Violation],
 ) -> bool:
     field_ = f"{prefix}.{key}"

@@ -6,9 +6,10 @@ import asyncio
 import dataclasses
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
@@ -37,14 +38,18 @@ from server.registry.disk import DiskTools, load_disk_tools
 from server.registry.service import Registry
 from server.secretbox import SecretBox, SecretBoxError, generate_key
 from server.settings import Settings
+from server.skills.indexes import Indexes
+from server.skills.service import Skills
 from server.storage import migrate
 from server.storage.claims import OnceClaims
 from server.storage.database import create_engine, session_factory
 from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import Store
+from server.storage.skills import DatasetRepository
 from server.storage.tables import TenantRow
 
 log = logging.getLogger("quiver")
+T = TypeVar("T")
 
 
 def call_log_journal(settings: Settings) -> Path | None:
@@ -59,6 +64,20 @@ def call_log_journal(settings: Settings) -> Path | None:
 
 
 WASM_UID_OFFSET = 1_000
+
+
+async def _read(sessions: async_sessionmaker, read: Callable[[DatasetRepository], Awaitable[T]]) -> T:  # fmt: skip
+    """A read of the skills' data sets in a unit of work of its own."""
+    async with sessions() as session, session.begin():
+        return await read(DatasetRepository(session))
+
+
+async def _no_load(tenant: str, name: str, version: int) -> list[dict[str, Any]]:
+    return []
+
+
+async def _no_versions(tenant: str) -> dict[str, tuple[str, int]]:
+    return {}
 
 
 @dataclass
@@ -89,6 +108,7 @@ class Runtime:
     handoffs: Any = None  # server.calls.lifecycle.Handoffs
     sweeper: Any = None  # server.calls.lifecycle.SessionSweeper
     hooks: Any = None  # server.calls.lifecycle.SessionEndHooks
+    indexes: Indexes = field(default_factory=lambda: Indexes(_no_load, _no_versions))
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -129,6 +149,8 @@ class Runtime:
             self.events.session_changed(session)
         if store.revoked_keys:
             self.keys.evict(store.revoked_keys)
+        for tenant in store.changed_datasets:
+            self.indexes.forget(tenant)
 
     async def close(self) -> None:
         self.events.close()
@@ -404,6 +426,12 @@ async def start(settings: Settings) -> Runtime:
     runtime.sweeper = SessionSweeper(runtime, settings.session_sweep_s)
     runtime.sweeper.start()
     pipeline.llm = ToolLlm(runtime).chat
+    runtime.indexes = Indexes(
+        lambda tenant, name, version: _read(sessions, lambda s: s.items(tenant, name, version)),
+        lambda tenant: _read(sessions, lambda s: s.versions(tenant)),
+        ttl_s=settings.registry_cache_ttl_ms / 1000,
+    )
+    pipeline.skills = Skills(runtime.indexes)
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())
     if not settings.is_sqlite:

@@ -3,7 +3,7 @@ fallback. SQLite runs as a single node and needs neither.
 
 What travels is only *what* changed, never content: ``t:<tenant>:<version>`` (a registry change;
 ``*`` = global tools), ``s:<session>`` (a session's snapshot inputs), ``k:<key id>`` (a revoked
-key). Notifications are sent inside the transaction that makes the change, so they go out
+key), ``d:<tenant>`` (a data set of the skills). Notifications are sent inside the transaction that makes the change, so they go out
 exactly when it commits. A receiving node forgets its cached version counters (or key) and
 wakes the event streams concerned, which then rebuild from the database.
 
@@ -59,11 +59,14 @@ class Propagation:
             runtime.events.session_changed(rest)
         elif kind == "k":
             runtime.keys.evict({rest})
+        elif kind == "d":
+            runtime.indexes.forget(rest)
 
     def flush_everything(self, full: bool = True) -> None:
         runtime = self.runtime
         runtime.registry.forget_all(views=full)
         runtime.quotas.forget()
+        runtime.indexes.forget()
         if full:
             runtime.keys.clear()
         runtime.events.everything_changed()

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     log_level: str = "info"
 
     max_body_bytes: int = 16 * 1024 * 1024
+    # the skills' data sets: what one tenant's sets may hold together, and items per set
+    dataset_max_bytes: int = 256 * 1024 * 1024
+    dataset_max_items: int = 1_000_000
     max_source_bytes: int = 256 * 1024
     max_module_bytes: int = 10 * 1024 * 1024
     default_timeout_ms: int = 5_000

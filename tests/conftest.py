@@ -45,6 +45,14 @@ TABLES = (
     "tools",
     "bots",
     "api_keys",
+    "dataset_items",
+    "datasets",
+    "customer_preferences",
+    "leads",
+    "form_submissions",
+    "forms",
+    "appointments",
+    "calendars",
     "tenants",
 )
 

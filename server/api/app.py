@@ -20,9 +20,13 @@ from server.api.routes import (
     agent,
     analytics,
     bots,
+    calendars,
+    datasets,
     demo,
+    forms,
     handoff,
     health,
+    leads,
     providers,
     secrets,
     sessions,
@@ -142,6 +146,10 @@ def create_app(settings: Settings) -> FastAPI:
         analytics,
         usage,
         agent,
+        datasets,
+        leads,
+        forms,
+        calendars,
     ):
         app.include_router(module.router)
     if settings.demo:

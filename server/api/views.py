@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -164,6 +164,25 @@ class ToolPin(Strict):
     )
 
 
+SkillName = Literal["qa", "search", "classify", "recommend", "leads", "forms", "appointments", "memory"]  # fmt: skip
+
+
+class SkillSettings(Strict):
+    """One skill's settings on a bot; each skill reads the ones that concern it."""
+
+    dataset: str | None = Field(default=None, pattern=TOOL_NAME, description="the data set (default: the tenant's only one of the kind)")  # fmt: skip
+    top_k: int | None = Field(default=None, ge=1, le=50, description="results per call")
+    field_weights: dict[str, Annotated[float, Field(gt=0, le=100)]] | None = Field(
+        default=None, max_length=32, description="search, recommend: weight per catalog field (unlisted fields: not searched)",  # fmt: skip
+        examples=[{"title": 3, "body": 1}],
+    )
+    lang: str | None = Field(default=None, max_length=16, description="classify: the texts' language when the call gives none")  # fmt: skip
+    webhook_url: str | None = Field(default=None, pattern=r"^https?://", max_length=2000, description="leads: the CRM webhook each lead is POSTed to (through the egress guard)")  # fmt: skip
+    forms: list[Annotated[str, Field(pattern=TOOL_NAME)]] | None = Field(default=None, max_length=100, description="forms: the forms this bot may submit (default: all)")  # fmt: skip
+    calendar: str | None = Field(default=None, pattern=TOOL_NAME, description="appointments: the calendar")  # fmt: skip
+    sessions: int | None = Field(default=None, ge=1, le=200, description="memory: how many earlier sessions to search")  # fmt: skip
+
+
 class BotBody(Strict):
     name: str = Field(pattern=TOOL_NAME, examples=["support"])
     tools: list[str | ToolPin] | None = Field(
@@ -209,6 +228,12 @@ class BotBody(Strict):
         description="a session idle this long is ended (reason `idle`); null: never",
     )  # fmt: skip
     system_prompt: str | None = Field(default=None, max_length=20_000)
+    skills: dict[SkillName, SkillSettings] | None = Field(
+        default=None,
+        description="the built-in skills this bot uses and their settings; a configured skill's tools "
+        "join the bot's snapshot when the tenant may use them (shared tools)",
+        examples=[{"qa": {"dataset": "faq", "top_k": 3}, "search": {"dataset": "products", "field_weights": {"title": 3, "body": 1}}}],  # fmt: skip
+    )
     max_tools: int | None = Field(
         default=None,
         ge=1,

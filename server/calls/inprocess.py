@@ -1,17 +1,41 @@
 """Built-in tools: trusted files shipped with Quiver, run in the server process.
 
 They use the same tool-file shape and the same ``context`` as tenant tools, but they are
-reviewed code, so they run without the sandbox (DESIGN §4.5).
+reviewed code, so they run without the sandbox (DESIGN §4.5). ``execute`` may be a coroutine
+function (the skills are: they await the server's use cases through the host call ``skills``);
+the call's timeout holds either way. A ``ToolFailure`` raised by the tool fails the call with
+its code.
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from sandbox.engine import HostHandler, Limits, RunResult, ToolSource
+from sandbox.engine import HostHandler, Limits, RunResult, ToolFailure, ToolSource
 from sandbox.toolcode import Context, Namespace
+
+
+class HostModule:
+    """``context.modules.<module>.<method>(**args)``: an awaitable host call."""
+
+    def __init__(self, host: HostHandler | None, module: str) -> None:
+        self._host = host
+        self._module = module
+
+    def __getattr__(self, method: str) -> Callable[..., Awaitable[Any]]:
+        if method.startswith("_"):
+            raise AttributeError(method)
+
+        async def call(args: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+            if self._host is None:
+                raise ToolFailure("host_call_error", f"{self._module}.{method} is not available here")  # fmt: skip
+            return await self._host(self._module, method, {**(args or {}), **kwargs})
+
+        return call
 
 
 class InProcessEngine:
@@ -61,15 +85,24 @@ class InProcessEngine:
                         warning=log("warning"),
                         error=log("error"),
                         debug=log("debug"),
-                    )
+                    ),
+                    skills=HostModule(host, "skills"),
+                    knowledge_base=HostModule(host, "knowledge_base"),
                 ),
             }
         )
+
+        def took() -> float:
+            return (time.perf_counter() - started) * 1000
+
         try:
             value = self._tools(source)[tool]["execute"](dict(params), ctx)
-        except Exception as exc:
-            return RunResult.failure(
-                "tool_error", f"{type(exc).__name__}: {exc}", (time.perf_counter() - started) * 1000
-            )
-        took = (time.perf_counter() - started) * 1000
-        return RunResult(ok=True, value=value, duration_ms=took, logs=tuple(logs), updates=updates)
+            if inspect.isawaitable(value):
+                value = await asyncio.wait_for(value, limits.timeout_ms / 1000)
+        except ToolFailure as exc:
+            return RunResult.failure(exc.code, exc.message, took())
+        except TimeoutError:
+            return RunResult.failure("timeout", f"no answer within {limits.timeout_ms} ms", took())
+        except Exception as exc:  # a built-in's own bug: the call fails, the node carries on
+            return RunResult.failure("tool_error", f"{type(exc).__name__}: {exc}", took())
+        return RunResult(ok=True, value=value, duration_ms=took(), logs=tuple(logs), updates=updates)

@@ -31,6 +31,7 @@ from server.quotas import Quotas
 from server.ratelimit import RateLimitedLog
 from server.registry.model import ToolDef
 from server.registry.service import Registry
+from server.skills.service import SkillCall, Skills
 from server.storage.database import is_unavailable
 from server.storage.repositories import Store
 from server.storage.tables import SessionRow
@@ -108,6 +109,8 @@ class CallPipeline:
         self.llm: Callable[[str, str | None, dict[str, Any]], Awaitable[Any]] | None = (
             None  # daily calls and CPU time (``server.quotas``)
         )
+        # the built-in skills and context.modules.knowledge_base (server.skills.service)
+        self.skills: Skills | None = None
         self.log = log
         self.checkers = ArgumentCheckers()
         self.default_timeout_ms = default_timeout_ms
@@ -402,7 +405,10 @@ class CallPipeline:
             )
         else:
             assert engine is not None  # an executable's engine is one this node runs
-            host = self._host(timeout, request.tenant_id, extra, request)
+            host = self._host(
+                timeout, request.tenant_id, extra, request,
+                skill=(store, tool) if executable.engine == "builtin" else None,
+            )  # fmt: skip
             outcome = await engine.run(
                 executable.source, tool.name, params, context, limits, host, **run_kwargs
             )
@@ -517,7 +523,11 @@ class CallPipeline:
         tenant: str,
         extra: Allowlist | None,
         request: CallRequest | None = None,
+        skill: tuple[Store, ToolDef] | None = None,
     ) -> HostHandler:
+        """What a tool's host calls reach: ``http`` (the egress guard), ``llm`` (the tenant's
+        provider), ``knowledge_base`` (the tenant's documents); and, for built-in tools only
+        (``skill``: the call's unit of work and tool), ``skills``."""
         llm_calls = 0
 
         async def handle(module: str, method: str, args: dict[str, Any]) -> Any:
@@ -534,9 +544,34 @@ class CallPipeline:
                     raise HostCallRefused(f"llm.chat: at most {MAX_LLM_CALLS} calls per tool run")
                 bot = request.session.bot if request is not None and request.session else None
                 return await self.llm(tenant, bot, args)
+            if module == "knowledge_base" and method == "search" and self.skills is not None:
+                return await self.skills.knowledge_search(tenant, args)
+            if module == "skills" and skill is not None and self.skills is not None:
+                store, tool = skill
+                if method != tool.name:
+                    raise HostCallRefused(f"{tool.name} may only run its own skill")
+                call = self._skill_call(tenant, request, tool, extra)
+                return await self.skills.run(store, tool.name, call, args)
             raise HostCallRefused(f"no host module {module!r}")
 
         return handle
+
+    def _skill_call(
+        self, tenant: str, request: CallRequest | None, tool: ToolDef, extra: Allowlist | None
+    ) -> SkillCall:
+        """Who calls the skill, with the settings the session's bot gives it (``skills``)."""
+        session = request.session if request is not None else None
+        bot = session.bot if session is not None else None
+        view = self.registry.cached_view(tenant)
+        bot_def = view.bots.get(bot) if view is not None and bot is not None else None
+        skills = bot_def.skills if bot_def is not None else {}
+        return SkillCall(
+            tenant_id=tenant, session_id=session.id if session else None,
+            customer=session.customer if session else None, bot=bot,
+            settings=(skills or {}).get(str(tool.metadata.get("skill"))),
+            test=request.test if request is not None else False,
+            egress=(self.http.guard, extra),
+        )  # fmt: skip
 
     def _log(
         self,

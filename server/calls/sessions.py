@@ -29,6 +29,8 @@ SESSION_BREAKER_COOLDOWN_S = 300.0
 NOT_THE_TOOLS_FAULT = frozenset({
     "invalid_arguments", "busy", "circuit_open", "already_done", "worker_crashed",
     "engine_unavailable", "tool_not_available", "browser_action", "missing_secret",
+    # a skill asked for what is not there, or for a slot someone else just took
+    "not_configured", "not_found", "invalid_input", "slot_taken",
 })  # fmt: skip
 
 

@@ -304,13 +304,14 @@ def drafts_from_tool_file(
     *,
     sandbox: str | None,
     dynamic_ok: bool = False,
+    async_ok: bool = False,
 ) -> list[ToolDraft]:
     """Every tool a tool file declares, checked; problems carry the line they come from.
 
     With ``dynamic_ok`` (an engine will load the file), values that are not literals are left
     for ``apply_loaded`` to check once the engine has read them from the running file.
     """
-    specs, violations = parse_tool_file(source, dynamic_ok=dynamic_ok)
+    specs, violations = parse_tool_file(source, dynamic_ok=dynamic_ok, async_ok=async_ok)
     for v in violations:
         problems.add(v.field, v.message, v.line)
     drafts = []

@@ -73,7 +73,9 @@ def load_disk_tools(
                 result.errors[path.name] = [FieldError(message=f"cannot read: {exc}")]
                 continue
             problems = Problems()
-            drafts = drafts_from_tool_file(source, limits, problems, sandbox="restricted")
+            drafts = drafts_from_tool_file(
+                source, limits, problems, sandbox="restricted", async_ok=origin == "builtin"
+            )
             for draft in drafts:
                 if draft.name in seen_here:
                     problems.add(

@@ -48,6 +48,8 @@ class BotDef:
     max_tools: int | None = None  # the per-turn tool budget
     # staged rollout: (tool name, version) this bot keeps while newer versions go to the others
     pins: tuple[tuple[str, int], ...] = ()
+    # the built-in skills it uses and their settings: {"qa": {"dataset": "faq", "top_k": 3}}
+    skills: dict[str, dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,10 +23,19 @@ def tool_entry(tool: ToolDef) -> SnapshotEntry:
 
 
 def bot_tool_names(visible: Mapping[str, ToolDef], bot: BotDef) -> list[str]:
-    """The bot's tools that resolve: all visible ones (sorted) for ``None``, else in bot order."""
+    """The bot's tools that resolve: all visible ones (sorted) for ``None``, else in bot order.
+    A skill's tools (``metadata.skill``) come with the bot's settings for that skill (after the
+    listed tools); unconfigured, only when the bot lists them by name."""
+    configured = set(bot.skills or ())
+    skill_tools = sorted(n for n, t in visible.items() if t.metadata.get("skill") in configured)
+
+    def plain(name: str) -> bool:
+        return visible[name].metadata.get("skill") is None
+
     if bot.tools is None:
-        return sorted(visible)
-    return [name for name in dict.fromkeys(bot.tools) if name in visible]
+        return sorted({*(n for n in visible if plain(n)), *skill_tools})
+    listed = [name for name in dict.fromkeys(bot.tools) if name in visible]
+    return list(dict.fromkeys([*listed, *skill_tools]))
 
 
 def by_relevance(names: list[str], bot: BotDef, inputs: SessionInputs) -> list[str]:

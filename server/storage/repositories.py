@@ -32,6 +32,14 @@ from server.storage.conversations import (
     ProviderRepository,
 )
 from server.storage.lifecycle import Lifecycle
+from server.storage.skills import (
+    CalendarRepository,
+    DatasetRepository,
+    FormRepository,
+    LeadRepository,
+    MemoryRepository,
+    PreferenceRepository,
+)
 from server.storage.tables import (
     ApiKeyRow,
     AuditRow,
@@ -447,7 +455,7 @@ class SecretRepository:
 
 BOT_MODEL_FIELDS = (
     "model", "tool_round_model", "max_rounds", "max_context_tokens", "action_timeout_s",
-    "system_prompt", "idle_timeout_s", "intent_detection",
+    "system_prompt", "idle_timeout_s", "intent_detection", "skills",
 )  # fmt: skip
 
 
@@ -574,7 +582,10 @@ def tool_def(tool: ToolRow, version: ToolVersionRow) -> ToolDef:
 def bot_def(row: BotRow) -> BotDef:
     intents = {k: tuple(v) for k, v in row.intents.items()} if row.intents is not None else None
     names, pins = bot_tools(row.tools)
-    return BotDef(name=row.name, tools=names, intents=intents, max_tools=row.max_tools, pins=pins)
+    return BotDef(
+        name=row.name, tools=names, intents=intents, max_tools=row.max_tools, pins=pins,
+        skills=row.skills,
+    )  # fmt: skip
 
 
 def bot_tools(stored: list[Any] | None) -> tuple[tuple[str, ...] | None, tuple[tuple[str, int], ...]]:  # fmt: skip
@@ -611,7 +622,14 @@ class Store:
         self.audit = AuditRepository(session)
         self.sessions = SessionRepository(session)
         self.calls = CallRepository(session, parallel)
+        self.datasets = DatasetRepository(session)
+        self.preferences = PreferenceRepository(session)
+        self.leads = LeadRepository(session)
+        self.forms = FormRepository(session)
+        self.calendars = CalendarRepository(session)
+        self.memory = MemoryRepository(session)
         self.changed_tenants: set[str] = set()
+        self.changed_datasets: set[str] = set()  # tenants whose data sets changed
         self.revoked_keys: set[str] = set()
         # A tool has run for this unit of work and its answer is ready: from here on a database
         # that goes away must not turn that answer into an error a client would retry (which
@@ -630,6 +648,12 @@ class Store:
         await self.tenants.bump(tenant_id)
         self.changed_tenants.add(tenant_id)
         self.audit.record(actor, tenant_id, action, target, detail)
+
+    async def datasets_changed(self, actor: str | None, tenant_id: str, action: str, target: str) -> None:  # fmt: skip
+        """A data set changed: every node's skills see it once this commits."""
+        self.changed_datasets.add(tenant_id)
+        self.audit.record(actor, tenant_id, action, target, None)
+        await announce(self.session, f"d:{tenant_id}")
 
     # RegistryStore port
     async def registry_versions(self, tenant_id: str) -> RegistryVersions | None:

@@ -167,6 +167,7 @@ class BotRow(Base):
     idle_timeout_s: Mapped[int | None] = mapped_column(Integer)
     intent_detection: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
     evals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType)
+    skills: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -399,3 +400,130 @@ class ToolCallLatencyRow(Base):
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     bucket: Mapped[int] = mapped_column(Integer, primary_key=True)
     calls: Mapped[int] = mapped_column(Integer)
+
+
+class DatasetRow(Base):
+    """A tenant's data set for the skills: its kind and current version (items are per version)."""
+
+    __tablename__ = "datasets"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer)
+    items: Mapped[int] = mapped_column(Integer)
+    bytes: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class DatasetItemRow(Base):
+    """One item of one version of a data set, at its place in the upload."""
+
+    __tablename__ = "dataset_items"
+    __table_args__ = (
+        Index("ix_dataset_items_item", "tenant_id", "dataset", "version", "item_id"),
+    )
+
+    tenant_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    dataset: Mapped[str] = mapped_column(String(64), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[str | None] = mapped_column(String(128))
+    data: Mapped[dict[str, Any]] = mapped_column(JSONType)
+
+
+class PreferenceRow(Base):
+    """A customer's latest reaction to a product (recommendations), kept across sessions."""
+
+    __tablename__ = "customer_preferences"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    customer: Mapped[str] = mapped_column(String(128), primary_key=True)
+    dataset: Mapped[str] = mapped_column(String(64), primary_key=True)
+    product_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    response: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class LeadRow(Base):
+    __tablename__ = "leads"
+    __table_args__ = (Index("ix_leads_tenant_created", "tenant_id", "created_at", "id"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    session_id: Mapped[str | None] = mapped_column(String(36))
+    customer: Mapped[str | None] = mapped_column(String(128))
+    bot: Mapped[str | None] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(200))
+    email: Mapped[str | None] = mapped_column(String(254))
+    phone: Mapped[str | None] = mapped_column(String(32))
+    interest: Mapped[str] = mapped_column(String(1000))
+    forwarded: Mapped[str | None] = mapped_column(String(32))  # the CRM webhook's outcome
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class FormRow(Base):
+    """A tenant-defined form: the JSON Schema its submissions must satisfy."""
+
+    __tablename__ = "forms"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+    schema: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class FormSubmissionRow(Base):
+    __tablename__ = "form_submissions"
+    __table_args__ = (Index("ix_form_submissions_form", "tenant_id", "form", "created_at", "id"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    form: Mapped[str] = mapped_column(String(64))
+    session_id: Mapped[str | None] = mapped_column(String(36))
+    customer: Mapped[str | None] = mapped_column(String(128))
+    fields: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class CalendarRow(Base):
+    """A tenant's bookable slots: ``[{"start", "end"}]`` (ISO 8601 with an offset)."""
+
+    __tablename__ = "calendars"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+    slots: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class AppointmentRow(Base):
+    """A booked slot. The primary key is the slot itself: two bookings of one slot cannot both
+    commit, whichever node they run on."""
+
+    __tablename__ = "appointments"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    calendar: Mapped[str] = mapped_column(String(64), primary_key=True)
+    start: Mapped[datetime] = mapped_column(UTCDateTime(), primary_key=True)
+    id: Mapped[str] = mapped_column(String(36), unique=True)
+    end: Mapped[datetime] = mapped_column(UTCDateTime())
+    session_id: Mapped[str | None] = mapped_column(String(36))
+    customer: Mapped[str | None] = mapped_column(String(128))
+    name: Mapped[str] = mapped_column(String(200))
+    contact: Mapped[str | None] = mapped_column(String(254))
+    note: Mapped[str | None] = mapped_column(String(1000))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -1,0 +1,158 @@
+"""Developers: the data sets the built-in skills read (FAQ, catalog, samples, documents).
+
+``PUT /v1/datasets/{name}?kind=faq`` takes NDJSON, one item per line, streamed in: each line is
+checked as it arrives and stored in batches under the set's next version; the version becomes
+current only when the last line is in, all in one transaction. A bad line (its number and field
+named in the 422), a body over the tenant's allowance (413) or a dropped connection leaves the
+set as it was. Every node's skills see the new version at once (the change propagation).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request, Response
+from sqlalchemy.exc import IntegrityError
+
+from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, developer_tenant
+from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor, page
+from server.api.views import TOOL_NAME, iso
+from server.errors import (
+    ConflictError,
+    FieldError,
+    PayloadTooLargeError,
+    ValidationFailedError,
+)
+from server.skills.datasets import KINDS, Kind, LineError, LineReader
+from server.storage.skills import INSERT_BATCH
+
+router = APIRouter(prefix="/v1/datasets", tags=["datasets"])
+DatasetName = Annotated[str, Path(pattern=TOOL_NAME, examples=["faq"])]
+NDJSON = "application/x-ndjson"
+
+
+@router.put(
+    "/{name}",
+    responses={201: {"description": "Created (a new data set)"}},
+    openapi_extra={"requestBody": {"required": True, "content": {NDJSON: {"schema": {"type": "string"}}}}},  # fmt: skip
+)
+async def put_dataset(
+    name: DatasetName,
+    request: Request,
+    response: Response,
+    principal: PrincipalDep,
+    store: StoreDep,
+    runtime: RuntimeDep,
+    kind: Annotated[Kind | None, Query(description="faq, catalog, samples or documents (default: the set's kind)")] = None,  # fmt: skip
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """Replace a data set with the NDJSON body (201 when new)."""
+    tenant_id = developer_tenant(principal, tenant)
+    await store.tenants.get(tenant_id)
+    current = await store.datasets.find(tenant_id, name)
+    kind = kind or (current.kind if current is not None else None)  # type: ignore[assignment]
+    if kind is None:
+        raise ValidationFailedError([_field("kind", f"a new data set needs one of: {', '.join(KINDS)}")])  # fmt: skip
+    settings = runtime.settings
+    allowance = settings.dataset_max_bytes - await store.datasets.bytes_used(tenant_id, besides=name)  # fmt: skip
+    version = (current.version + 1) if current is not None else 1
+    reader = LineReader(kind)
+    batch: list[tuple[str | None, dict[str, Any]]] = []
+    stored = size = 0
+    rest = b""
+
+    async def flush() -> None:
+        nonlocal stored
+        await store.datasets.add_items(tenant_id, name, version, stored, batch)
+        stored += len(batch)
+        batch.clear()
+
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > allowance:
+                raise PayloadTooLargeError(f"this tenant's data sets may hold {settings.dataset_max_bytes} bytes; {max(allowance, 0)} are left for {name!r}")  # fmt: skip
+            rest += chunk
+            *lines, rest = rest.split(b"\n")
+            for line in lines:
+                item = reader.read(line)
+                if item is not None:
+                    batch.append((item.id, item.data))
+            if len(batch) >= INSERT_BATCH:
+                if stored + len(batch) > settings.dataset_max_items:
+                    raise PayloadTooLargeError(f"a data set holds at most {settings.dataset_max_items} items")  # fmt: skip
+                await flush()
+        if rest:
+            item = reader.read(rest)
+            if item is not None:
+                batch.append((item.id, item.data))
+        if stored + len(batch) > settings.dataset_max_items:
+            raise PayloadTooLargeError(f"a data set holds at most {settings.dataset_max_items} items")  # fmt: skip
+        await flush()
+    except LineError as exc:
+        raise ValidationFailedError([exc.problem]) from None
+    except IntegrityError:
+        raise ConflictError(f"another upload of {name!r} is under way; try again when it is done") from None  # fmt: skip
+    if stored == 0:
+        raise ValidationFailedError([_field("body", "no items: send one JSON object per line")])
+    row = await store.datasets.replace(tenant_id, name, kind, version, stored, size)
+    await store.datasets_changed(principal.key_id, tenant_id, "dataset.put", name)
+    response.status_code = 201 if current is None else 200
+    return _public(row)
+
+
+@router.get("")
+async def list_datasets(
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
+    """The tenant's data sets by name."""
+    tenant_id = developer_tenant(principal, tenant)
+    rows, next_cursor = page(await store.datasets.list(tenant_id), lambda r: [r.name], limit, cursor)  # fmt: skip
+    return {"datasets": [_public(r) for r in rows], "next_cursor": next_cursor}
+
+
+@router.get("/{name}")
+async def get_dataset(
+    name: DatasetName,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
+    """A data set and a page of its items, in upload order."""
+    tenant_id = developer_tenant(principal, tenant)
+    row = await store.datasets.get(tenant_id, name)
+    after = decode_cursor(cursor, 1)
+    rows = await store.datasets.page(tenant_id, name, row.version, int(after[0]) if after else -1, limit + 1)  # fmt: skip
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return {
+        **_public(row), "data": [data for _, data in rows],
+        "next_cursor": encode_cursor(rows[-1][0]) if more and rows else None,
+    }  # fmt: skip
+
+
+@router.delete("/{name}", status_code=204)
+async def delete_dataset(
+    name: DatasetName, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+) -> Response:
+    tenant_id = developer_tenant(principal, tenant)
+    await store.datasets.delete(tenant_id, name)
+    await store.datasets_changed(principal.key_id, tenant_id, "dataset.delete", name)
+    return Response(status_code=204)
+
+
+def _field(name: str, message: str) -> FieldError:
+    return FieldError(message, field=name)
+
+
+def _public(row: Any) -> dict[str, Any]:
+    return {
+        "name": row.name, "kind": row.kind, "version": row.version, "items": row.items,
+        "bytes": row.bytes, "created_at": iso(row.created_at), "updated_at": iso(row.updated_at),
+    }  # fmt: skip

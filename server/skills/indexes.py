@@ -1,0 +1,222 @@
+"""Per node: each data set's search index or classifier, built once per version.
+
+A data set's current version is read from the database and trusted for ``ttl_s`` (a change made
+on this node, or announced by another one through the change propagation, forgets it at once).
+A new version is built in a thread — concurrent callers wait for the same build — while a query
+already running finishes on the index it started with: indexes are immutable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from server.skills.classifier import NaiveBayes, Sample
+from server.skills.datasets import catalog_text, chunks
+from server.skills.search import EmptyQuery, Hit, TextIndex
+from server.skills.text import tokens
+
+MAX_BUILT = 64  # indexes kept per node, least recently used dropped first
+FAQ_WEIGHTS = {"question": 2.0, "answer": 1.0, "category": 0.5}
+DOCUMENT_WEIGHTS = {"title": 2.0, "text": 1.0}
+
+Loader = Callable[[str, str, int], Awaitable[list[dict[str, Any]]]]
+VersionsReader = Callable[[str], Awaitable[dict[str, tuple[str, int]]]]
+
+
+class NoDataset(LookupError):
+    pass
+
+
+@dataclass
+class Catalog:
+    items: list[dict[str, Any]]
+    index: TextIndex
+    positions: dict[str, int]
+
+    @classmethod
+    def build(cls, items: list[dict[str, Any]]) -> Catalog:
+        names: dict[str, None] = {}
+        for item in items:
+            for key, value in item["fields"].items():
+                if catalog_text(value):
+                    names.setdefault(key, None)
+        fields = list(names)
+        index = TextIndex.build(
+            fields, ([catalog_text(item["fields"].get(f)) for f in fields] for item in items)
+        )
+        return cls(items, index, {item["id"]: i for i, item in enumerate(items)})
+
+    def terms_of(self, position: int, limit: int = 32) -> list[str]:
+        """An item's rarest terms: what makes it like the items it is like."""
+        item = self.items[position]["fields"]
+        found: dict[str, int] = {}
+        for name in self.index.fields:
+            for term in tokens(catalog_text(item.get(name))):
+                if term not in found:
+                    found[term] = min(self.index.document_frequency(n, term) or self.index.size for n in self.index.fields)  # fmt: skip
+        return sorted(found, key=lambda t: (found[t], t))[:limit]
+
+
+@dataclass
+class Faq:
+    entries: list[dict[str, Any]]
+    index: TextIndex
+    calibration: tuple[float, float, float] = (4.0, 2.0, -3.0)  # Platt: score/term, margin, bias
+
+    @classmethod
+    def build(cls, entries: list[dict[str, Any]]) -> Faq:
+        index = TextIndex.build(
+            list(FAQ_WEIGHTS),
+            ([e["question"], e["answer"], e.get("category", "")] for e in entries),
+        )
+        faq = cls(entries, index)
+        faq.calibration = faq._calibrate()
+        return faq
+
+    def lookup(self, question: str, top_k: int) -> list[tuple[dict[str, Any], float, float]]:
+        hits = self.index.search(question, FAQ_WEIGHTS, max(top_k, 2))
+        confidences = self.confidences(question, hits)
+        return [(self.entries[h.position], h.score, c) for h, c in zip(hits, confidences, strict=True)][:top_k]  # fmt: skip
+
+    def confidences(self, question: str, hits: Sequence[Hit]) -> list[float]:
+        """The chance each hit is the right answer: the top one's from a logistic fit on this
+        FAQ's own questions with words dropped (Platt scaling); the rest share what is left in
+        proportion to their scores."""
+        if not hits:
+            return []
+        a, b, c = self.calibration
+        x, margin = _features(question, hits)
+        top = 1 / (1 + math.exp(-(a * x + b * margin + c)))
+        rest = sum(h.score for h in hits[1:]) or 1.0
+        return [top] + [(1 - top) * h.score / rest for h in hits[1:]]
+
+    def _calibrate(self, rounds: int = 400) -> tuple[float, float, float]:
+        """Fit the confidence on simulated paraphrases: each sampled question with about half
+        its words dropped and a word of another question added; right = it comes back first."""
+        rng = random.Random(len(self.entries))
+        xs: list[tuple[float, float]] = []
+        ys: list[float] = []
+        if len(self.entries) < 2:
+            return self.calibration
+        for _ in range(rounds):
+            position = rng.randrange(len(self.entries))
+            words = self.entries[position]["question"].split()
+            kept = [w for w in words if rng.random() < 0.6] or words[:1]
+            other = self.entries[rng.randrange(len(self.entries))]["question"].split()
+            query = " ".join(kept + ([rng.choice(other)] if other else []))
+            try:
+                hits = self.index.search(query, FAQ_WEIGHTS, 2)
+            except EmptyQuery:
+                continue
+            if not hits:
+                continue
+            xs.append(_features(query, hits))
+            ys.append(1.0 if hits[0].position == position else 0.0)
+        if len(set(ys)) < 2:
+            return self.calibration
+        return _logistic(np.array(xs), np.array(ys))
+
+
+def _features(query: str, hits: Sequence[Hit]) -> tuple[float, float]:
+    terms = max(len(set(tokens(query))), 1)
+    top = hits[0].score
+    second = hits[1].score if len(hits) > 1 else 0.0
+    return top / terms, (top - second) / top if top > 0 else 0.0
+
+
+def _logistic(x: np.ndarray, y: np.ndarray, steps: int = 25) -> tuple[float, float, float]:
+    """Logistic regression by Newton's method (a little ridge keeps it finite)."""
+    design = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(3)
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-design @ w))
+        gradient = design.T @ (p - y) + 0.01 * w
+        hessian = design.T @ (design * (p * (1 - p))[:, None]) + 0.01 * np.eye(3)
+        w -= np.linalg.solve(hessian, gradient)
+    return float(w[0]), float(w[1]), float(w[2])
+
+
+@dataclass
+class Documents:
+    documents: list[dict[str, Any]]
+    pieces: list[tuple[int, str]]  # (document, chunk text)
+    index: TextIndex
+
+    @classmethod
+    def build(cls, documents: list[dict[str, Any]]) -> Documents:
+        pieces = [(i, piece) for i, d in enumerate(documents) for piece in chunks(d["text"])]
+        index = TextIndex.build(
+            list(DOCUMENT_WEIGHTS), ([documents[i].get("title", ""), p] for i, p in pieces)
+        )
+        return cls(documents, pieces, index)
+
+
+BUILDERS: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
+    "faq": Faq.build,
+    "catalog": Catalog.build,
+    "documents": Documents.build,
+    "samples": lambda rows: NaiveBayes.train(
+        Sample(r["text"], r["label"], r.get("lang") or "*") for r in rows
+    ),
+}
+
+
+@dataclass
+class Indexes:
+    load: Loader
+    read_versions: VersionsReader
+    ttl_s: float = 1.0
+    clock: Callable[[], float] = time.monotonic
+    _versions: dict[str, tuple[float, dict[str, tuple[str, int]]]] = field(default_factory=dict)
+    _built: OrderedDict[tuple[str, str, int], asyncio.Task[Any]] = field(default_factory=OrderedDict)  # fmt: skip
+    builds: int = 0  # how many indexes this node built (tests and metrics read it)
+
+    def forget(self, tenant_id: str | None = None) -> None:
+        """Trust no cached version (of one tenant, or of all): a data set changed."""
+        if tenant_id is None:
+            self._versions.clear()
+        else:
+            self._versions.pop(tenant_id, None)
+
+    async def versions(self, tenant_id: str) -> dict[str, tuple[str, int]]:
+        cached = self._versions.get(tenant_id)
+        now = self.clock()
+        if cached is not None and now - cached[0] <= self.ttl_s:
+            return cached[1]
+        found = await self.read_versions(tenant_id)
+        if len(self._versions) > 10_000:
+            self._versions.clear()
+        self._versions[tenant_id] = (now, found)
+        return found
+
+    async def get(self, tenant_id: str, name: str, kind: str) -> Any:
+        """The built index (or classifier) of the tenant's data set ``name`` of ``kind``."""
+        found = (await self.versions(tenant_id)).get(name)
+        if found is None or found[0] != kind:
+            raise NoDataset(f"this tenant has no {kind} data set {name!r} (PUT /v1/datasets/{name})")  # fmt: skip
+        key = (tenant_id, name, found[1])
+        task = self._built.get(key)
+        if task is None or (task.done() and task.exception() is not None):
+            task = self._built[key] = asyncio.ensure_future(self._build(key, kind))
+            while len(self._built) > MAX_BUILT:
+                self._built.popitem(last=False)
+        self._built.move_to_end(key)
+        return await asyncio.shield(task)
+
+    async def _build(self, key: tuple[str, str, int], kind: str) -> Any:
+        rows = await self.load(*key)
+        self.builds += 1
+        return await asyncio.to_thread(BUILDERS[kind], rows)
+
+    async def named(self, tenant_id: str, kind: str) -> list[str]:
+        """The tenant's data sets of ``kind``, by name."""
+        return sorted(n for n, (k, _) in (await self.versions(tenant_id)).items() if k == kind)
