@@ -550,20 +550,21 @@ class CallPipeline:
                 store, tool = skill
                 if method != tool.name:
                     raise HostCallRefused(f"{tool.name} may only run its own skill")
-                call = self._skill_call(tenant, request, tool, extra)
+                call = await self._skill_call(store, tenant, request, tool, extra)
                 return await self.skills.run(store, tool.name, call, args)
             raise HostCallRefused(f"no host module {module!r}")
 
         return handle
 
-    def _skill_call(
-        self, tenant: str, request: CallRequest | None, tool: ToolDef, extra: Allowlist | None
-    ) -> SkillCall:
+    async def _skill_call(
+        self, store: Store, tenant: str, request: CallRequest | None, tool: ToolDef,
+        extra: Allowlist | None,
+    ) -> SkillCall:  # fmt: skip
         """Who calls the skill, with the settings the session's bot gives it (``skills``)."""
         session = request.session if request is not None else None
         bot = session.bot if session is not None else None
-        view = self.registry.cached_view(tenant)
-        bot_def = view.bots.get(bot) if view is not None and bot is not None else None
+        view = await self.registry.view(store, tenant)  # cached per node and version
+        bot_def = view.bots.get(bot) if bot is not None else None
         skills = bot_def.skills if bot_def is not None else {}
         return SkillCall(
             tenant_id=tenant, session_id=session.id if session else None,

@@ -113,10 +113,6 @@ class Registry:
             self._versions[tenant_id] = (now, versions)
         return versions
 
-    def cached_view(self, tenant_id: str) -> TenantView | None:
-        """The tenant's view as this node last resolved it, if it still has one."""
-        return self._views.get(tenant_id)
-
     def replace_disk(self, disk: DiskTools) -> None:
         self.disk = disk
         self._views.clear()

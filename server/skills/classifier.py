@@ -80,8 +80,8 @@ class NaiveBayes:
         model._lift = np.log1p(counts / alpha)
         model._start = np.searchsorted(features_of, np.arange(vocabulary + 1))
         total = np.bincount(model._classes, weights=counts, minlength=size)
-        docs = np.array([docs[c] for c in range(size)], dtype=np.float64)
-        model._prior = np.log(docs / docs.sum())
+        per_class = np.array([docs[c] for c in range(size)], dtype=np.float64)
+        model._prior = np.log(per_class / per_class.sum())
         model._base = np.log(alpha / (total + alpha * vocabulary))
         return model
 

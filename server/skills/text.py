@@ -14,7 +14,7 @@ import unicodedata
 import regex
 
 UNSPACED = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}ー々"
-TOKENS = regex.compile(rf"([{UNSPACED}]+)|([\p{{L}}\p{{M}}\p{{N}}_]+)")
+TOKENS = regex.compile(rf"([{UNSPACED}]+)|([\p{{L}}\p{{M}}\p{{N}}]+)")
 MAX_TOKEN_CHARS = 64  # longer "words" (hashes, base64) are cut: an index term stays small
 
 

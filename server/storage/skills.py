@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import builtins
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -92,7 +93,7 @@ class DatasetRepository:
         )
         await self.session.delete(row)
 
-    async def items(self, tenant_id: str, name: str, version: int) -> list[dict[str, Any]]:
+    async def items(self, tenant_id: str, name: str, version: int) -> builtins.list[dict[str, Any]]:
         query = (
             select(DatasetItemRow.data)
             .where(DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name, DatasetItemRow.version == version)  # fmt: skip
@@ -102,7 +103,7 @@ class DatasetRepository:
 
     async def page(
         self, tenant_id: str, name: str, version: int, after: int, limit: int
-    ) -> list[tuple[int, dict[str, Any]]]:
+    ) -> builtins.list[tuple[int, dict[str, Any]]]:
         query = (
             select(DatasetItemRow.seq, DatasetItemRow.data)
             .where(DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name,
@@ -223,7 +224,7 @@ class FormRepository:
         await self.session.flush()
         return row
 
-    async def submissions(self, tenant_id: str, form: str, after: tuple[str, str] | None, limit: int) -> list[FormSubmissionRow]:  # fmt: skip
+    async def submissions(self, tenant_id: str, form: str, after: tuple[str, str] | None, limit: int) -> builtins.list[FormSubmissionRow]:  # fmt: skip
         query = select(FormSubmissionRow).where(FormSubmissionRow.tenant_id == tenant_id, FormSubmissionRow.form == form)  # fmt: skip
         if after is not None:
             query = query.where(tuple_(FormSubmissionRow.created_at, FormSubmissionRow.id) > (datetime.fromisoformat(after[0]), after[1]))  # fmt: skip
@@ -266,7 +267,7 @@ class CalendarRepository:
     async def delete(self, tenant_id: str, name: str) -> None:
         await self.session.delete(await self.get(tenant_id, name))
 
-    async def booked(self, tenant_id: str, calendar: str) -> list[AppointmentRow]:
+    async def booked(self, tenant_id: str, calendar: str) -> builtins.list[AppointmentRow]:
         query = (
             select(AppointmentRow)
             .where(AppointmentRow.tenant_id == tenant_id, AppointmentRow.calendar == calendar)
