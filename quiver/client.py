@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 import httpx
@@ -421,6 +421,28 @@ class Quiver:
 
     def delete_secret(self, name: str) -> None:
         self.send(self.requests.delete_secret(name))
+
+    def push_dataset(
+        self, name: str, lines: bytes | Iterable[bytes], kind: str | None = None
+    ) -> dict[str, Any]:
+        """Replace a data set with NDJSON ``lines`` (bytes, or an iterable of chunks: streamed)."""
+        params = self.requests._scoped({"kind": kind} if kind else {})
+        try:
+            response = self.http.request(
+                "PUT", f"/v1/datasets/{name}", params=params, content=lines,
+                headers={"Content-Type": "application/x-ndjson"},
+            )  # fmt: skip
+        except httpx.TransportError as exc:
+            raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
+        _raise_for(response)
+        return dict(response.json())
+
+    def list_datasets(self) -> list[dict[str, Any]]:
+        page = lambda cursor: Request("GET", "/v1/datasets", _json, self.requests._scoped({"limit": 500, **({"cursor": cursor} if cursor else {})}))  # noqa: E731  # fmt: skip
+        return list(self._pages(page, "datasets"))
+
+    def delete_dataset(self, name: str) -> None:
+        self.send(Request("DELETE", f"/v1/datasets/{name}", _nothing, self.requests._scoped()))
 
     def put_evals(self, bot: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
         return self.send(self.requests.put_evals(bot, cases))

@@ -19,7 +19,7 @@ import functools
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -498,6 +498,50 @@ def secrets_set(client: Quiver, as_json: bool, name: str, from_file: Any) -> Non
     value = value.rstrip("\r\n")
     secret = client.set_secret(name, value)
     _emit(as_json, secret, lambda: click.echo(f"{name}: set"))
+
+
+@cli.group()
+def datasets() -> None:
+    """The data sets the built-in skills read (FAQ, catalog, samples, documents)."""
+
+
+@datasets.command("push")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", default=None, help="the data set's name (default: the file's name without its extension)")  # fmt: skip
+@click.option("--kind", type=click.Choice(["faq", "catalog", "samples", "documents"]), default=None, help="needed for a new data set")  # fmt: skip
+@api_command
+def datasets_push(client: Quiver, as_json: bool, file: Path, name: str | None, kind: str | None) -> None:  # fmt: skip
+    """Upload an NDJSON file (one item per line) as a data set, streamed, with a progress bar.
+    A bad line is reported with its number and field, and nothing is stored."""
+    name = name or file.name.split(".")[0]
+    size = file.stat().st_size
+
+    with click.progressbar(length=size, label=f"{name}", file=sys.stderr, show_pos=True) as bar:
+
+        def chunks() -> Iterator[bytes]:
+            with file.open("rb") as lines:
+                while chunk := lines.read(256 * 1024):
+                    bar.update(len(chunk))
+                    yield chunk
+
+        stored = client.push_dataset(name, chunks(), kind)
+    _emit(as_json, stored, lambda: click.echo(f"{name}: version {stored['version']}, {stored['items']} items ({stored['kind']})"))  # fmt: skip
+
+
+@datasets.command("list")
+@api_command
+def datasets_list(client: Quiver, as_json: bool) -> None:
+    """The tenant's data sets."""
+    items = client.list_datasets()
+    _emit(as_json, items, lambda: _table(["NAME", "KIND", "VERSION", "ITEMS", "BYTES"], [[d["name"], d["kind"], d["version"], d["items"], d["bytes"]] for d in items]))  # fmt: skip
+
+
+@datasets.command("delete")
+@click.argument("name")
+@api_command
+def datasets_delete(client: Quiver, as_json: bool, name: str) -> None:
+    client.delete_dataset(name)
+    _emit(as_json, {"deleted": name}, lambda: click.echo(f"{name}: deleted"))
 
 
 @secrets.command("list")

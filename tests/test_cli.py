@@ -317,3 +317,23 @@ def test_secrets_commands_never_show_a_value(tmp_path: Path) -> None:
     assert deleted.returncode == 0
     user_error(too_short, 1, "value")
     assert rotated.returncode == 0 and "re-encrypted" in rotated.stdout
+
+
+def test_datasets_push_streams_a_file_and_names_a_bad_line(tmp_path: Path) -> None:
+    good = tmp_path / "faq.ndjson"
+    good.write_text("".join(json.dumps({"id": f"q{i}", "question": f"question {i}?", "answer": "yes"}) + "\n" for i in range(2000)))  # fmt: skip
+    bad = tmp_path / "broken.ndjson"
+    bad.write_text(json.dumps({"id": "a", "question": "q?", "answer": "a"}) + "\n" + json.dumps({"id": "b", "question": "q?"}) + "\n")  # fmt: skip
+    with demo_server(tmp_path) as (base, lines):
+        env = {**_env(tmp_path / "data"), "QUIVER_URL": base, "QUIVER_KEY": _key(lines, "developer")}  # fmt: skip
+        pushed = quiver("datasets", "push", str(good), "--kind", "faq", env=env, cwd=tmp_path)
+        again = quiver("datasets", "push", str(good), "--json", env=env, cwd=tmp_path)
+        refused = quiver("datasets", "push", str(bad), "--kind", "faq", env=env, cwd=tmp_path)
+        listed = quiver("datasets", "list", "--json", env=env, cwd=tmp_path)
+
+    assert pushed.returncode == 0, pushed.stderr
+    assert "faq: version 1, 2000 items (faq)" in pushed.stdout
+    assert "faq" in pushed.stderr  # the progress bar's label
+    assert json.loads(again.stdout)["version"] == 2
+    user_error(refused, 1, f"{bad}:2", "answer")
+    assert [d["name"] for d in json.loads(listed.stdout)] == ["faq"]

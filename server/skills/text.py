@@ -9,13 +9,17 @@ one hurts more than none.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import regex
 
 UNSPACED = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}ー々"
-TOKENS = regex.compile(rf"([{UNSPACED}]+)|([\p{{L}}\p{{M}}\p{{N}}]+)")
-MAX_TOKEN_CHARS = 64  # longer "words" (hashes, base64) are cut: an index term stays small
+MAX_TOKEN_CHARS = 64  # longer "words" (hashes, base64) are cut in pieces: an index term stays small
+WORDS = regex.compile(rf"[\p{{L}}\p{{M}}\p{{N}}]{{1,{MAX_TOKEN_CHARS}}}")
+HAS_UNSPACED = regex.compile(rf"[{UNSPACED}]")
+TOKENS = regex.compile(rf"([{UNSPACED}]+)|([\p{{L}}\p{{M}}\p{{N}}]{{1,{MAX_TOKEN_CHARS}}})")
+ASCII_WORDS = re.compile(rf"[a-z0-9]{{1,{MAX_TOKEN_CHARS}}}")  # the same, for ASCII text (faster)
 
 
 def normalise(text: str) -> str:
@@ -23,11 +27,18 @@ def normalise(text: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """Index and query terms of ``text``, in order."""
+    """Index and query terms of ``text``, in order (an unspaced run's pairs after its
+    characters)."""
+    if text.isascii():
+        return ASCII_WORDS.findall(text.lower())
+    text = normalise(text)
+    if HAS_UNSPACED.search(text) is None:
+        words: list[str] = WORDS.findall(text)
+        return words
     found: list[str] = []
-    for unspaced, word in TOKENS.findall(normalise(text)):
+    for unspaced, word in TOKENS.findall(text):
         if word:
-            found.append(word[:MAX_TOKEN_CHARS])
+            found.append(word)
             continue
         found.extend(unspaced)
         found.extend(unspaced[i : i + 2] for i in range(len(unspaced) - 1))
