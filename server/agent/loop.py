@@ -32,8 +32,8 @@ import orjson
 
 from server import metrics
 from server.agent.history import fit_to_budget, neutral
+from server.agent.intents import by_classifier, model_prompt, parse_label
 from server.agent.intents import by_rules as intents_rules
-from server.agent.intents import model_prompt, parse_label
 from server.agent.providers import (
     FORMAT_OF_KIND,
     Provider,
@@ -55,6 +55,7 @@ from server.errors import (
     ValidationFailedError,
 )
 from server.registry.formats import convert
+from server.skills.indexes import NoDataset
 
 if TYPE_CHECKING:
     from server.bootstrap import Runtime
@@ -156,8 +157,17 @@ class AgentLoop:
         if not config:
             return {"intent": row.intent, "detected": None, "changed": False, "mode": None}
         intents = [k for k in (bot.intents or {}) if k != "*"]
+        extra: dict[str, Any] = {}
         if config["mode"] == "rules":
             detected = intents_rules(config, text)
+        elif config["mode"] == "classifier":
+            try:
+                model = await runtime.indexes.get(tenant_id, config["dataset"], "samples")
+            except NoDataset as exc:  # the turn goes on with the session's intent; say why
+                detected, extra = None, {"error": str(exc)}
+            else:
+                detected, probability = by_classifier(model, config, text, intents)
+                extra = {"score": round(probability, 4)}
         else:
             setup = setup or await self._setup(tenant_id, sid)
             settings = setup.settings
@@ -179,7 +189,7 @@ class AgentLoop:
             await emit("intent", {"intent": detected, "mode": config["mode"]})
         return {
             "intent": detected if changed else row.intent, "detected": detected,
-            "changed": changed, "mode": config["mode"],
+            "changed": changed, "mode": config["mode"], **extra,
         }  # fmt: skip
 
     async def resume(

@@ -220,8 +220,9 @@ class BotBody(Strict):
     action_timeout_s: int | None = Field(default=None, ge=1, le=3600)
     intent_detection: dict[str, Any] | None = Field(
         default=None,
-        description='each message\'s intent: {"mode": "rules", "rules": {intent: [regex, …]}} '
-        'or {"mode": "model"} (the tool-round model picks one of `intents`)',
+        description='each message\'s intent: {"mode": "rules", "rules": {intent: [regex, …]}}, '
+        '{"mode": "model"} (the tool-round model picks one of `intents`) or {"mode": "classifier", '
+        '"dataset": <samples data set>, "threshold": 0.5} (the classify_text skill\'s model)',
     )
     idle_timeout_s: int | None = Field(
         default=None, ge=10, le=30 * 86_400,

@@ -3,6 +3,8 @@ skills configured on a bot and shared through the allowlist, each skill called i
 
 from __future__ import annotations
 
+import asyncio
+
 import orjson
 import pytest
 
@@ -208,3 +210,31 @@ async def test_skills_without_a_data_set_or_with_several_say_so(api: Api) -> Non
     assert none_yet["error"]["code"] == "not_configured"
     assert several["error"]["code"] == "not_configured"
     assert missing["error"]["code"] == "not_configured" and "nope" in missing["error"]["message"]
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_a_data_set_change_on_node_1_reaches_node_2s_index(api: Api, settings) -> None:
+    import time
+
+    from tests.servers import bearer_client, node_process
+
+    t, sid = await skilled(api, skills={"search": {}})
+    await upload(t, "products", "catalog", PRODUCTS)
+    with node_process(settings) as node2:
+        remote = bearer_client(node2.base, t.agent_key)
+
+        async def remote_hits() -> list[str]:
+            answer = await remote.post(f"/v1/sessions/{sid}/calls", json={"tool": "search_catalog", "arguments": {"query": "yoga"}})  # fmt: skip
+            return [h["id"] for h in answer.json()["result"]["hits"]]
+
+        before = await remote_hits()  # node 2 builds and keeps its index of version 1
+        await upload(t, "products", None, [{"id": "y2", "fields": {"title": "Yoga block"}}])
+        deadline = time.monotonic() + 10  # a bound, not an expectation: NOTIFY takes milliseconds
+        after = await remote_hits()
+        while after != ["y2"] and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            after = await remote_hits()
+        await remote.aclose()
+
+    assert before == ["p7"]
+    assert after == ["y2"]

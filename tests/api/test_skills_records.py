@@ -258,3 +258,30 @@ async def test_only_built_in_tools_reach_the_skills(api: Api) -> None:
         await builtin_host("skills", "collect_lead", {"name": "x", "email": "a@b.cd", "interest": "y"})
     assert not tested["success"] and tested["error"]["code"] == "tool_error"
     assert (await acme.dev.get("/v1/leads")).json()["leads"] == []
+
+
+async def test_a_bots_classifier_detects_each_messages_intent(api: Api) -> None:
+    """Intent detection by the tenant's samples (issue: conversations, part 4)."""
+    t = await api.tenant("acme")
+    await upload(t, "intents", "samples", SAMPLES)
+    detection = {"mode": "classifier", "dataset": "intents", "threshold": 0.6}
+    bot = {"name": "b", "tools": None, "intents": {"shopping": [], "delivery": []}, "intent_detection": detection}  # fmt: skip
+    assert (await t.dev.post("/v1/bots", json=bot)).status_code == 201
+    bad = await t.dev.put("/v1/bots/b", json={**bot, "intent_detection": {"mode": "classifier", "dataset": "x", "threshold": 2}})  # fmt: skip
+    sid = (await t.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+
+    parcel = (await t.agent.post(f"/v1/sessions/{sid}/intent/detect", json={"text": "my parcel has not arrived yet"})).json()  # fmt: skip
+    gift = (await t.agent.post(f"/v1/sessions/{sid}/intent/detect", json={"text": "a birthday gift please"})).json()  # fmt: skip
+    danger = (await t.agent.post(f"/v1/sessions/{sid}/intent/detect", json={"text": "Vorsicht, Gift im Keller"})).json()  # fmt: skip
+    session = (await t.dev.get(f"/v1/sessions/{sid}")).json()
+    await upload(t, "intents", None, [{"text": "x", "label": "other"}])
+    await t.dev.delete("/v1/datasets/intents")
+    gone = (await t.agent.post(f"/v1/sessions/{sid}/intent/detect", json={"text": "my parcel"})).json()  # fmt: skip
+
+    assert bad.status_code == 422 and bad.json()["errors"][0]["field"] == "intent_detection.threshold"
+    assert (parcel["detected"], parcel["changed"], parcel["mode"]) == ("delivery", True, "classifier")
+    assert parcel["score"] >= 0.6
+    assert (gift["detected"], gift["intent"]) == ("shopping", "shopping")
+    assert danger["detected"] is None and danger["intent"] == "shopping"  # not a bot intent: kept
+    assert session["intent"] == "shopping"
+    assert gone["detected"] is None and "intents" in gone["error"]
