@@ -212,6 +212,8 @@ class Indexes:
         task = self._built.get(key)
         if task is None or (task.done() and task.exception() is not None):
             task = self._built[key] = asyncio.ensure_future(self._build(key, kind))
+            for older in [k for k in self._built if k[:2] == key[:2] and k != key]:
+                del self._built[older]  # queries still running on it keep it alive until done
             while len(self._built) > MAX_BUILT:
                 self._built.popitem(last=False)
         self._built.move_to_end(key)

@@ -97,8 +97,8 @@ class Skills:
         return name, await self.indexes.get(call.tenant_id, name, kind)
 
     def _top_k(self, call: SkillCall, args: dict[str, Any], default: int) -> int:
-        value = args.get("limit") or call.setting("top_k") or default
-        return max(1, min(int(value), MAX_LIMIT))
+        """Results per call: the bot's ``top_k`` for the skill, else the skill's default."""
+        return max(1, min(int(call.setting("top_k", default)), MAX_LIMIT))
 
     # FAQ, catalog, classifier ----------------------------------------------------------------
     async def qa_lookup(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:

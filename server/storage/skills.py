@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, insert, select, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.errors import ConflictError, NotFoundError
+from server.errors import NotFoundError
 from server.storage.tables import (
     AppointmentRow,
     CalendarRow,
@@ -232,9 +232,8 @@ class FormRepository:
         return list(await self.session.scalars(query))
 
 
-class SlotTaken(ConflictError):
-    code = "slot_taken"
-    title = "The slot is already booked"
+class SlotTaken(Exception):
+    """Someone else booked the slot first."""
 
 
 class CalendarRepository:

@@ -110,12 +110,15 @@ async def test_uploads_without_a_kind_or_items_or_over_the_allowance_are_refused
     empty = await upload(acme, "faq", "faq", b"\n\n")
     api.runtime.settings.dataset_max_bytes = 2000
     too_big = await upload(acme, "big", "faq", [{**e, "id": f"{e['id']}{i}"} for i in range(20) for e in FAQ])  # fmt: skip
+    api.runtime.settings.dataset_max_bytes = 64 * 1024 * 1024
+    endless = await upload(acme, "long", "documents", b'{"id": "a", "text": "' + b"x" * (2 * 1024 * 1024))  # fmt: skip
     listed = (await acme.dev.get("/v1/datasets")).json()
 
     assert no_kind["status"] == 422 and no_kind["errors"][0]["field"] == "kind"
     assert bad_kind["status"] == 422
     assert empty["status"] == 422 and empty["errors"][0]["field"] == "body"
     assert too_big["status"] == 413 and too_big["code"] == "payload_too_large"
+    assert endless["status"] == 422 and endless["errors"][0]["line"] == 1 and "longer than" in endless["detail"]
     assert listed["datasets"] == []
 
 

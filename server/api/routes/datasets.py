@@ -23,7 +23,7 @@ from server.errors import (
     PayloadTooLargeError,
     ValidationFailedError,
 )
-from server.skills.datasets import KINDS, Kind, LineError, LineReader
+from server.skills.datasets import KINDS, MAX_LINE_BYTES, Kind, LineError, LineReader
 from server.storage.skills import INSERT_BATCH
 
 router = APIRouter(prefix="/v1/datasets", tags=["datasets"])
@@ -57,13 +57,17 @@ async def put_dataset(
     allowance = settings.dataset_max_bytes - await store.datasets.bytes_used(tenant_id, besides=name)  # fmt: skip
     version = (current.version + 1) if current is not None else 1
     reader = LineReader(kind)
+    # PostgreSQL takes the items in batches as they arrive; SQLite, which has one writer for
+    # the whole database, only once the body is in (a slow upload must not hold its lock)
+    batch_size = INSERT_BATCH if store.session.bind.dialect.name == "postgresql" else settings.dataset_max_items + 1  # fmt: skip
     batch: list[tuple[str | None, dict[str, Any]]] = []
     stored = size = 0
     rest = b""
 
     async def flush() -> None:
         nonlocal stored
-        await store.datasets.add_items(tenant_id, name, version, stored, batch)
+        for start in range(0, len(batch), INSERT_BATCH):
+            await store.datasets.add_items(tenant_id, name, version, stored + start, batch[start : start + INSERT_BATCH])  # fmt: skip
         stored += len(batch)
         batch.clear()
 
@@ -78,9 +82,11 @@ async def put_dataset(
                 item = reader.read(line)
                 if item is not None:
                     batch.append((item.id, item.data))
-            if len(batch) >= INSERT_BATCH:
-                if stored + len(batch) > settings.dataset_max_items:
-                    raise PayloadTooLargeError(f"a data set holds at most {settings.dataset_max_items} items")  # fmt: skip
+            if len(rest) > MAX_LINE_BYTES:  # a line that never ends is refused as it grows
+                reader.read(rest)
+            if stored + len(batch) > settings.dataset_max_items:
+                raise PayloadTooLargeError(f"a data set holds at most {settings.dataset_max_items} items")  # fmt: skip
+            if len(batch) >= batch_size:
                 await flush()
         if rest:
             item = reader.read(rest)
