@@ -34,7 +34,8 @@ NDJSON = "application/x-ndjson"
 @router.put(
     "/{name}",
     responses={201: {"description": "Created (a new data set)"}},
-    openapi_extra={"requestBody": {"required": True, "content": {NDJSON: {"schema": {"type": "string"}}}}},  # fmt: skip
+    # NDJSON; text/plain too (the same lines), for clients that cannot name NDJSON
+    openapi_extra={"requestBody": {"required": True, "content": {NDJSON: {"schema": {"type": "string"}}, "text/plain": {"schema": {"type": "string"}}}}},  # fmt: skip
 )
 async def put_dataset(
     name: DatasetName,
