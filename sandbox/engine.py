@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-SourceKind = Literal["python", "wasm"]
-SandboxName = Literal["restricted", "wasm"]
+SourceKind = Literal["python", "wasm", "javascript"]
+SandboxName = Literal["restricted", "wasm", "javascript"]
 
 FailureCode = Literal[
     "tool_error",

@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sandbox.restricted.engine import RestrictedEngine
 from sandbox.restricted.pool import PoolConfig, WorkerPool
 from sandbox.wasm.engine import WasmEngine
+from sandbox.wasm.javascript import build as quickjs_build
+from sandbox.wasm.javascript.engine import JavaScriptEngine
 from sandbox.wasm.python import build as python_runner
 from sandbox.wasm.python.engine import PythonWasmEngine
 from server import metrics
@@ -94,6 +96,7 @@ class Runtime:
     restricted: RestrictedEngine
     wasm: WasmEngine
     python_wasm: PythonWasmEngine | None  # None until the runner is built on this node
+    javascript: JavaScriptEngine
     http_client: httpx.AsyncClient
     call_log: CallLog
     pipeline: CallPipeline
@@ -313,6 +316,7 @@ async def start(settings: Settings) -> Runtime:
     config = pool_config(settings)
     runner = python_runner.runner_path(settings.cache_dir)
     runner_found = runner.exists()
+    quickjs = await asyncio.to_thread(quickjs_build.ensure, settings.cache_dir)  # ~1.5 s, once
     extra_space = (1 << 30) + (python_runner.ADDRESS_SPACE if runner_found else 0)
     wasm = WasmEngine(
         WorkerPool(
@@ -322,9 +326,11 @@ async def start(settings: Settings) -> Runtime:
                 memory_bytes=config.memory_bytes + extra_space,
                 base_uid=None if config.base_uid is None else config.base_uid + WASM_UID_OFFSET,
                 python_runner=str(runner) if runner_found else None,
+                js_runner=str(quickjs),
             )
         )
     )
+    javascript = JavaScriptEngine(wasm.pool, settings.load_timeout_ms)
     python_wasm = PythonWasmEngine(wasm.pool, settings.load_timeout_ms) if runner_found else None
     if not runner_found:
         log.warning(
@@ -372,7 +378,7 @@ async def start(settings: Settings) -> Runtime:
         on_tenant_change=breaker_moved,
     )
     pipeline = CallPipeline(
-        registry, {"restricted": restricted, "wasm": wasm, **({"python-wasm": python_wasm} if python_wasm else {})},
+        registry, {"restricted": restricted, "wasm": wasm, "javascript": javascript, **({"python-wasm": python_wasm} if python_wasm else {})},
         HttpHost(guard), WebhookEngine(guard), call_log,
         settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox, tracker,
         ResultCache(settings.result_cache_entries, redis, health=redis_health),
@@ -405,6 +411,7 @@ async def start(settings: Settings) -> Runtime:
         restricted=restricted,
         wasm=wasm,
         python_wasm=python_wasm,
+        javascript=javascript,
         http_client=http_client,
         call_log=call_log,
         pipeline=pipeline,

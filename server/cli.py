@@ -18,6 +18,7 @@ import difflib
 import functools
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -314,13 +315,16 @@ def _ensure_python_runner(settings: Settings) -> None:
 @cli.command("wasm-runner")
 @click.option("--force", is_flag=True, help="rebuild even if cached")
 def wasm_runner(force: bool) -> None:
-    """Build the Python WASM runner now (cached; `serve` does it if missing)."""
+    """Build the Python WASM runner and compile QuickJS now (cached; `serve` does it if missing)."""
     from sandbox.wasm.python import build
+
+    from sandbox.wasm.javascript import build as quickjs
 
     try:
         build.build(Settings().cache_dir, click.echo, force=force)
-    except (RuntimeError, OSError) as exc:
-        raise Failed(f"cannot build the Python WASM runner: {exc}", EXIT_REFUSED) from None
+        click.echo(f"QuickJS for JavaScript tools: {quickjs.ensure(Settings().cache_dir)}")
+    except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
+        raise Failed(f"cannot build the WASM runners: {exc}", EXIT_REFUSED) from None
 
 
 @cli.command("sandbox-check")

@@ -52,6 +52,7 @@ class PoolConfig:
     restricted: bool = True  # False only in tests proving the OS layers on their own
     wasm: bool = False  # a pool of WASI-module workers (wasmtime loaded before hardening)
     python_runner: str | None = None  # WASM workers: the built Python runner they load
+    js_runner: str | None = None  # WASM workers: the compiled QuickJS module they load
     restart_burst: int | None = None  # worker restarts a tenant may cause at once (None: any) …
     restarts_per_s: float = 1.0  # … and how fast that budget refills
     spares: int = 0  # started, hardened workers that take a dead worker's place at once
@@ -306,6 +307,7 @@ class WorkerPool:
             "uid": uid, "memory_bytes": self.config.memory_bytes, "restricted": self.config.restricted,
             "network_namespace": self.config.network_namespace, "seccomp": self.config.seccomp,
             "wasm": self.config.wasm, "python_runner": self.config.python_runner,
+            "js_runner": self.config.js_runner,
             "result_cap": self.config.result_cap,
         })  # fmt: skip
         try:

@@ -135,10 +135,18 @@ def python_handlers(runner: Any) -> dict[str, Any]:
     }
 
 
+def javascript_handlers(runner: Any) -> dict[str, Any]:
+    """Requests for JavaScript tools (``sandbox.wasm.javascript``): load a file, call a tool."""
+    return {
+        "js_inspect": runner.inspect,
+        "js_call": lambda request: runner.call(request, host_call),
+    }
+
+
 def main() -> None:
     config = channel.read_frame(IN)
     facades.prewarm()
-    wasm = runner = None
+    wasm = runner = js = None
     if config.get("wasm", False):
         # before hardening: the runtime's epoch ticker is a thread, and RLIMIT_NPROC 0 forbids
         # starting one later
@@ -157,6 +165,10 @@ def main() -> None:
             from sandbox.wasm.python.host import PythonRunner
 
             runner = PythonRunner(config["python_runner"], wasm)
+        if config.get("js_runner"):  # likewise
+            from sandbox.wasm.javascript.host import JsRunner
+
+            js = JsRunner(config["js_runner"], wasm)
     layers = harden(
         HardeningConfig(
             uid=config.get("uid"),
@@ -175,6 +187,7 @@ def main() -> None:
         "ping": lambda r: {"ok": True, "loads": worker.loads},
         **(wasm_handlers(wasm) if wasm is not None else {}),
         **(python_handlers(runner) if runner is not None else {}),
+        **(javascript_handlers(js) if js is not None else {}),
     }
     while True:
         try:
@@ -186,6 +199,8 @@ def main() -> None:
         channel.write_frame(OUT, reply)
         if runner is not None:
             runner.idle()
+        if js is not None:
+            js.idle()
 
 
 if __name__ == "__main__":

@@ -330,7 +330,7 @@ def tool_public(tool: ToolRow, version: ToolVersionRow) -> dict[str, Any]:
         "origin": "global" if tool.tenant_id == "*" else "tenant",
         "created_at": iso(tool.created_at), "updated_at": iso(tool.updated_at),
     }  # fmt: skip
-    if version.kind == "python":
+    if version.kind in ("python", "javascript"):
         out["source"] = version.source
     elif version.kind == "wasm":
         out["module_sha256"] = version.module_sha256

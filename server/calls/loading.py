@@ -22,6 +22,14 @@ async def load_draft(
         ):
             problems.add(v.field or "module", v.message)
         return problems, "invalid_module" if problems else None
+    if draft.kind == "javascript":
+        inspection = await runtime.javascript.inspect(ToolSource("javascript", "javascript", draft.source), tenant_id)  # fmt: skip
+        problems = Problems()
+        for v in inspection.violations:
+            problems.add(v.field or "source", v.message, v.line)
+        if problems:
+            return problems, inspection.code
+        return apply_loaded(draft, inspection.tools, runtime.limits), None
     sandbox: SandboxName = "wasm" if draft.sandbox == "wasm" else "restricted"
     engine = runtime.python_wasm if sandbox == "wasm" else runtime.restricted
     if draft.kind != "python" or engine is None:

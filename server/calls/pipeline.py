@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import dataclasses
 import logging
 import time
@@ -37,8 +38,10 @@ from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 MAX_SOURCES = 2048
+# a JavaScript file that declares onError (the worker answers plainly if it does not, in the end)
+JS_ON_ERROR = re.compile(r"\bonError\s*[:(]")
 MAX_LLM_CALLS = 3  # context.modules.llm.chat calls per tool run
-SANDBOXED_KINDS = frozenset({"python", "wasm"})  # their run time counts as CPU time
+SANDBOXED_KINDS = frozenset({"python", "wasm", "javascript"})  # their run time counts as CPU time
 CLAIM_MARGIN_S = 10.0  # a once-per-session claim outlives its run's deadlines by this much
 tool_log = logging.getLogger("quiver.tool")
 state_lost = RateLimitedLog(logging.getLogger("quiver.database"), every_s=10.0)
@@ -157,12 +160,28 @@ class CallPipeline:
                     await store.tools.keep_artefact(row.id, engine.engine_id, compiled)
         return Executable(tool, source, "wasm")
 
+    async def _javascript(self, store: Store, tool: ToolDef) -> Executable:
+        source = self._sources.get(tool.identity)
+        if source is None:
+            disk = self.registry.disk.tools.get(tool.name)
+            if tool.origin != "tenant" and disk is not None and disk.tool is tool:
+                text = disk.source
+            else:
+                text = (await store.tools.stored_version(tool)).source or ""
+            source = self._sources[tool.identity] = ToolSource("javascript", "javascript", text, identity=tool.identity)  # fmt: skip
+            self._on_error[tool.identity] = JS_ON_ERROR.search(text) is not None
+            if len(self._sources) > MAX_SOURCES:
+                self._sources.popitem(last=False)
+        return Executable(tool, source, "javascript")
+
     async def executable(self, store: Store, tool: ToolDef, tenant: str) -> Executable:
         """What runs ``tool`` for a caller of ``tenant`` (a global tool's callers are others)."""
         if tool.kind == "webhook":
             return await self._webhook(store, tool)
         if tool.kind == "wasm":
             return await self._wasm(store, tool, tenant)
+        if tool.kind == "javascript":
+            return await self._javascript(store, tool)
         if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin", "wasm"):
             return Executable(tool, None, None)
         engine: str | None = "builtin" if tool.origin == "builtin" else "restricted"
@@ -376,7 +395,7 @@ class CallPipeline:
             declared = int((executable.webhook or {}).get("timeout_ms") or timeout)
             timeout = min(declared, self.max_timeout_ms)
         limits = Limits(timeout_ms=timeout)
-        if executable.engine in ("wasm", "python-wasm"):
+        if executable.engine in ("wasm", "python-wasm", "javascript"):
             meta = tool.metadata
             limits = Limits(
                 timeout_ms=timeout,
@@ -487,7 +506,7 @@ class CallPipeline:
         code, message = outcome.code or "tool_error", outcome.message or "the tool failed"
         model_message = None
         if (
-            executable.engine in ("restricted", "python-wasm")
+            executable.engine in ("restricted", "python-wasm", "javascript")
             and code != "busy"
             and self._on_error.get(executable.tool.identity)
         ):

@@ -41,6 +41,7 @@ MAX_CACHE_TTL_S = 7 * 24 * 3600
 
 FIELDS_BY_KIND: dict[str, frozenset[str]] = {
     "python": frozenset({"kind", "sandbox", "source"}),
+    "javascript": frozenset({"kind", "source"}),
     "wasm": frozenset({"kind", "module", "name", "description", "parameters", "metadata"}),
     "webhook": frozenset(
         {
@@ -260,7 +261,7 @@ def check_tool_body(
             key,
             f"unknown field for a {kind} tool; allowed: {', '.join(sorted(FIELDS_BY_KIND[kind]))}",
         )
-    draft = {"python": _python_body, "wasm": _wasm_body, "webhook": _webhook_body}[kind](
+    draft = {"python": _python_body, "wasm": _wasm_body, "webhook": _webhook_body, "javascript": _javascript_body}[kind](
         body, limits, problems, update
     )
     return (None if problems else draft), problems
@@ -295,6 +296,24 @@ def _python_body(
     if len(drafts) > 1:
         problems.add("source", f"declares {len(drafts)} tools; save one tool per request")
     return drafts[0] if len(drafts) == 1 else None
+
+
+def _javascript_body(
+    body: dict[str, Any], limits: DefinitionLimits, problems: Problems, update: bool
+) -> ToolDraft | None:
+    """A JavaScript tool file (LiteBot's ``module.exports = {...}``): what it declares is read
+    when the engine loads it (``apply_loaded``), as for a Python file with computed values."""
+    return javascript_draft(body.get("source"), limits, problems)
+
+
+def javascript_draft(source: Any, limits: DefinitionLimits, problems: Problems) -> ToolDraft | None:
+    if not isinstance(source, str) or not source.strip():
+        problems.add("source", "must be the text of a JavaScript tool file")
+        return None
+    if len(source.encode()) > limits.max_source_bytes:
+        problems.add("source", f"is larger than {limits.max_source_bytes} bytes")
+        return None
+    return ToolDraft(name="", description="", parameters={}, metadata={}, kind="javascript", sandbox="javascript", source=source)  # fmt: skip
 
 
 def drafts_from_tool_file(
