@@ -84,3 +84,119 @@ async def test_litebots_lead_tool_runs_unchanged(crm: Api, upstream_http: Loopba
     assert sent["body"] == {"name": "Ann", "phone": "+49 30 123456", "interest": "boots", "session": sid}
     assert sent["headers"]["x-source"] == "quiver"
     assert variables["variables"]["leadCollected"] is True
+
+
+def tool(body: str, name: str = "attack", metadata: str = "timeout: 1500") -> dict:
+    return js(f"module.exports = {{ name: '{name}', description: 'an attempt', metadata: {{ {metadata} }},\n  execute: async (params, context) => {{\n{body}\n  }} }};")  # fmt: skip
+
+
+# (what the tool does, the code the call must fail with — or None: it succeeds, and the result
+# must not hold the canary)
+ATTACKS: list[tuple[str, str, str | None]] = [
+    ("require fs", "return {x: require('fs').readFileSync('/etc/passwd', 'utf8')}", "tool_error"),
+    ("require child_process", "return {x: require('child_process').execSync('id').toString()}", "tool_error"),
+    ("require a path", "return {x: require('../../../etc/passwd')}", "tool_error"),
+    ("dynamic import", "const m = await import('qjs:std'); return {x: m.loadFile('/etc/passwd')}", "tool_error"),
+    ("dynamic import os", "const m = await import('qjs:os'); return {x: String(m.exec(['id']))}", "tool_error"),
+    ("std global", "return {x: std.loadFile('/etc/passwd')}", "tool_error"),
+    ("os global", "return {x: os.exec(['sh', '-c', 'id'])}", "tool_error"),
+    ("process.env", "return {x: process.env.CANARY}", "tool_error"),
+    ("Function constructor to the global", "const g = new Function('return this')(); return {x: Object.keys(g).filter(k => /std|os|process|require|print|scriptArgs/.test(k))}", None),
+    ("eval to std", "return {x: eval('typeof std + typeof os + typeof scriptArgs + typeof print')}", None),
+    ("fetch", "return {x: await fetch('http://127.0.0.1/')}", "tool_error"),
+    ("XMLHttpRequest", "const r = new XMLHttpRequest(); return {x: r}", "tool_error"),
+    ("WebAssembly", "return {x: WebAssembly.compile(new Uint8Array(8))}", "tool_error"),
+    ("http to the canary port", "const r = await context.modules.http.get(CANARY_URL); return {x: r.data}", "tool_error"),
+    ("http to the metadata service", "const r = await context.modules.http.get('http://169.254.169.254/latest/meta-data/'); return {x: r.data}", "tool_error"),
+    ("http to a file url", "const r = await context.modules.http.get('file:///etc/passwd'); return {x: r.data}", "tool_error"),
+    ("http to localhost by name", "const r = await context.modules.http.get(CANARY_URL.replace('127.0.0.1', 'localhost')); return {x: r.data}", "tool_error"),
+    ("too many host calls", "for (let i = 0; i < 50; i++) { try { await context.modules.http.get('http://169.254.169.254/') } catch (e) { if (/too many/.test(e.message)) throw e } } return {x: 1}", "tool_error"),
+    ("infinite loop", "while (true) {}", "out_of_fuel"),
+    ("infinite loop with fuel to spare", "while (true) {}", "timeout"),  # FUEL
+    ("infinite promise chain", "const spin = () => Promise.resolve().then(spin); spin(); return await new Promise(() => {})", "out_of_fuel"),
+    ("a promise that never settles", "return await new Promise(() => {})", "tool_error"),
+    ("string memory bomb", "let s = 'x'; while (true) s += s; return {x: s.length}", "tool_error"),
+    ("array memory bomb", "const a = []; while (true) a.push(new Array(100000).fill(1)); return {x: 1}", "tool_error"),
+    ("deep recursion", "const f = (n) => f(n + 1) + 1; return {x: f(0)}", "trap"),
+    ("ReDoS", "return {x: /^(a+)+$/.test('a'.repeat(40) + '!')}", "out_of_fuel"),
+    ("a huge result", "return {x: 'y'.repeat(2 * 1024 * 1024)}", "result_too_large"),
+    ("a thrown object whose printing loops", "throw { toJSON() { while (true) {} } }", "out_of_fuel"),
+    ("a result whose toJSON loops", "return { toJSON() { while (true) {} } }", "out_of_fuel"),
+    ("a proxy result that throws", "return new Proxy({}, { ownKeys() { throw new Error('no') } })", "malformed_output"),
+    ("replace the runtime's JSON", "JSON.stringify = () => 'not json'; return {x: 1}", "malformed_output"),
+    ("poison Object.prototype.toJSON", "Object.prototype.toJSON = function () { return 'owned' }; return {x: 1}", "tool_error"),
+    ("overwrite the protocol", "try { __quiver.poll = () => '{}' } catch (e) {} globalThis.__quiver = null; return {x: typeof __quiver.poll}", None),
+    ("a non-object result", "return 42", "tool_error"),
+    ("Atomics.wait", "return {x: Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10000)}", "tool_error"),
+    ("log flood", "for (let i = 0; i < 3000; i++) context.modules.logger.info('x'.repeat(5000)); return {x: 1}", None),
+    ("updateContext with a cycle", "const a = {}; a.self = a; context.updateContext({a}); return {x: 1}", "tool_error"),
+]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_escape_attempts_fail_with_their_code_while_others_calls_go_on(api: Api, canary_http: LoopbackServer) -> None:  # fmt: skip
+    import asyncio
+
+    attacker = await api.tenant("attacker")
+    bystander = await api.tenant("bystander")
+    echo = "module.exports = {name: 'echo', description: 'd', parameters: {x: {type: 'string'}}, execute: async (p) => ({echo: p.x || ''})};"  # fmt: skip
+    assert (await bystander.dev.post("/v1/tools", json=js(echo))).status_code == 201
+    await bystander.dev.post("/v1/bots", json={"name": "b", "tools": ["echo"]})
+    calm = (await bystander.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    names = []
+    for i, (what, body, _) in enumerate(ATTACKS):
+        name = f"attack{i}"
+        metadata = "timeout: 1500" + (", fuel: 50000000000" if "fuel to spare" in what else "")
+        source = tool(body.replace("CANARY_URL", repr(canary_http.base + "/canary")), name, metadata)
+        saved = await attacker.dev.post("/v1/tools", json=source)
+        assert saved.status_code == 201, (what, saved.text)
+        names.append(name)
+    await attacker.dev.post("/v1/bots", json={"name": "b", "tools": names})
+    sid = (await attacker.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    bystander_calls: list[dict] = []
+    stop = asyncio.Event()
+
+    async def others_go_on() -> None:
+        while not stop.is_set():
+            bystander_calls.append(await call(bystander, calm, "echo", {"x": "hi"}))
+
+    background = asyncio.create_task(others_go_on())
+    outcomes = {}
+    try:
+        for name, (what, _, expected) in zip(names, ATTACKS, strict=True):
+            # each fails within its timeout (1.5 s) + 1 s; a bound on the wait, not a timing
+            outcomes[what] = await asyncio.wait_for(call(attacker, sid, name), 2.5 + 5)
+    finally:
+        stop.set()
+        await background
+    canary_hits = [s for s in canary_http.seen if s["path"] == "/canary"]
+
+    wrong = {
+        what: (outcomes[what].get("error") or {}).get("code") if not outcomes[what]["success"] else "success"
+        for what, _, expected in ATTACKS
+        if (expected is None) != outcomes[what]["success"] or (expected and outcomes[what]["error"]["code"] != expected)
+    }
+    assert not wrong, "; ".join(f"{k}: {v}" for k, v in sorted(wrong.items()))
+    leaked = [what for what, _, _ in ATTACKS if "root:" in str(outcomes[what]) or "uid=" in str(outcomes[what])]
+    assert not leaked
+    assert outcomes["Function constructor to the global"]["result"]["x"] == []
+    assert outcomes["eval to std"]["result"]["x"] == "undefinedundefinedundefinedundefined"
+    assert len(outcomes["log flood"]["result"]) == 1
+    assert canary_hits == []
+    assert bystander_calls and all(c["success"] for c in bystander_calls)
+
+
+async def test_module_state_is_never_shared_across_tenants(api: Api) -> None:
+    same = "module.exports = {name: 'state', description: 'd', execute: async () => { const seen = globalThis.mark; globalThis.mark = 'set by ' + TENANT; Object.prototype.polluted = TENANT; return {seen: seen || null, polluted: ({}).polluted}; }};"  # fmt: skip
+    results = {}
+    for tenant in ("one", "two"):
+        t = await api.tenant(tenant)
+        # the same text for both tenants but the tenant's name: one worker, one content otherwise
+        assert (await t.dev.post("/v1/tools", json=js(same.replace("TENANT", repr(tenant))))).status_code == 201  # fmt: skip
+        await t.dev.post("/v1/bots", json={"name": "b", "tools": ["state"]})
+        sid = (await t.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+        results[tenant] = [await call(t, sid, "state") for _ in range(2)]
+
+    assert results["one"][0]["result"] == {"seen": None, "polluted": "one"}
+    assert results["one"][1]["result"] == {"seen": "set by one", "polluted": "one"}  # its own instance, reused
+    assert results["two"][0]["result"] == {"seen": None, "polluted": "two"}  # never one's

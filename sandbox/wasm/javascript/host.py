@@ -38,6 +38,7 @@ PER_TENANT_INSTANCES = MAX_INSTANCES // 2
 MIN_MEMORY = 8 << 20
 JS_HEADROOM = 2 << 20  # QuickJS's own limit sits below the store's: a JS `out of memory` first
 TAG_EXCEPTION = 6
+REPLY_OVERHEAD = 200 * 2000 * 2 + (1 << 20)  # a reply's logs (200 lines) and updates (1 MiB)
 MAX_ROUNDS = 10_000  # host-call rounds per call (each needs a host call: the budget ends it first)
 EXPORTS = (
     "memory", "_initialize", "malloc", "free", "JS_NewRuntime", "JS_SetMemoryLimit",
@@ -216,29 +217,33 @@ class JsRunner:
         for _ in range(MAX_ROUNDS):
             live.run_jobs()
             ok, text, line = live.eval("__quiver.poll()")
-            if not ok or len(text) > int(request["output_bytes"]) + 64 * 1024:
-                if ok:
-                    return {"ok": False, "code": "result_too_large", "message": f"the result is larger than {request['output_bytes']} bytes"}  # fmt: skip
+            if not ok:
                 return {"ok": False, "code": "tool_error", "message": text, "line": line}
-            state = json.loads(text)
-            if state["state"] == "done":
-                value_text = text  # the value is the last key: measure what it holds
-                if len(value_text) > int(request["output_bytes"]) + 4096:
-                    return {"ok": False, "code": "result_too_large", "message": f"the result is larger than {request['output_bytes']} bytes"}  # fmt: skip
+            too_large = {"ok": False, "code": "result_too_large", "message": f"the result is larger than {request['output_bytes']} bytes"}  # fmt: skip
+            if len(text) > int(request["output_bytes"]) + REPLY_OVERHEAD:
+                return too_large
+            state = _parse(text)
+            if state is None:
+                return {"ok": False, "code": "malformed_output", "message": "the tool broke the runtime's protocol (JSON or its prelude was replaced)"}  # fmt: skip
+            if state.get("state") == "done":
                 value = state.get("value")
+                if len(json.dumps(value)) > int(request["output_bytes"]):
+                    return too_large
                 if not isinstance(value, dict):
                     kind = "an array" if isinstance(value, list) else "null" if value is None else type(value).__name__
                     return {"ok": False, "code": "tool_error", "message": f"execute must return an object, not {kind}", "logs": _logs(state)}  # fmt: skip
                 return {"ok": True, "value": value, "logs": _logs(state), "updates": _updates(state)}
-            if state["state"] == "failed":
+            if state.get("state") == "failed":
                 return {
                     "ok": False, "code": state.get("code") or "tool_error", "message": str(state.get("message"))[:2000],
                     "line": state.get("line"), "logs": _logs(state), "updates": _updates(state),
                 }  # fmt: skip
-            if state["state"] == "pending":
+            if state.get("state") != "host" or not isinstance(state.get("calls"), list):
                 return {"ok": False, "code": "tool_error", "message": "the tool's promise never settles (it waits for nothing the host was asked for)"}  # fmt: skip
             replies = []
-            for asked in state.get("calls") or []:
+            for asked in state["calls"]:
+                if not isinstance(asked, dict):
+                    continue
                 frame = json.dumps({"module": asked.get("module"), "method": asked.get("method"), "args": asked.get("args") or {}})  # fmt: skip
                 answer = calls.handle(frame.encode())
                 replies.append({"id": asked.get("id"), **answer})
@@ -287,10 +292,17 @@ class JsRunner:
             return reply
         if not ok:
             return {"ok": False, "violations": [{"message": text, "line": line, "field": "source"}]}
-        declared = json.loads(text)
+        declared = _parse(text)
+        if declared is None or not isinstance(declared.get("tools", []), list):
+            return {"ok": False, "violations": [{"message": "the file broke the runtime's protocol (JSON or its prelude was replaced)", "field": "source"}]}  # fmt: skip
         if not declared.get("ok"):
-            return {"ok": False, "violations": declared.get("violations") or []}
-        live.tools = declared["tools"]
+            violations = [
+                {"message": str(v.get("message"))[:1000], "field": str(v.get("field") or "source")[:200],
+                 "line": v.get("line") if isinstance(v.get("line"), int) else None}
+                for v in declared.get("violations") or [] if isinstance(v, dict)
+            ] or [{"message": "the file does not load", "field": "source"}]  # fmt: skip
+            return {"ok": False, "violations": violations}
+        live.tools = [t for t in declared["tools"] if isinstance(t, dict)]
         return {"ok": True, "tools": live.tools}
 
     def _blank(self) -> _Instance:
@@ -338,6 +350,16 @@ def _export(store: wasmtime.Store, instance: wasmtime.Instance, name: str) -> An
     if not found:
         raise Trapped(f"the QuickJS module does not export {name}")
     return wrap_extern(item)
+
+
+def _parse(text: str) -> dict[str, Any] | None:
+    """A reply from the guest: an object, or ``None`` when the guest broke the protocol (it
+    can: the tool shares the JavaScript context with the prelude)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _logs(state: dict[str, Any]) -> list[str]:
