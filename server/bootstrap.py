@@ -31,6 +31,7 @@ from server.calls.sessions import SessionTracker, UsageRanking
 from server.calls.webhook import WebhookEngine
 from server.dependency import Dependency
 from server.egress import Allowlist, EgressGuard
+from server.errors import FieldError, Problems
 from server.events import EventHub
 from server.keycache import KeyCache
 from server.propagation import Propagation, announce_now
@@ -116,16 +117,61 @@ class Runtime:
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
     _watcher: asyncio.Task[None] | None = None
+    javascript_loaded: asyncio.Task[None] | None = None
 
     def reload_disk(self) -> DiskTools:
-        """Read the tools folder (and builtins) again; every attached agent sees the result."""
+        """Read the tools folder (and builtins) again; every attached agent sees the result.
+        JavaScript files join when QuickJS has loaded them (``javascript_loaded``)."""
         disk = load_disk(self.settings, self.limits, self.registry.disk.generation + 1)
         self.registry.replace_disk(disk)
         self.events.everything_changed()
         log.info(
             "disk tools reloaded: %d tools, %d invalid files", len(disk.tools), len(disk.errors)
         )
+        if disk.pending:
+            self.javascript_loaded = asyncio.get_running_loop().create_task(self.load_javascript(disk))  # fmt: skip
         return disk
+
+    async def reload_disk_now(self) -> DiskTools:
+        """``reload_disk``, and its JavaScript files loaded."""
+        self.reload_disk()
+        if self.javascript_loaded is not None:
+            await self.javascript_loaded
+        return self.registry.disk
+
+    async def load_javascript(self, disk: DiskTools) -> None:
+        """Load a folder's JavaScript files in QuickJS (within the load-time limit) and add the
+        tools they declare; a file that fails is reported by name, like any disk file."""
+        from sandbox.engine import ToolSource
+        from server.registry.definitions import apply_loaded, javascript_draft
+        from server.registry.disk import add, javascript_tool
+
+        seen: dict[str, str] = {}
+        for path, source, origin in disk.pending:
+            problems = Problems()
+            draft = javascript_draft(source, self.limits, problems)
+            if draft is not None:
+                inspection = await self.javascript.inspect(ToolSource("javascript", "javascript", source), "_disk")  # fmt: skip
+                for v in inspection.violations:
+                    problems.add(v.field or "source", v.message, v.line)
+                if not problems:
+                    problems = apply_loaded(draft, inspection.tools, self.limits)
+            if problems or draft is None:
+                disk.errors[path.name] = problems.errors
+                continue
+            found = javascript_tool(path, source, origin, draft)
+            if isinstance(found, FieldError):
+                disk.errors[path.name] = [found]
+                continue
+            same_folder = {n: t.path.name for n, t in disk.tools.items() if t.path.parent == path.parent}
+            add(disk, {**same_folder, **seen}, found)
+            seen[found.tool.name] = path.name
+        disk.pending = []
+        if self.registry.disk is disk:
+            self.registry.replace_disk(dataclasses.replace(disk, generation=disk.generation + 1))
+            self.events.everything_changed()
+        for filename, errors in disk.errors.items():
+            log.warning("disk tool file %s was not loaded: %s", filename, "; ".join(e.message for e in errors))  # fmt: skip
 
     async def watch_disk(self) -> None:
         """Development: reload whenever a file in the tools folder changes."""
@@ -433,6 +479,8 @@ async def start(settings: Settings) -> Runtime:
     runtime.sweeper = SessionSweeper(runtime, settings.session_sweep_s)
     runtime.sweeper.start()
     pipeline.llm = ToolLlm(runtime).chat
+    if registry.disk.pending:  # the folder's JavaScript files, loaded in QuickJS
+        await runtime.load_javascript(registry.disk)
     runtime.indexes = Indexes(
         lambda tenant, name, version: _read(sessions, lambda s: s.items(tenant, name, version)),
         lambda tenant: _read(sessions, lambda s: s.versions(tenant)),

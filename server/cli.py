@@ -316,9 +316,8 @@ def _ensure_python_runner(settings: Settings) -> None:
 @click.option("--force", is_flag=True, help="rebuild even if cached")
 def wasm_runner(force: bool) -> None:
     """Build the Python WASM runner and compile QuickJS now (cached; `serve` does it if missing)."""
-    from sandbox.wasm.python import build
-
     from sandbox.wasm.javascript import build as quickjs
+    from sandbox.wasm.python import build
 
     try:
         build.build(Settings().cache_dir, click.echo, force=force)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import re
 import dataclasses
 import logging
+import re
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable

@@ -1,8 +1,14 @@
 """Disk tools: tool files in a folder (``QUIVER_TOOLS_DIR``) and the bundled ``builtins/``.
 
-Every ``.py`` file is read except ``__init__.py`` and names starting with ``template`` or a dot.
-A file may declare several tools. A file that fails validation is reported by name and skipped;
-the rest still load.
+Every ``.py`` and ``.js`` file is read except ``__init__.py`` and names starting with
+``template`` or a dot. A Python file may declare several tools; a JavaScript file declares one,
+named after the file (``bookAppointment.js`` → ``bookAppointment``): what it declares is only
+known once QuickJS has loaded it, which the runtime does after this (``pending``). A file that
+fails validation is reported by name and skipped; the rest still load.
+
+Backup copies: when two files of a folder declare the same tool, the file named after the tool
+wins (``check_order.py`` over ``check_order-old.py``, whatever their order), and the other is
+reported as skipped, never loaded in its place.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ class DiskTools:
     tools: dict[str, DiskTool] = field(default_factory=dict)
     errors: dict[str, list[FieldError]] = field(default_factory=dict)
     generation: int = 0
+    pending: list[tuple[Path, str, Origin]] = field(default_factory=list)  # JavaScript files
 
     def defs(self) -> list[ToolDef]:
         return [t.tool for t in self.tools.values()]
@@ -35,7 +42,7 @@ class DiskTools:
 def is_tool_file(path: Path) -> bool:
     name = path.name
     return (
-        path.suffix == ".py"
+        path.suffix in (".py", ".js")
         and path.is_file()
         and name != "__init__.py"
         and not name.startswith(("template", "."))
@@ -72,20 +79,36 @@ def load_disk_tools(
             except (OSError, UnicodeDecodeError) as exc:
                 result.errors[path.name] = [FieldError(message=f"cannot read: {exc}")]
                 continue
+            if path.suffix == ".js":
+                result.pending.append((path, source, origin))
+                continue
             problems = Problems()
             drafts = drafts_from_tool_file(
                 source, limits, problems, sandbox="restricted", async_ok=origin == "builtin"
             )
-            for draft in drafts:
-                if draft.name in seen_here:
-                    problems.add(
-                        "tool.name",
-                        f"{draft.name!r} is already declared by {seen_here[draft.name]}",
-                    )
             if problems:
                 result.errors[path.name] = problems.errors
                 continue
             for draft in drafts:
-                seen_here[draft.name] = path.name
-                result.tools[draft.name] = DiskTool(_to_def(draft, origin), path, source)
+                add(result, seen_here, DiskTool(_to_def(draft, origin), path, source))
     return result
+
+
+def add(result: DiskTools, seen_here: dict[str, str], found: DiskTool) -> None:
+    """Add a tool of a folder; of two files declaring one name, the file named after it wins."""
+    name, path = found.tool.name, found.path
+    holder = seen_here.get(name)
+    if holder is not None:
+        if path.stem != name or holder.rsplit(".", 1)[0] == name:
+            result.errors.setdefault(path.name, []).append(FieldError(f"skipped: {name!r} is declared by {holder} (the file named after the tool wins)", field="tool.name"))  # fmt: skip
+            return
+        result.errors.setdefault(holder, []).append(FieldError(f"skipped: {name!r} is declared by {path.name} (the file named after the tool wins)", field="tool.name"))  # fmt: skip
+    seen_here[name] = path.name
+    result.tools[name] = found
+
+
+def javascript_tool(path: Path, source: str, origin: Origin, draft: ToolDraft) -> DiskTool | FieldError:
+    """A loaded JavaScript file's tool, if it is named after its file."""
+    if draft.name != path.stem:
+        return FieldError(f"a JavaScript file declares the tool named after it: {path.name} declares {draft.name!r}", field="name")  # fmt: skip
+    return DiskTool(_to_def(draft, origin), path, source)

@@ -163,9 +163,9 @@ async def test_escape_attempts_fail_with_their_code_while_others_calls_go_on(api
     background = asyncio.create_task(others_go_on())
     outcomes = {}
     try:
-        for name, (what, _, expected) in zip(names, ATTACKS, strict=True):
-            # each fails within its timeout (1.5 s) + 1 s; a bound on the wait, not a timing
-            outcomes[what] = await asyncio.wait_for(call(attacker, sid, name), 2.5 + 5)
+        for name, (what, _, _) in zip(names, ATTACKS, strict=True):
+            # each ends within its timeout (1.5 s) + 1 s: a bound on the wait, not a timing
+            outcomes[what] = await asyncio.wait_for(call(attacker, sid, name), 1.5 + 1.0)
     finally:
         stop.set()
         await background
@@ -200,3 +200,39 @@ async def test_module_state_is_never_shared_across_tenants(api: Api) -> None:
     assert results["one"][0]["result"] == {"seen": None, "polluted": "one"}
     assert results["one"][1]["result"] == {"seen": "set by one", "polluted": "one"}  # its own instance, reused
     assert results["two"][0]["result"] == {"seen": None, "polluted": "two"}  # never one's
+
+
+BOOK = "module.exports = {name: 'bookAppointment', description: 'Books a visit', parameters: {day: {type: 'string', required: true}}, execute: async (p, c) => ({success: true, booked: p.day, copy: COPY})};"  # fmt: skip
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_tools_folder_loads_javascript_files_and_backups_never_shadow_the_real_tool(settings, tmp_path) -> None:  # fmt: skip
+    from tests.factories import python_source
+
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    (folder / "check_order.py").write_text(python_source("check_order"))
+    (folder / "check_order-old.py").write_text(python_source("check_order").replace("test tool", "the old one"))  # fmt: skip
+    (folder / "bookAppointment.js").write_text(BOOK.replace("COPY", "'real'"))
+    (folder / "bookAppointment-old.js").write_text(BOOK.replace("COPY", "'old'"))
+    (folder / "misnamed.js").write_text(BOOK.replace("COPY", "'x'"))
+    (folder / "broken.js").write_text("module.exports = {name: 'broken', execute: ")
+    async with api_for(settings.model_copy(update={"tools_dir": folder})) as api:
+        report = (await api.admin.get("/v1/disk-tools")).json()
+        acme = await api.tenant("acme", shared=["bookAppointment", "check_order"])
+        await acme.dev.post("/v1/bots", json={"name": "b", "tools": ["bookAppointment", "check_order"]})  # fmt: skip
+        sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+        booked = await call(acme, sid, "bookAppointment", {"day": "Friday"})
+        (folder / "bookAppointment.js").write_text(BOOK.replace("COPY", "'edited'"))
+        reloaded = (await api.admin.post("/v1/disk-tools/reload")).json()
+        sid2 = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+        edited = await call(acme, sid2, "bookAppointment", {"day": "Monday"})
+
+    files = {t["name"]: t["file"] for t in report["tools"] if t["origin"] == "global"}
+    assert files == {"check_order": "check_order.py", "bookAppointment": "bookAppointment.js"}
+    assert "skipped" in report["errors"]["check_order-old.py"][0]["message"]
+    assert "bookAppointment-old.js declares 'bookAppointment'" in report["errors"]["bookAppointment-old.js"][0]["message"]  # fmt: skip
+    assert "misnamed.js" in report["errors"] and "broken.js" in report["errors"]
+    assert booked["result"] == {"success": True, "booked": "Friday", "copy": "real"}
+    assert {t["name"] for t in reloaded["tools"]} >= {"bookAppointment", "check_order"}
+    assert edited["result"]["copy"] == "edited"

@@ -111,7 +111,8 @@ class _Instance:
 
     def _call(self, name: str, *args: int) -> int:
         try:
-            return self.fn[name](*args)
+            result: int = self.fn[name](*args)
+            return result
         except Trapped:
             self.dead = True
             raise

@@ -63,7 +63,7 @@ async def disk_tools(admin: AdminDep, runtime: RuntimeDep) -> dict[str, Any]:
 async def reload_disk_tools(admin: AdminDep, runtime: RuntimeDep) -> dict[str, Any]:
     """Read the tools folder again (production; `SIGHUP` does the same). Attached agents get
     the change on their event streams."""
-    return _disk_report(runtime.reload_disk())
+    return _disk_report(await runtime.reload_disk_now())
 
 
 def _disk_report(disk) -> dict[str, Any]:
