@@ -18,6 +18,13 @@ Python word-count tool (the same file in every row), per call, measured in one r
                                        fetched once from the package registry into the cache
   (i) Python in WASM, worker pool      through the hardened WASM worker pool (reused instance)
 
+JavaScript word-count tool (the same file in every row), per call, measured in one run:
+  (j) JavaScript, fresh instance    QuickJS-NG in WASM: a new instance (the blank one kept ready
+                                    between requests) + load the file + call
+  (k) JavaScript, reused instance   the same tool's live instance
+  (l) Python in WASM, reused        the Python tier's reused instance, for comparison
+  (m) node -e per call              a Node.js process started for every call (when node exists)
+
 Needs Debian's clang, lld and wasi-libc for the C tool, and the built runner
 (``quiver wasm-runner``) for the Python rows.
 """
@@ -29,6 +36,7 @@ import asyncio
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -36,6 +44,7 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import wasmtime
 
@@ -243,6 +252,80 @@ async def python_pooled(runner_path: Path, calls: int) -> list[float]:
     return samples
 
 
+JS_TOOL = """
+const WORD = /[\\w']+/g;
+module.exports = {
+  name: 'wc', description: 'Count words', parameters: { text: { type: 'string' } },
+  execute: async (params) => ({ words: (params.text.match(WORD) || []).length }),
+};
+"""
+
+
+def js_request(tenant: str = "bench", key: str = "wc") -> dict:
+    return {
+        "tenant": tenant, "hash": key, "memory_bytes": 32 << 20, "fuel": 2_000_000_000,
+        "timeout": 2000, "load_timeout": 1000, "output_bytes": 65536, "tool": "wc",
+        "params": {"text": TEXT}, "context": {"tenant_id": tenant}, "source": JS_TOOL,
+    }  # fmt: skip
+
+
+def js_fresh(runner: Any, calls: int) -> list[float]:
+    samples = []
+    for i in range(calls):
+        started = time.perf_counter()
+        reply = runner.call(js_request(f"fresh-{i}", f"wc-{i}"), None)
+        samples.append(time.perf_counter() - started)
+        assert reply["ok"] and reply["value"] == {"words": 9}, reply
+        runner.instances.clear()
+        runner.idle()
+    return samples
+
+
+def js_reused(runner: Any, calls: int) -> list[float]:
+    samples = []
+    request = js_request()
+    for _ in range(calls):
+        started = time.perf_counter()
+        reply = runner.call(request, None)
+        samples.append(time.perf_counter() - started)
+        assert reply["ok"], reply
+        runner.idle()
+    return samples
+
+
+def node_per_call(calls: int) -> list[float] | None:
+    node = shutil.which("node")
+    if node is None:
+        return None
+    script = JS_TOOL + f"\nmodule.exports.execute({{text: {json.dumps(TEXT)}}}).then(r => process.stdout.write(JSON.stringify(r)));"  # fmt: skip
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        out = subprocess.run([node, "-e", script], capture_output=True, text=True, check=True).stdout  # fmt: skip
+        samples.append(time.perf_counter() - started)
+        assert json.loads(out) == {"words": 9}
+    return samples
+
+
+def javascript_rows(calls: int) -> None:
+    from sandbox.wasm.javascript import build as quickjs
+    from sandbox.wasm.javascript.host import JsRunner
+
+    runner = JsRunner(str(quickjs.ensure()), WasmRuntime())
+    js_reused(runner, 50)
+    rows = [
+        ("JavaScript, fresh instance", stats(js_fresh(runner, max(50, calls // 2)))),
+        ("JavaScript, reused instance", stats(js_reused(runner, min(calls, 90)))),  # reused up to 100 calls
+    ]
+    python = PythonRunner(str(runner_build.ensure()), WasmRuntime())
+    python_reused(python, 50)
+    rows.append(("Python in WASM, reused", stats(python_reused(python, calls))))
+    node = node_per_call(20)
+    if node is not None:
+        rows.append(("node -e per call", stats(node)))
+    print_rows(f"JavaScript word-count tool, {calls} calls", rows, "JavaScript, fresh instance")
+
+
 def print_rows(title: str, rows: list[tuple[str, tuple[float, float]]], base: str) -> None:
     reference = dict(rows)[base][0]
     print(title)
@@ -299,12 +382,14 @@ def c_rows(calls: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=500)
-    parser.add_argument("--only", choices=("c", "python"), default=None)
+    parser.add_argument("--only", choices=("c", "python", "javascript"), default=None)
     args = parser.parse_args()
-    if args.only != "python":
+    if args.only in (None, "c"):
         c_rows(args.calls)
-    if args.only != "c":
+    if args.only in (None, "python"):
         python_rows(args.calls)
+    if args.only in (None, "javascript"):
+        javascript_rows(args.calls)
 
 
 if __name__ == "__main__":
