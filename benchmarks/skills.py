@@ -53,7 +53,15 @@ def products(n: int, seed: int = 1) -> list[dict[str, Any]]:
         return " ".join(rng.choices(vocabulary, cum_weights=cumulative, k=k))
 
     return [
-        {"id": f"p{i}", "fields": {"title": words(rng.randint(3, 8)), "body": words(rng.randint(20, 60)), "brand": rng.choice(brands)}, "meta": {"price": i % 500}}  # fmt: skip
+        {
+            "id": f"p{i}",
+            "fields": {
+                "title": words(rng.randint(3, 8)),
+                "body": words(rng.randint(20, 60)),
+                "brand": rng.choice(brands),
+            },
+            "meta": {"price": i % 500},
+        }  # fmt: skip
         for i in range(n)
     ]
 
@@ -85,8 +93,14 @@ def bench_search(sizes: list[int], queries: int) -> None:
         raw_queries = []
         for text in texts:
             clauses = [
-                (tantivy.Occur.Should, tantivy.Query.boost_query(tantivy.Query.term_query(schema, index._internal[f], t), w))  # fmt: skip
-                for f, w in WEIGHTS.items() for t in dict.fromkeys(tokens(text))
+                (
+                    tantivy.Occur.Should,
+                    tantivy.Query.boost_query(
+                        tantivy.Query.term_query(schema, index._internal[f], t), w
+                    ),
+                )  # fmt: skip
+                for f, w in WEIGHTS.items()
+                for t in dict.fromkeys(tokens(text))
             ]
             raw_queries.append(tantivy.Query.boolean_query(clauses))
         raw, ours = [], []
@@ -196,8 +210,14 @@ async def bench_http(size: int, calls: int) -> None:
     admin = "bench-admin-key-" + "s" * 40
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(
-            _env_file=None, database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'q.db'}", data_dir=Path(tmp) / "data",  # fmt: skip
-            admin_key=admin, secret_key=generate_key(), tools_dir=None, require_isolation=False, worker_spares=0,  # fmt: skip
+            _env_file=None,
+            database_url=f"sqlite+aiosqlite:///{Path(tmp) / 'q.db'}",
+            data_dir=Path(tmp) / "data",  # fmt: skip
+            admin_key=admin,
+            secret_key=generate_key(),
+            tools_dir=None,
+            require_isolation=False,
+            worker_spares=0,  # fmt: skip
         )
         app = create_app(settings)
         async with app.router.lifespan_context(app):

@@ -315,7 +315,10 @@ def javascript_rows(calls: int) -> None:
     js_reused(runner, 50)
     rows = [
         ("JavaScript, fresh instance", stats(js_fresh(runner, max(50, calls // 2)))),
-        ("JavaScript, reused instance", stats(js_reused(runner, min(calls, 90)))),  # reused up to 100 calls
+        (
+            "JavaScript, reused instance",
+            stats(js_reused(runner, min(calls, 90))),
+        ),  # reused up to 100 calls
     ]
     python = PythonRunner(str(runner_build.ensure()), WasmRuntime())
     python_reused(python, 50)

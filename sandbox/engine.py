@@ -45,6 +45,7 @@ class ToolFailure(Exception):
         self.code: FailureCode = code
         self.message = message
 
+
 # (module, method, args) -> value; raises to refuse. The server enforces policy here.
 HostHandler = Callable[[str, str, dict[str, Any]], Awaitable[Any]]
 

@@ -269,7 +269,9 @@ def make_context(
         update_context=update_context,
         updateContext=update_context,  # LiteBot's spelling
         modules=Namespace(
-            http=http_ns, logger=logger, llm=Namespace(chat=chat),
+            http=http_ns,
+            logger=logger,
+            llm=Namespace(chat=chat),
             knowledge_base=Namespace(search=search),
         ),  # fmt: skip
         **_session_end(data),

@@ -163,7 +163,9 @@ class Runtime:
             if isinstance(found, FieldError):
                 disk.errors[path.name] = [found]
                 continue
-            same_folder = {n: t.path.name for n, t in disk.tools.items() if t.path.parent == path.parent}
+            same_folder = {
+                n: t.path.name for n, t in disk.tools.items() if t.path.parent == path.parent
+            }
             add(disk, {**same_folder, **seen}, found)
             seen[found.tool.name] = path.name
         disk.pending = []

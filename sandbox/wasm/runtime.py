@@ -42,7 +42,11 @@ DEFAULT_FUEL = 2_000_000_000  # ~0.2 s of straight-line code at ~12 G units/s
 HOST_FRAME_BYTES = 1 << 20  # the same bound as the RestrictedPython tier's host frames
 MAX_LOG_LINES = 200
 LOG_LEVELS = ("debug", "info", "warning", "error")
-HOST_MODULES = ("http", "llm", "knowledge_base")  # forwarded to the server, which applies its policy
+HOST_MODULES = (
+    "http",
+    "llm",
+    "knowledge_base",
+)  # forwarded to the server, which applies its policy
 
 
 class WasmModuleError(ValueError):

@@ -62,7 +62,11 @@ def _check_classifier(config: dict[str, Any], field: str) -> list[FieldError]:
     if not isinstance(dataset, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,63}", dataset):
         problems.append(FieldError("the name of the tenant's `samples` data set", field=f"{field}.dataset"))  # fmt: skip
     threshold = config.get("threshold", 0.5)
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 <= threshold <= 1:
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, int | float)
+        or not 0 <= threshold <= 1
+    ):
         problems.append(FieldError("a probability from 0 to 1", field=f"{field}.threshold"))
     lang = config.get("lang")
     if lang is not None and (not isinstance(lang, str) or not 1 <= len(lang) <= 16):

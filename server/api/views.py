@@ -173,7 +173,9 @@ class SkillSettings(Strict):
     dataset: str | None = Field(default=None, pattern=TOOL_NAME, description="the data set (default: the tenant's only one of the kind)")  # fmt: skip
     top_k: int | None = Field(default=None, ge=1, le=50, description="results per call")
     field_weights: dict[str, Annotated[float, Field(gt=0, le=100)]] | None = Field(
-        default=None, max_length=32, description="search, recommend: weight per catalog field (unlisted fields: not searched)",  # fmt: skip
+        default=None,
+        max_length=32,
+        description="search, recommend: weight per catalog field (unlisted fields: not searched)",  # fmt: skip
         examples=[{"title": 3, "body": 1}],
     )
     lang: str | None = Field(default=None, max_length=16, description="classify: the texts' language when the call gives none")  # fmt: skip
@@ -233,7 +235,12 @@ class BotBody(Strict):
         default=None,
         description="the built-in skills this bot uses and their settings; a configured skill's tools "
         "join the bot's snapshot when the tenant may use them (shared tools)",
-        examples=[{"qa": {"dataset": "faq", "top_k": 3}, "search": {"dataset": "products", "field_weights": {"title": 3, "body": 1}}}],  # fmt: skip
+        examples=[
+            {
+                "qa": {"dataset": "faq", "top_k": 3},
+                "search": {"dataset": "products", "field_weights": {"title": 3, "body": 1}},
+            }
+        ],  # fmt: skip
     )
     max_tools: int | None = Field(
         default=None,

@@ -105,4 +105,6 @@ class InProcessEngine:
             return RunResult.failure("timeout", f"no answer within {limits.timeout_ms} ms", took())
         except Exception as exc:  # a built-in's own bug: the call fails, the node carries on
             return RunResult.failure("tool_error", f"{type(exc).__name__}: {exc}", took())
-        return RunResult(ok=True, value=value, duration_ms=took(), logs=tuple(logs), updates=updates)
+        return RunResult(
+            ok=True, value=value, duration_ms=took(), logs=tuple(logs), updates=updates
+        )

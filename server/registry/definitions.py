@@ -261,9 +261,12 @@ def check_tool_body(
             key,
             f"unknown field for a {kind} tool; allowed: {', '.join(sorted(FIELDS_BY_KIND[kind]))}",
         )
-    draft = {"python": _python_body, "wasm": _wasm_body, "webhook": _webhook_body, "javascript": _javascript_body}[kind](
-        body, limits, problems, update
-    )
+    draft = {
+        "python": _python_body,
+        "wasm": _wasm_body,
+        "webhook": _webhook_body,
+        "javascript": _javascript_body,
+    }[kind](body, limits, problems, update)
     return (None if problems else draft), problems
 
 

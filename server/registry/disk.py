@@ -107,7 +107,9 @@ def add(result: DiskTools, seen_here: dict[str, str], found: DiskTool) -> None:
     result.tools[name] = found
 
 
-def javascript_tool(path: Path, source: str, origin: Origin, draft: ToolDraft) -> DiskTool | FieldError:
+def javascript_tool(
+    path: Path, source: str, origin: Origin, draft: ToolDraft
+) -> DiskTool | FieldError:
     """A loaded JavaScript file's tool, if it is named after its file."""
     if draft.name != path.stem:
         return FieldError(f"a JavaScript file declares the tool named after it: {path.name} declares {draft.name!r}", field="name")  # fmt: skip

@@ -174,7 +174,9 @@ class Skills:
             hits = catalog.index.search_terms(terms, weights, limit * 4, seen)
             penalty: dict[int, float] = {}
             if disliked:
-                for h in catalog.index.search_terms(_profile(catalog, disliked), weights, 200, seen):
+                for h in catalog.index.search_terms(
+                    _profile(catalog, disliked), weights, 200, seen
+                ):
                     penalty[h.position] = h.score
             ranked = sorted(((h.score - 0.5 * penalty.get(h.position, 0.0), h.position) for h in hits), key=lambda x: (-x[0], x[1]))  # fmt: skip
             products = [_product(catalog, p, s) for s, p in ranked[:limit]]
@@ -257,13 +259,20 @@ class Skills:
         if start.tzinfo is None:
             raise SkillError("invalid_input", "start: give the time's offset (e.g. +02:00 or Z)")
         slot = next(
-            ((s, e) for s, e in ((datetime.fromisoformat(x["start"]), datetime.fromisoformat(x["end"])) for x in calendar.slots) if s == start),  # fmt: skip
+            (
+                (s, e)
+                for s, e in (
+                    (datetime.fromisoformat(x["start"]), datetime.fromisoformat(x["end"]))
+                    for x in calendar.slots
+                )
+                if s == start
+            ),  # fmt: skip
             None,
         )
         if slot is None or slot[0] <= self.now():
             raise SkillError("not_found", f"no open slot starts at {start.isoformat()} in {calendar.name!r}")  # fmt: skip
         name = _text(args, "name", 200)
-        contact = (str(args.get("contact") or "").strip() or None)
+        contact = str(args.get("contact") or "").strip() or None
         try:
             row = await store.calendars.book(
                 call.tenant_id, calendar.name, slot[0], slot[1], call.origin, name, contact,
@@ -381,4 +390,3 @@ async def _forward(call: SkillCall, url: str, lead: dict[str, Any]) -> str:
     except (ResponseTooLarge, TooManyRedirects, httpx.HTTPError, OSError):
         return "failed"
     return "sent" if 200 <= response.status_code < 300 else f"http {response.status_code}"
-

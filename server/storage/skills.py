@@ -58,7 +58,12 @@ class DatasetRepository:
         return int(await self.session.scalar(query) or 0)
 
     async def add_items(
-        self, tenant_id: str, name: str, version: int, first_seq: int, items: Sequence[tuple[str | None, dict[str, Any]]]  # fmt: skip
+        self,
+        tenant_id: str,
+        name: str,
+        version: int,
+        first_seq: int,
+        items: Sequence[tuple[str | None, dict[str, Any]]],  # fmt: skip
     ) -> None:
         if items:
             await self.session.execute(insert(DatasetItemRow), [
@@ -76,7 +81,13 @@ class DatasetRepository:
         if row is None:
             row = DatasetRow(tenant_id=tenant_id, name=name, created_at=now)
             self.session.add(row)
-        row.kind, row.version, row.items, row.bytes, row.updated_at = kind, version, items, size, now
+        row.kind, row.version, row.items, row.bytes, row.updated_at = (
+            kind,
+            version,
+            items,
+            size,
+            now,
+        )
         await self.session.execute(
             delete(DatasetItemRow).where(
                 DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name,
@@ -89,14 +100,20 @@ class DatasetRepository:
     async def delete(self, tenant_id: str, name: str) -> None:
         row = await self.get(tenant_id, name)
         await self.session.execute(
-            delete(DatasetItemRow).where(DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name)  # fmt: skip
+            delete(DatasetItemRow).where(
+                DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name
+            )  # fmt: skip
         )
         await self.session.delete(row)
 
     async def items(self, tenant_id: str, name: str, version: int) -> builtins.list[dict[str, Any]]:
         query = (
             select(DatasetItemRow.data)
-            .where(DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name, DatasetItemRow.version == version)  # fmt: skip
+            .where(
+                DatasetItemRow.tenant_id == tenant_id,
+                DatasetItemRow.dataset == name,
+                DatasetItemRow.version == version,
+            )  # fmt: skip
             .order_by(DatasetItemRow.seq)
         )
         return list(await self.session.scalars(query))
@@ -106,8 +123,12 @@ class DatasetRepository:
     ) -> builtins.list[tuple[int, dict[str, Any]]]:
         query = (
             select(DatasetItemRow.seq, DatasetItemRow.data)
-            .where(DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name,
-                   DatasetItemRow.version == version, DatasetItemRow.seq > after)  # fmt: skip
+            .where(
+                DatasetItemRow.tenant_id == tenant_id,
+                DatasetItemRow.dataset == name,
+                DatasetItemRow.version == version,
+                DatasetItemRow.seq > after,
+            )  # fmt: skip
             .order_by(DatasetItemRow.seq)
             .limit(limit)
         )
@@ -133,7 +154,9 @@ class PreferenceRepository:
 
     async def of(self, tenant_id: str, customer: str, dataset: str) -> dict[str, str]:
         query = select(PreferenceRow.product_id, PreferenceRow.response).where(
-            PreferenceRow.tenant_id == tenant_id, PreferenceRow.customer == customer, PreferenceRow.dataset == dataset,  # fmt: skip
+            PreferenceRow.tenant_id == tenant_id,
+            PreferenceRow.customer == customer,
+            PreferenceRow.dataset == dataset,  # fmt: skip
         )
         return dict((p, r) for p, r in await self.session.execute(query))
 
@@ -141,7 +164,11 @@ class PreferenceRepository:
         liked = func.count()
         query = (
             select(PreferenceRow.product_id)
-            .where(PreferenceRow.tenant_id == tenant_id, PreferenceRow.dataset == dataset, PreferenceRow.response == "yes")  # fmt: skip
+            .where(
+                PreferenceRow.tenant_id == tenant_id,
+                PreferenceRow.dataset == dataset,
+                PreferenceRow.response == "yes",
+            )  # fmt: skip
             .group_by(PreferenceRow.product_id)
             .order_by(liked.desc(), PreferenceRow.product_id)
             .limit(limit)
@@ -308,7 +335,12 @@ class MemoryRepository:
         self.session = session
 
     async def of_customer(
-        self, tenant_id: str, customer: str, besides: str | None, sessions: int = 50, per_session: int = 200  # fmt: skip
+        self,
+        tenant_id: str,
+        customer: str,
+        besides: str | None,
+        sessions: int = 50,
+        per_session: int = 200,  # fmt: skip
     ) -> list[Memory]:
         """What the customer's latest ``sessions`` sessions (not ``besides``) left: variables,
         successful tool results, and the conversation's user and assistant messages."""
@@ -328,7 +360,11 @@ class MemoryRepository:
             memories.append(Memory(sid, at, "variable", f"{name}: {value}"))
         calls = (
             select(ToolCallRow.session_id, ToolCallRow.tool, ToolCallRow.result, ToolCallRow.at)
-            .where(ToolCallRow.session_id.in_(ids), ToolCallRow.success.is_(True), ToolCallRow.test.is_(False))  # fmt: skip
+            .where(
+                ToolCallRow.session_id.in_(ids),
+                ToolCallRow.success.is_(True),
+                ToolCallRow.test.is_(False),
+            )  # fmt: skip
             .order_by(ToolCallRow.id.desc())
             .limit(sessions * per_session)
         )
@@ -336,8 +372,14 @@ class MemoryRepository:
             if result:
                 memories.append(Memory(sid, at, "tool", f"{tool}: {result[:2000]}"))
         messages = (
-            select(MessageRow.session_id, MessageRow.role, MessageRow.content, MessageRow.created_at)  # fmt: skip
-            .where(MessageRow.session_id.in_(ids), MessageRow.role.in_(("user", "assistant")), MessageRow.content.is_not(None))  # fmt: skip
+            select(
+                MessageRow.session_id, MessageRow.role, MessageRow.content, MessageRow.created_at
+            )  # fmt: skip
+            .where(
+                MessageRow.session_id.in_(ids),
+                MessageRow.role.in_(("user", "assistant")),
+                MessageRow.content.is_not(None),
+            )  # fmt: skip
             .order_by(MessageRow.created_at.desc())
             .limit(sessions * per_session)
         )

@@ -423,9 +423,7 @@ class DatasetItemRow(Base):
     """One item of one version of a data set, at its place in the upload."""
 
     __tablename__ = "dataset_items"
-    __table_args__ = (
-        Index("ix_dataset_items_item", "tenant_id", "dataset", "version", "item_id"),
-    )
+    __table_args__ = (Index("ix_dataset_items_item", "tenant_id", "dataset", "version", "item_id"),)
 
     tenant_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     dataset: Mapped[str] = mapped_column(String(64), primary_key=True)

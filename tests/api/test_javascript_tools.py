@@ -81,7 +81,12 @@ async def test_litebots_lead_tool_runs_unchanged(crm: Api, upstream_http: Loopba
     assert tested["success"] and tested["result"]["testMode"] is True
     assert collected["success"], collected
     sent = [s for s in upstream_http.seen if s["path"] == "/crm/leads"][-1]
-    assert sent["body"] == {"name": "Ann", "phone": "+49 30 123456", "interest": "boots", "session": sid}
+    assert sent["body"] == {
+        "name": "Ann",
+        "phone": "+49 30 123456",
+        "interest": "boots",
+        "session": sid,
+    }
     assert sent["headers"]["x-source"] == "quiver"
     assert variables["variables"]["leadCollected"] is True
 
@@ -94,42 +99,122 @@ def tool(body: str, name: str = "attack", metadata: str = "timeout: 1500") -> di
 # must not hold the canary)
 ATTACKS: list[tuple[str, str, str | None]] = [
     ("require fs", "return {x: require('fs').readFileSync('/etc/passwd', 'utf8')}", "tool_error"),
-    ("require child_process", "return {x: require('child_process').execSync('id').toString()}", "tool_error"),
+    (
+        "require child_process",
+        "return {x: require('child_process').execSync('id').toString()}",
+        "tool_error",
+    ),
     ("require a path", "return {x: require('../../../etc/passwd')}", "tool_error"),
-    ("dynamic import", "const m = await import('qjs:std'); return {x: m.loadFile('/etc/passwd')}", "tool_error"),
-    ("dynamic import os", "const m = await import('qjs:os'); return {x: String(m.exec(['id']))}", "tool_error"),
+    (
+        "dynamic import",
+        "const m = await import('qjs:std'); return {x: m.loadFile('/etc/passwd')}",
+        "tool_error",
+    ),
+    (
+        "dynamic import os",
+        "const m = await import('qjs:os'); return {x: String(m.exec(['id']))}",
+        "tool_error",
+    ),
     ("std global", "return {x: std.loadFile('/etc/passwd')}", "tool_error"),
     ("os global", "return {x: os.exec(['sh', '-c', 'id'])}", "tool_error"),
     ("process.env", "return {x: process.env.CANARY}", "tool_error"),
-    ("Function constructor to the global", "const g = new Function('return this')(); return {x: Object.keys(g).filter(k => /std|os|process|require|print|scriptArgs/.test(k))}", None),
-    ("eval to std", "return {x: eval('typeof std + typeof os + typeof scriptArgs + typeof print')}", None),
+    (
+        "Function constructor to the global",
+        "const g = new Function('return this')(); return {x: Object.keys(g).filter(k => /std|os|process|require|print|scriptArgs/.test(k))}",
+        None,
+    ),
+    (
+        "eval to std",
+        "return {x: eval('typeof std + typeof os + typeof scriptArgs + typeof print')}",
+        None,
+    ),
     ("fetch", "return {x: await fetch('http://127.0.0.1/')}", "tool_error"),
     ("XMLHttpRequest", "const r = new XMLHttpRequest(); return {x: r}", "tool_error"),
     ("WebAssembly", "return {x: WebAssembly.compile(new Uint8Array(8))}", "tool_error"),
-    ("http to the canary port", "const r = await context.modules.http.get(CANARY_URL); return {x: r.data}", "tool_error"),
-    ("http to the metadata service", "const r = await context.modules.http.get('http://169.254.169.254/latest/meta-data/'); return {x: r.data}", "tool_error"),
-    ("http to a file url", "const r = await context.modules.http.get('file:///etc/passwd'); return {x: r.data}", "tool_error"),
-    ("http to localhost by name", "const r = await context.modules.http.get(CANARY_URL.replace('127.0.0.1', 'localhost')); return {x: r.data}", "tool_error"),
-    ("too many host calls", "for (let i = 0; i < 50; i++) { try { await context.modules.http.get('http://169.254.169.254/') } catch (e) { if (/too many/.test(e.message)) throw e } } return {x: 1}", "tool_error"),
+    (
+        "http to the canary port",
+        "const r = await context.modules.http.get(CANARY_URL); return {x: r.data}",
+        "tool_error",
+    ),
+    (
+        "http to the metadata service",
+        "const r = await context.modules.http.get('http://169.254.169.254/latest/meta-data/'); return {x: r.data}",
+        "tool_error",
+    ),
+    (
+        "http to a file url",
+        "const r = await context.modules.http.get('file:///etc/passwd'); return {x: r.data}",
+        "tool_error",
+    ),
+    (
+        "http to localhost by name",
+        "const r = await context.modules.http.get(CANARY_URL.replace('127.0.0.1', 'localhost')); return {x: r.data}",
+        "tool_error",
+    ),
+    (
+        "too many host calls",
+        "for (let i = 0; i < 50; i++) { try { await context.modules.http.get('http://169.254.169.254/') } catch (e) { if (/too many/.test(e.message)) throw e } } return {x: 1}",
+        "tool_error",
+    ),
     ("infinite loop", "while (true) {}", "out_of_fuel"),
     ("infinite loop with fuel to spare", "while (true) {}", "timeout"),  # FUEL
-    ("infinite promise chain", "const spin = () => Promise.resolve().then(spin); spin(); return await new Promise(() => {})", "out_of_fuel"),
+    (
+        "infinite promise chain",
+        "const spin = () => Promise.resolve().then(spin); spin(); return await new Promise(() => {})",
+        "out_of_fuel",
+    ),
     ("a promise that never settles", "return await new Promise(() => {})", "tool_error"),
     ("string memory bomb", "let s = 'x'; while (true) s += s; return {x: s.length}", "tool_error"),
-    ("array memory bomb", "const a = []; while (true) a.push(new Array(100000).fill(1)); return {x: 1}", "tool_error"),
+    (
+        "array memory bomb",
+        "const a = []; while (true) a.push(new Array(100000).fill(1)); return {x: 1}",
+        "tool_error",
+    ),
     ("deep recursion", "const f = (n) => f(n + 1) + 1; return {x: f(0)}", "trap"),
     ("ReDoS", "return {x: /^(a+)+$/.test('a'.repeat(40) + '!')}", "out_of_fuel"),
     ("a huge result", "return {x: 'y'.repeat(2 * 1024 * 1024)}", "result_too_large"),
-    ("a thrown object whose printing loops", "throw { toJSON() { while (true) {} } }", "out_of_fuel"),
+    (
+        "a thrown object whose printing loops",
+        "throw { toJSON() { while (true) {} } }",
+        "out_of_fuel",
+    ),
     ("a result whose toJSON loops", "return { toJSON() { while (true) {} } }", "out_of_fuel"),
-    ("a proxy result that throws", "return new Proxy({}, { ownKeys() { throw new Error('no') } })", "malformed_output"),
-    ("replace the runtime's JSON", "JSON.stringify = () => 'not json'; return {x: 1}", "malformed_output"),
-    ("poison Object.prototype.toJSON", "Object.prototype.toJSON = function () { return 'owned' }; return {x: 1}", "tool_error"),
-    ("overwrite the protocol", "try { __quiver.poll = () => '{}' } catch (e) {} globalThis.__quiver = null; return {x: typeof __quiver.poll}", None),
+    (
+        "a proxy result that throws",
+        "return new Proxy({}, { ownKeys() { throw new Error('no') } })",
+        "malformed_output",
+    ),
+    (
+        "replace the runtime's JSON",
+        "JSON.stringify = () => 'not json'; return {x: 1}",
+        "malformed_output",
+    ),
+    (
+        "poison Object.prototype.toJSON",
+        "Object.prototype.toJSON = function () { return 'owned' }; return {x: 1}",
+        "tool_error",
+    ),
+    (
+        "overwrite the protocol",
+        "try { __quiver.poll = () => '{}' } catch (e) {} globalThis.__quiver = null; return {x: typeof __quiver.poll}",
+        None,
+    ),
     ("a non-object result", "return 42", "tool_error"),
-    ("Atomics.wait", "return {x: Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10000)}", "tool_error"),
-    ("log flood", "for (let i = 0; i < 3000; i++) context.modules.logger.info('x'.repeat(5000)); return {x: 1}", None),
-    ("updateContext with a cycle", "const a = {}; a.self = a; context.updateContext({a}); return {x: 1}", "tool_error"),
+    (
+        "Atomics.wait",
+        "return {x: Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10000)}",
+        "tool_error",
+    ),
+    (
+        "log flood",
+        "for (let i = 0; i < 3000; i++) context.modules.logger.info('x'.repeat(5000)); return {x: 1}",
+        None,
+    ),
+    (
+        "updateContext with a cycle",
+        "const a = {}; a.self = a; context.updateContext({a}); return {x: 1}",
+        "tool_error",
+    ),
 ]
 
 
@@ -147,7 +232,9 @@ async def test_escape_attempts_fail_with_their_code_while_others_calls_go_on(api
     for i, (what, body, _) in enumerate(ATTACKS):
         name = f"attack{i}"
         metadata = "timeout: 1500" + (", fuel: 50000000000" if "fuel to spare" in what else "")
-        source = tool(body.replace("CANARY_URL", repr(canary_http.base + "/canary")), name, metadata)
+        source = tool(
+            body.replace("CANARY_URL", repr(canary_http.base + "/canary")), name, metadata
+        )
         saved = await attacker.dev.post("/v1/tools", json=source)
         assert saved.status_code == 201, (what, saved.text)
         names.append(name)
@@ -172,12 +259,19 @@ async def test_escape_attempts_fail_with_their_code_while_others_calls_go_on(api
     canary_hits = [s for s in canary_http.seen if s["path"] == "/canary"]
 
     wrong = {
-        what: (outcomes[what].get("error") or {}).get("code") if not outcomes[what]["success"] else "success"
+        what: (outcomes[what].get("error") or {}).get("code")
+        if not outcomes[what]["success"]
+        else "success"
         for what, _, expected in ATTACKS
-        if (expected is None) != outcomes[what]["success"] or (expected and outcomes[what]["error"]["code"] != expected)
+        if (expected is None) != outcomes[what]["success"]
+        or (expected and outcomes[what]["error"]["code"] != expected)
     }
     assert not wrong, "; ".join(f"{k}: {v}" for k, v in sorted(wrong.items()))
-    leaked = [what for what, _, _ in ATTACKS if "root:" in str(outcomes[what]) or "uid=" in str(outcomes[what])]
+    leaked = [
+        what
+        for what, _, _ in ATTACKS
+        if "root:" in str(outcomes[what]) or "uid=" in str(outcomes[what])
+    ]
     assert not leaked
     assert outcomes["Function constructor to the global"]["result"]["x"] == []
     assert outcomes["eval to std"]["result"]["x"] == "undefinedundefinedundefinedundefined"
@@ -198,7 +292,10 @@ async def test_module_state_is_never_shared_across_tenants(api: Api) -> None:
         results[tenant] = [await call(t, sid, "state") for _ in range(2)]
 
     assert results["one"][0]["result"] == {"seen": None, "polluted": "one"}
-    assert results["one"][1]["result"] == {"seen": "set by one", "polluted": "one"}  # its own instance, reused
+    assert results["one"][1]["result"] == {
+        "seen": "set by one",
+        "polluted": "one",
+    }  # its own instance, reused
     assert results["two"][0]["result"] == {"seen": None, "polluted": "two"}  # never one's
 
 

@@ -18,20 +18,85 @@ SKILL_TOOLS = [
 ]  # fmt: skip
 
 FAQ = [
-    {"id": "hours", "question": "What are your opening hours?", "answer": "9 to 5, Monday to Friday.", "category": "store"},  # fmt: skip
-    {"id": "returns", "question": "How do I return an item?", "answer": "Send it back within 30 days with the receipt.", "category": "orders"},  # fmt: skip
-    {"id": "shipping", "question": "How long does shipping take?", "answer": "Two to four working days.", "category": "orders"},  # fmt: skip
-    {"id": "warranty", "question": "Is there a warranty on electronics?", "answer": "Two years on every device.", "category": "store"},  # fmt: skip
-    {"id": "tokyo", "question": "東京に店舗はありますか？", "answer": "はい、渋谷にあります。", "category": "store"},  # fmt: skip
+    {
+        "id": "hours",
+        "question": "What are your opening hours?",
+        "answer": "9 to 5, Monday to Friday.",
+        "category": "store",
+    },  # fmt: skip
+    {
+        "id": "returns",
+        "question": "How do I return an item?",
+        "answer": "Send it back within 30 days with the receipt.",
+        "category": "orders",
+    },  # fmt: skip
+    {
+        "id": "shipping",
+        "question": "How long does shipping take?",
+        "answer": "Two to four working days.",
+        "category": "orders",
+    },  # fmt: skip
+    {
+        "id": "warranty",
+        "question": "Is there a warranty on electronics?",
+        "answer": "Two years on every device.",
+        "category": "store",
+    },  # fmt: skip
+    {
+        "id": "tokyo",
+        "question": "東京に店舗はありますか？",
+        "answer": "はい、渋谷にあります。",
+        "category": "store",
+    },  # fmt: skip
 ]
 PRODUCTS = [
-    {"id": "p1", "fields": {"title": "Trail running shoe", "body": "Light shoe for muddy trails", "brand": "Peak"}, "meta": {"price": 120}},  # fmt: skip
-    {"id": "p2", "fields": {"title": "Road running shoe", "body": "Cushioned shoe for asphalt", "brand": "Peak"}, "meta": {"price": 100}},  # fmt: skip
-    {"id": "p3", "fields": {"title": "Rain jacket", "body": "Waterproof jacket, good for trail running in the rain", "brand": "Dry"}, "meta": {"price": 90}},  # fmt: skip
-    {"id": "p4", "fields": {"title": "東京タワーの模型", "body": "金属製の模型です", "brand": "Model"}, "meta": {}},  # fmt: skip
-    {"id": "p5", "fields": {"title": "北京の寿司セット", "body": "人気の寿司", "brand": "Food"}, "meta": {}},  # fmt: skip
-    {"id": "p6", "fields": {"title": "Hiking boot", "body": "Boot for trail hikes and mud", "brand": "Peak"}, "meta": {}},  # fmt: skip
-    {"id": "p7", "fields": {"title": "Yoga mat", "body": "Mat for yoga at home", "brand": "Calm"}, "meta": {}},  # fmt: skip
+    {
+        "id": "p1",
+        "fields": {
+            "title": "Trail running shoe",
+            "body": "Light shoe for muddy trails",
+            "brand": "Peak",
+        },
+        "meta": {"price": 120},
+    },  # fmt: skip
+    {
+        "id": "p2",
+        "fields": {
+            "title": "Road running shoe",
+            "body": "Cushioned shoe for asphalt",
+            "brand": "Peak",
+        },
+        "meta": {"price": 100},
+    },  # fmt: skip
+    {
+        "id": "p3",
+        "fields": {
+            "title": "Rain jacket",
+            "body": "Waterproof jacket, good for trail running in the rain",
+            "brand": "Dry",
+        },
+        "meta": {"price": 90},
+    },  # fmt: skip
+    {
+        "id": "p4",
+        "fields": {"title": "東京タワーの模型", "body": "金属製の模型です", "brand": "Model"},
+        "meta": {},
+    },  # fmt: skip
+    {
+        "id": "p5",
+        "fields": {"title": "北京の寿司セット", "body": "人気の寿司", "brand": "Food"},
+        "meta": {},
+    },  # fmt: skip
+    {
+        "id": "p6",
+        "fields": {"title": "Hiking boot", "body": "Boot for trail hikes and mud", "brand": "Peak"},
+        "meta": {},
+    },  # fmt: skip
+    {
+        "id": "p7",
+        "fields": {"title": "Yoga mat", "body": "Mat for yoga at home", "brand": "Calm"},
+        "meta": {},
+    },  # fmt: skip
 ]
 
 
@@ -49,7 +114,9 @@ async def upload(t: TenantKeys, name: str, kind: str | None, rows: list[dict] | 
 async def skilled(api: Api, name: str = "acme", skills: dict | None = None, customer: str | None = None) -> tuple[TenantKeys, str]:  # fmt: skip
     """A tenant allowed the skill tools, with a bot using ``skills`` and a session of it."""
     t = await api.tenant(name, shared=SKILL_TOOLS)
-    created = await t.dev.post("/v1/bots", json={"name": "shop", "tools": [], "skills": skills or {}})
+    created = await t.dev.post(
+        "/v1/bots", json={"name": "shop", "tools": [], "skills": skills or {}}
+    )
     assert created.status_code == 201, created.text
     attached = await t.agent.post("/v1/sessions", json={"bot": "shop", **({"customer": customer} if customer else {})})  # fmt: skip
     assert attached.status_code == 201, attached.text
@@ -68,9 +135,18 @@ async def test_a_data_set_is_uploaded_listed_paged_replaced_and_deleted(api: Api
     deleted = await acme.dev.delete("/v1/datasets/faq")
     gone = await acme.dev.get("/v1/datasets/faq")
 
-    assert first["status"] == 201 and (first["kind"], first["version"], first["items"]) == ("faq", 1, 5)
+    assert first["status"] == 201 and (first["kind"], first["version"], first["items"]) == (
+        "faq",
+        1,
+        5,
+    )
     assert [d["name"] for d in listed["datasets"]] == ["faq"]
-    assert [e["id"] for e in page1["data"] + page2["data"]] == ["hours", "returns", "shipping", "warranty"]
+    assert [e["id"] for e in page1["data"] + page2["data"]] == [
+        "hours",
+        "returns",
+        "shipping",
+        "warranty",
+    ]
     assert second["status"] == 200 and (second["version"], second["items"]) == (2, 2)
     assert [e["id"] for e in after["data"]] == ["hours", "returns"]
     assert by_agent.status_code == 403
@@ -88,13 +164,23 @@ async def test_a_data_set_is_uploaded_listed_paged_replaced_and_deleted(api: Api
         (ndjson([FAQ[0]]) + b"[1, 2]\n", 2, None),
         (ndjson([FAQ[0], {**FAQ[1], "question": 42}]), 2, "question"),
     ],
-    ids=["missing-field", "duplicate-id", "not-json", "nul", "unknown-field", "not-an-object", "wrong-type"],
+    ids=[
+        "missing-field",
+        "duplicate-id",
+        "not-json",
+        "nul",
+        "unknown-field",
+        "not-an-object",
+        "wrong-type",
+    ],
 )
 async def test_a_bad_line_is_named_and_nothing_of_the_upload_is_stored(api: Api, body: bytes, line: int, field: str | None) -> None:  # fmt: skip
     acme = await api.tenant("acme")
     await upload(acme, "faq", "faq", FAQ[:1])
     good = [{**e, "id": f"good-{e['id']}"} for e in FAQ[1:4]]
-    refused = await upload(acme, "faq", None, ndjson(good) + body)  # the bad line comes after good ones
+    refused = await upload(
+        acme, "faq", None, ndjson(good) + body
+    )  # the bad line comes after good ones
     kept = (await acme.dev.get("/v1/datasets/faq")).json()
 
     assert refused["status"] == 422 and refused["code"] == "validation_error"
@@ -118,7 +204,11 @@ async def test_uploads_without_a_kind_or_items_or_over_the_allowance_are_refused
     assert bad_kind["status"] == 422
     assert empty["status"] == 422 and empty["errors"][0]["field"] == "body"
     assert too_big["status"] == 413 and too_big["code"] == "payload_too_large"
-    assert endless["status"] == 422 and endless["errors"][0]["line"] == 1 and "longer than" in endless["detail"]
+    assert (
+        endless["status"] == 422
+        and endless["errors"][0]["line"] == 1
+        and "longer than" in endless["detail"]
+    )
     assert listed["datasets"] == []
 
 

@@ -55,7 +55,9 @@ async def test_a_recorded_reaction_changes_the_next_recommendation(api: Api) -> 
     warm = await call(t, first, "recommend_for_customer")
     await call(t, first, "record_preference", {"productId": warm["result"]["products"][0]["id"], "response": "no"})  # fmt: skip
     # a later session of the same customer remembers both reactions
-    later = (await t.agent.post("/v1/sessions", json={"bot": "shop", "customer": "ann"})).json()["id"]
+    later = (await t.agent.post("/v1/sessions", json={"bot": "shop", "customer": "ann"})).json()[
+        "id"
+    ]
     after_no = await call(t, later, "recommend_for_customer")
     similar = await call(t, later, "recommend_similar", {"productId": "p1"})
     unknown = await call(t, later, "recommend_similar", {"productId": "nope"})
@@ -94,7 +96,9 @@ async def test_a_lead_is_collected_once_listed_exported_and_sent_to_the_crm(crm_
     exported = await t.dev.get("/v1/leads?format=csv")
     by_agent = await t.agent.get("/v1/leads")
 
-    assert bad_email["error"]["code"] == "invalid_input" and "email" in bad_email["error"]["message"]
+    assert (
+        bad_email["error"]["code"] == "invalid_input" and "email" in bad_email["error"]["message"]
+    )
     assert neither["error"]["code"] == "invalid_input"
     assert collected["success"] and collected["result"]["forwarded"] == "sent"
     assert again["error"]["code"] == "tool_not_available"  # done once: gone from the session
@@ -112,7 +116,9 @@ async def test_a_lead_is_collected_once_listed_exported_and_sent_to_the_crm(crm_
 async def test_a_form_is_defined_submitted_checked_and_listed(api: Api) -> None:
     t, sid = await skilled(api, skills={"forms": {}})
     schema = {"type": "object", "properties": {"when": {"type": "string"}, "people": {"type": "integer", "minimum": 1}}, "required": ["when", "people"]}  # fmt: skip
-    defined = await t.dev.put("/v1/forms/booking", json={"description": "a table", "schema": schema})
+    defined = await t.dev.put(
+        "/v1/forms/booking", json={"description": "a table", "schema": schema}
+    )
     not_object = await t.dev.put("/v1/forms/bad", json={"schema": {"type": "string"}})
     invalid_schema = await t.dev.put("/v1/forms/bad", json={"schema": {"type": "object", "properties": {"x": {"type": 12}}}})  # fmt: skip
     ok = await call(t, sid, "submit_form", {"form": "booking", "fields": {"when": "Friday 8pm", "people": 4}})  # fmt: skip
@@ -153,10 +159,14 @@ async def test_appointments_are_booked_in_open_slots_only(api: Api) -> None:
     assert [s["start"] for s in open_["result"]["slots"]] == [s["start"] for s in slots]
     assert booked["success"] and booked["result"]["start"] == slots[0]["start"]
     assert twice["error"]["code"] == "slot_taken" and slots[1]["start"] in twice["error"]["message"]
-    assert in_the_past["error"]["code"] == "not_found" and not_a_slot["error"]["code"] == "not_found"
+    assert (
+        in_the_past["error"]["code"] == "not_found" and not_a_slot["error"]["code"] == "not_found"
+    )
     assert no_offset["error"]["code"] == "invalid_input"
     assert [s["start"] for s in then["result"]["slots"]] == [s["start"] for s in slots[1:]]
-    assert [(a["name"], a["contact"]) for a in calendar["appointments"]] == [("Ann", "ann@example.com")]
+    assert [(a["name"], a["contact"]) for a in calendar["appointments"]] == [
+        ("Ann", "ann@example.com")
+    ]
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
@@ -196,7 +206,7 @@ async def test_recall_memory_finds_what_the_customer_left_in_earlier_sessions(ap
     assert not_theirs["result"]["memories"] == [] and nobody["result"]["memories"] == []
 
 
-KB_TOOL = '''
+KB_TOOL = """
 def execute(params, context):
     found = context.modules.knowledge_base.search(params["q"], collection=params.get("collection"), limit=3)
     return {"found": [[hit["collection"], hit["id"], hit["text"]] for hit in found]}
@@ -204,9 +214,13 @@ def execute(params, context):
 
 tool = {"name": "kb", "description": "Searches the knowledge base", "execute": execute,
         "parameters": {"q": {"type": "string", "required": True}, "collection": {"type": "string"}}}
-'''
+"""
 DOCUMENTS = [
-    {"id": "refunds", "title": "Refund policy", "text": "Refunds are paid within 14 days.\\n\\nKeep the receipt."},
+    {
+        "id": "refunds",
+        "title": "Refund policy",
+        "text": "Refunds are paid within 14 days.\\n\\nKeep the receipt.",
+    },
     {"id": "secret", "title": "Internal pricing", "text": "The wholesale margin is 42 percent."},
 ]
 
@@ -253,9 +267,13 @@ async def test_only_built_in_tools_reach_the_skills(api: Api) -> None:
     builtin_host = pipeline._host(1000, acme.id, None, skill=(None, qa_lookup))
 
     with pytest.raises(HostCallRefused):
-        await tenant_host("skills", "collect_lead", {"name": "x", "email": "a@b.cd", "interest": "y"})
+        await tenant_host(
+            "skills", "collect_lead", {"name": "x", "email": "a@b.cd", "interest": "y"}
+        )
     with pytest.raises(HostCallRefused, match="its own skill"):
-        await builtin_host("skills", "collect_lead", {"name": "x", "email": "a@b.cd", "interest": "y"})
+        await builtin_host(
+            "skills", "collect_lead", {"name": "x", "email": "a@b.cd", "interest": "y"}
+        )
     assert not tested["success"] and tested["error"]["code"] == "tool_error"
     assert (await acme.dev.get("/v1/leads")).json()["leads"] == []
 
@@ -278,8 +296,14 @@ async def test_a_bots_classifier_detects_each_messages_intent(api: Api) -> None:
     await t.dev.delete("/v1/datasets/intents")
     gone = (await t.agent.post(f"/v1/sessions/{sid}/intent/detect", json={"text": "my parcel"})).json()  # fmt: skip
 
-    assert bad.status_code == 422 and bad.json()["errors"][0]["field"] == "intent_detection.threshold"
-    assert (parcel["detected"], parcel["changed"], parcel["mode"]) == ("delivery", True, "classifier")
+    assert (
+        bad.status_code == 422 and bad.json()["errors"][0]["field"] == "intent_detection.threshold"
+    )
+    assert (parcel["detected"], parcel["changed"], parcel["mode"]) == (
+        "delivery",
+        True,
+        "classifier",
+    )
     assert parcel["score"] >= 0.6
     assert (gift["detected"], gift["intent"]) == ("shopping", "shopping")
     assert danger["detected"] is None and danger["intent"] == "shopping"  # not a bot intent: kept

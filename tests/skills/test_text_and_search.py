@@ -36,7 +36,10 @@ def _corpus(n: int, seed: int) -> list[tuple[str, str]]:
     vocabulary = [f"w{i}" for i in range(60)] + ["東京", "北京", "寿司"]
     # under 40 terms per field: tantivy keeps such lengths exactly (longer ones are quantised)
     return [
-        (" ".join(rng.choices(vocabulary, k=rng.randint(1, 6))), " ".join(rng.choices(vocabulary, k=rng.randint(0, 12))))  # fmt: skip
+        (
+            " ".join(rng.choices(vocabulary, k=rng.randint(1, 6))),
+            " ".join(rng.choices(vocabulary, k=rng.randint(0, 12))),
+        )  # fmt: skip
         for _ in range(n)
     ]
 

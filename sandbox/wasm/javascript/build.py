@@ -36,7 +36,8 @@ def reactor_path() -> Path:
 def artefact_path(cache_dir: Path | None = None) -> Path:
     cache_dir = cache_dir or default_cache_dir()
     key = hashlib.sha256(
-        reactor_path().read_bytes() + f"\0{importlib.metadata.version('wasmtime')}\0{CONFIG_KEY}".encode()
+        reactor_path().read_bytes()
+        + f"\0{importlib.metadata.version('wasmtime')}\0{CONFIG_KEY}".encode()
     ).hexdigest()[:24]
     return cache_dir / f"quickjs-{key}.cwasm"
 

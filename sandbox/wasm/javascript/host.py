@@ -129,7 +129,9 @@ class _Instance:
         if pointer == 0:
             self._call("JS_FreeValue", self.ctx, value)
             return ""
-        size = int.from_bytes(self.memory.read(self.store, self.scratch, self.scratch + 4), "little")
+        size = int.from_bytes(
+            self.memory.read(self.store, self.scratch, self.scratch + 4), "little"
+        )
         text = self.memory.read(self.store, pointer, pointer + size).decode("utf-8", "replace")
         self._call("JS_FreeCString", self.ctx, pointer)
         self._call("JS_FreeValue", self.ctx, value)
@@ -231,9 +233,20 @@ class JsRunner:
                 if len(json.dumps(value)) > int(request["output_bytes"]):
                     return too_large
                 if not isinstance(value, dict):
-                    kind = "an array" if isinstance(value, list) else "null" if value is None else type(value).__name__
+                    kind = (
+                        "an array"
+                        if isinstance(value, list)
+                        else "null"
+                        if value is None
+                        else type(value).__name__
+                    )
                     return {"ok": False, "code": "tool_error", "message": f"execute must return an object, not {kind}", "logs": _logs(state)}  # fmt: skip
-                return {"ok": True, "value": value, "logs": _logs(state), "updates": _updates(state)}
+                return {
+                    "ok": True,
+                    "value": value,
+                    "logs": _logs(state),
+                    "updates": _updates(state),
+                }
             if state.get("state") == "failed":
                 return {
                     "ok": False, "code": state.get("code") or "tool_error", "message": str(state.get("message"))[:2000],

@@ -35,7 +35,15 @@ NDJSON = "application/x-ndjson"
     "/{name}",
     responses={201: {"description": "Created (a new data set)"}},
     # NDJSON; text/plain too (the same lines), for clients that cannot name NDJSON
-    openapi_extra={"requestBody": {"required": True, "content": {NDJSON: {"schema": {"type": "string"}}, "text/plain": {"schema": {"type": "string"}}}}},  # fmt: skip
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                NDJSON: {"schema": {"type": "string"}},
+                "text/plain": {"schema": {"type": "string"}},
+            },
+        }
+    },  # fmt: skip
 )
 async def put_dataset(
     name: DatasetName,
@@ -44,7 +52,10 @@ async def put_dataset(
     principal: PrincipalDep,
     store: StoreDep,
     runtime: RuntimeDep,
-    kind: Annotated[Kind | None, Query(description="faq, catalog, samples or documents (default: the set's kind)")] = None,  # fmt: skip
+    kind: Annotated[
+        Kind | None,
+        Query(description="faq, catalog, samples or documents (default: the set's kind)"),
+    ] = None,  # fmt: skip
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
     """Replace a data set with the NDJSON body (201 when new)."""

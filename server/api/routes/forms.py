@@ -22,7 +22,9 @@ class FormBody(Strict):
     schema_: dict[str, Any] = Field(
         alias="schema",
         description="a JSON Schema of the fields (an object)",
-        examples=[{"type": "object", "properties": {"when": {"type": "string"}}, "required": ["when"]}],  # fmt: skip
+        examples=[
+            {"type": "object", "properties": {"when": {"type": "string"}}, "required": ["when"]}
+        ],  # fmt: skip
     )
 
 
@@ -88,10 +90,18 @@ async def list_submissions(
     last = rows[-1] if rows else None
     return {
         "submissions": [
-            {"id": r.id, "fields": r.fields, "session_id": r.session_id, "customer": r.customer, "created_at": iso(r.created_at)}  # fmt: skip
+            {
+                "id": r.id,
+                "fields": r.fields,
+                "session_id": r.session_id,
+                "customer": r.customer,
+                "created_at": iso(r.created_at),
+            }  # fmt: skip
             for r in rows
         ],
-        "next_cursor": encode_cursor(last.created_at.isoformat(), last.id) if more and last else None,  # fmt: skip
+        "next_cursor": encode_cursor(last.created_at.isoformat(), last.id)
+        if more and last
+        else None,  # fmt: skip
     }
 
 

@@ -24,7 +24,10 @@ async def list_leads(
     tenant: TenantQuery = None,
     limit: LimitQuery = 100,
     cursor: CursorQuery = None,
-    format: Annotated[Literal["json", "csv"], Query(description="csv: every lead, oldest first, as a spreadsheet file")] = "json",  # fmt: skip
+    format: Annotated[
+        Literal["json", "csv"],
+        Query(description="csv: every lead, oldest first, as a spreadsheet file"),
+    ] = "json",  # fmt: skip
 ) -> Any:
     """The tenant's leads, oldest first."""
     tenant_id = developer_tenant(principal, tenant)
@@ -44,7 +47,9 @@ async def list_leads(
     last = rows[-1] if rows else None
     return {
         "leads": [lead_public(r) for r in rows],
-        "next_cursor": encode_cursor(last.created_at.isoformat(), last.id) if more and last else None,  # fmt: skip
+        "next_cursor": encode_cursor(last.created_at.isoformat(), last.id)
+        if more and last
+        else None,  # fmt: skip
     }
 
 
