@@ -139,11 +139,13 @@ def _json_option(value: str | None, name: str) -> dict[str, Any]:
 
 
 def _tool_body(path: Path, sandbox: str) -> dict[str, Any]:
-    """A tool file (``.py``) or a JSON body (``.json``) as the API's tool body."""
+    """A tool file (``.py``, ``.js``) or a JSON body (``.json``) as the API's tool body."""
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise Failed(f"cannot read {path}: {exc}", EXIT_USAGE) from None
+    if path.suffix == ".js":
+        return {"kind": "javascript", "source": text}
     if path.suffix != ".json":
         return {"kind": "python", "sandbox": sandbox, "source": text}
     try:
@@ -158,6 +160,8 @@ def _tool_body(path: Path, sandbox: str) -> dict[str, Any]:
 def _tool_name(path: Path, body: dict[str, Any]) -> str:
     if isinstance(body.get("name"), str):
         return body["name"]
+    if body.get("kind") == "javascript":  # a JavaScript file declares the tool named after it
+        return path.stem
     from sandbox.toolfile import parse_tool_file
 
     specs, violations = parse_tool_file(body.get("source") or "")
@@ -657,6 +661,8 @@ def tools_pull(client: Quiver, as_json: bool, name: str, output: Path | None, ve
 def _pullable(tool: Tool) -> tuple[str, str]:
     if tool.kind == "python" and tool.source is not None:
         return tool.source, ".py"
+    if tool.kind == "javascript" and tool.source is not None:
+        return tool.source, ".js"
     body = tool.model_dump(exclude={"version", "enabled", "origin", "content_hash", "created_at", "updated_at", "unchanged"})  # fmt: skip
     return json.dumps({k: v for k, v in body.items() if v is not None}, indent=2) + "\n", ".json"
 

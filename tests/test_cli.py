@@ -337,3 +337,18 @@ def test_datasets_push_streams_a_file_and_names_a_bad_line(tmp_path: Path) -> No
     assert json.loads(again.stdout)["version"] == 2
     user_error(refused, 1, f"{bad}:2", "answer")
     assert [d["name"] for d in json.loads(listed.stdout)] == ["faq"]
+
+
+def test_tools_push_and_pull_a_javascript_file(tmp_path: Path) -> None:
+    source = "module.exports = {name: 'greetJs', description: 'Greets', parameters: {who: {type: 'string'}}, execute: async (p) => ({hello: p.who || 'you'})};\n"  # fmt: skip
+    (tmp_path / "greetJs.js").write_text(source)
+    with demo_server(tmp_path) as (base, lines):
+        env = {**_env(tmp_path / "data"), "QUIVER_URL": base, "QUIVER_KEY": _key(lines, "developer")}  # fmt: skip
+        pushed = quiver("tools", "push", str(tmp_path / "greetJs.js"), env=env, cwd=tmp_path)
+        again = quiver("tools", "push", str(tmp_path / "greetJs.js"), env=env, cwd=tmp_path)
+        pulled = quiver("tools", "pull", "greetJs", "-o", "-", env=env, cwd=tmp_path)
+
+    assert pushed.returncode == 0, pushed.stderr
+    assert "greetJs: saved as version 1" in pushed.stdout
+    assert "unchanged at version 1" in again.stdout
+    assert pulled.stdout == source

@@ -41,3 +41,7 @@ def split(samples: list[Sample], seed: int = 0, test: float = 0.2) -> tuple[list
     random.Random(seed).shuffle(shuffled)
     cut = int(len(shuffled) * (1 - test))
     return shuffled[:cut], shuffled[cut:]
+
+
+def sample(samples: list[Sample], n: int, seed: int = 1) -> list[Sample]:
+    return random.Random(seed).sample(samples, n) if len(samples) > n else list(samples)

@@ -9,9 +9,11 @@ from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.naive_bayes import MultinomialNB
 
 from server.skills.classifier import DEFAULT_ALPHA, NaiveBayes, Sample, accuracy, features
-from tests.skills.corpora import chatterbot, kaomoji, split
+from tests.skills.corpora import chatterbot, kaomoji, sample, split
 
-CORPORA = {"chatterbot-corpus": chatterbot, "kaomoji-dataset": kaomoji}
+# kaomoji-dataset (82,000 rows) is sampled to 25,000 here to keep the suite quick; the full
+# set's figures are in docs/benchmarks.md (benchmarks/skills.py)
+CORPORA = {"chatterbot-corpus": chatterbot, "kaomoji-dataset": lambda: sample(kaomoji(), 25_000)}
 
 
 @pytest.fixture(scope="module", params=list(CORPORA))
@@ -37,7 +39,7 @@ def test_the_sets_are_the_multilingual_ones_the_claims_are_about(corpus) -> None
     if name == "chatterbot-corpus":
         assert len({s.lang for s in samples}) >= 20 and len({s.label for s in samples}) >= 20
     else:
-        assert len(samples) > 50_000 and len({s.label for s in samples}) >= 50
+        assert len(samples) == 25_000 and len({s.label for s in samples}) >= 50
 
 
 def test_accuracy_equals_multinomial_nb_on_identical_features_and_smoothing(corpus, ours: float) -> None:  # fmt: skip

@@ -178,10 +178,22 @@ class JsRunner:
     # requests from the pool ------------------------------------------------------------------
     def inspect(self, request: dict[str, Any]) -> dict[str, Any]:
         """Load a tool file in a fresh instance within the load-time limit; kept for its calls."""
+        try:
+            return self._inspect(request)
+        except Exception as exc:  # a fault here must not end the worker and its other instances
+            return {"ok": False, "code": "trap", "message": f"{type(exc).__name__}: {exc}"[:500]}
+
+    def call(self, request: dict[str, Any], host: Callable[..., Any]) -> dict[str, Any]:
+        try:
+            return self._call_tool(request, host)
+        except Exception as exc:  # likewise
+            return {"ok": False, "code": "trap", "message": f"{type(exc).__name__}: {exc}"[:500]}
+
+    def _inspect(self, request: dict[str, Any]) -> dict[str, Any]:
         live, reply = self._instance(request, fresh=True)
         return reply if live is None else {"ok": True, "tools": live.tools, "instantiations": self.instantiations}  # fmt: skip
 
-    def call(self, request: dict[str, Any], host: Callable[..., Any]) -> dict[str, Any]:
+    def _call_tool(self, request: dict[str, Any], host: Callable[..., Any]) -> dict[str, Any]:
         live, reply = self._instance(request)
         if live is None:
             if reply.get("violations"):  # the file no longer loads: a failed call
@@ -278,11 +290,14 @@ class JsRunner:
             return None, {"ok": False, "code": "need_source"}
         try:
             live, self._spare = (self._spare or self._blank()), None
+            live.key = key
+            # a spare made a while ago is past its deadline: set this request's before any call
+            live.store.set_fuel(int(request["fuel"]))
+            live.store.set_epoch_deadline(max(1, int(request["load_timeout"] / 1000 / TICK_S)))
+            live.store.set_limits(memory_size=memory)
+            live._call("JS_SetMemoryLimit", live.rt, max(memory - JS_HEADROOM, MIN_MEMORY // 2))
         except (Trapped, wasmtime.WasmtimeError) as exc:
             return None, {"ok": False, "code": "busy", "message": str(exc)}
-        live.key = key
-        live.store.set_limits(memory_size=memory)
-        live._call("JS_SetMemoryLimit", live.rt, max(memory - JS_HEADROOM, MIN_MEMORY // 2))
         reply = self._load(live, request)
         if not reply.get("ok"):
             return None, reply
