@@ -27,7 +27,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -443,6 +443,23 @@ def _trap(exc: wasmtime.Trap, stderr: str, started: float) -> WasmOutcome:
 
 def _fail(code: str, message: str, started: float, stderr: str = "") -> WasmOutcome:
     return WasmOutcome(False, code=code, message=message, stderr=stderr, duration_ms=_ms(started))
+
+
+def make_room(
+    instances: Mapping[Any, Any],
+    tenant: str,
+    per_tenant: int,
+    total: int,
+    drop: Callable[[Any], None],
+) -> None:
+    """Before a new instance of ``tenant`` goes live (the runners key instances by tenant
+    first): a tenant at its quota gives up its own least recently used instance; otherwise, at
+    the worker's total, the oldest of anyone's goes."""
+    own = [live for key, live in instances.items() if key[0] == tenant]
+    if len(own) >= per_tenant:
+        drop(own[0])
+    elif len(instances) >= total:
+        drop(next(iter(instances.values())))
 
 
 def _first_line(exc: BaseException) -> str:

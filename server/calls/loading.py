@@ -3,7 +3,7 @@ the load-time limit, before it is stored. What the running file declares is what
 
 from __future__ import annotations
 
-from sandbox.engine import SandboxName, ToolSource
+from sandbox.engine import Inspection, SandboxName, ToolSource
 from server.bootstrap import Runtime, tenant_modules
 from server.errors import LoadTimeoutError, Problems
 from server.registry.definitions import ToolDraft, apply_loaded
@@ -23,13 +23,8 @@ async def load_draft(
             problems.add(v.field or "module", v.message)
         return problems, "invalid_module" if problems else None
     if draft.kind == "javascript":
-        inspection = await runtime.javascript.inspect(ToolSource("javascript", "javascript", draft.source), tenant_id)  # fmt: skip
-        problems = Problems()
-        for v in inspection.violations:
-            problems.add(v.field or "source", v.message, v.line)
-        if problems:
-            return problems, inspection.code
-        return apply_loaded(draft, inspection.tools, runtime.limits), None
+        source = ToolSource("javascript", "javascript", draft.source)
+        return _loaded(runtime, draft, await runtime.javascript.inspect(source, tenant_id))
     sandbox: SandboxName = "wasm" if draft.sandbox == "wasm" else "restricted"
     engine = runtime.python_wasm if sandbox == "wasm" else runtime.restricted
     if draft.kind != "python" or engine is None:
@@ -38,6 +33,11 @@ async def load_draft(
         return Problems(), None
     modules = await tenant_modules(store, tenant_id)  # imports at load time see the grants
     inspection = await engine.inspect(ToolSource("python", sandbox, draft.source), tenant_id, modules)  # fmt: skip
+    return _loaded(runtime, draft, inspection)
+
+
+def _loaded(runtime: Runtime, draft: ToolDraft, inspection: Inspection) -> tuple[Problems, str | None]:  # fmt: skip
+    """What loading the file found: its violations (and why it failed), or what it declares."""
     problems = Problems()
     for v in inspection.violations:
         problems.add(v.field or "source", v.message, v.line)

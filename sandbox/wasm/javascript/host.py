@@ -29,7 +29,7 @@ from wasmtime import _ffi as ffi
 from wasmtime._extern import wrap_extern
 
 from sandbox.wasm.javascript.build import GUARD, RESERVATION
-from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line
+from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line, make_room
 
 PRELUDE = (Path(__file__).parent / "prelude.js").read_text()
 REUSE_CALLS = 100
@@ -357,11 +357,7 @@ class JsRunner:
         return live
 
     def _make_room(self, tenant: str) -> None:
-        own = [live for live in self.instances.values() if live.key[0] == tenant]
-        if len(own) >= PER_TENANT_INSTANCES:
-            self._drop(own[0])
-        elif len(self.instances) >= MAX_INSTANCES:
-            self._drop(next(iter(self.instances.values())))
+        make_room(self.instances, tenant, PER_TENANT_INSTANCES, MAX_INSTANCES, self._drop)
 
     def _drop(self, live: _Instance) -> None:
         if self.instances.get(live.key) is live:

@@ -27,7 +27,7 @@ import wasmtime
 from wasmtime import component
 
 from sandbox.wasm.python.build import GUARD, RESERVATION, SLOTS
-from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line
+from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line, make_room
 
 HOST_INTERFACE = "quiver:runner/host@0.1.0"
 REUSE_CALLS = 100
@@ -193,13 +193,7 @@ class PythonRunner:
         return live, reply
 
     def _make_room(self, tenant: str) -> None:
-        """Before a new instance of ``tenant`` goes live: a tenant at its quota gives up its own
-        least recently used instance; otherwise, at the worker's total, the oldest of anyone's."""
-        own = [live for live in self.instances.values() if live.key[0] == tenant]
-        if len(own) >= PER_TENANT_INSTANCES:
-            self._drop(own[0])
-        elif len(self.instances) >= MAX_INSTANCES:
-            self._drop(next(iter(self.instances.values())))
+        make_room(self.instances, tenant, PER_TENANT_INSTANCES, MAX_INSTANCES, self._drop)
 
     def _drop(self, live: _Live) -> None:
         if self.instances.get(live.key) is live:
