@@ -38,7 +38,8 @@ from server.storage.repositories import Store
 from server.storage.tables import SessionRow
 
 MAX_SOURCES = 2048
-# a JavaScript file that declares onError (the worker answers plainly if it does not, in the end)
+# whether a JavaScript file declares onError, read from its text (if the guess is wrong, the
+# worker answers that the tool has none and the call keeps its own error message)
 JS_ON_ERROR = re.compile(r"\bonError\s*[:(]")
 MAX_LLM_CALLS = 3  # context.modules.llm.chat calls per tool run
 SANDBOXED_KINDS = frozenset({"python", "wasm", "javascript"})  # their run time counts as CPU time
