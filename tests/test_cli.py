@@ -319,7 +319,11 @@ def test_secrets_commands_never_show_a_value(tmp_path: Path) -> None:
     assert rotated.returncode == 0 and "re-encrypted" in rotated.stdout
 
 
-def test_datasets_push_streams_a_file_and_names_a_bad_line(tmp_path: Path) -> None:
+def test_datasets_push_and_javascript_tool_files(tmp_path: Path) -> None:
+    """``datasets push`` streams a file and names a bad line; ``tools push``/``pull`` take a
+    JavaScript tool file and give it back (one demo server for both)."""
+    source = "module.exports = {name: 'greetJs', description: 'Greets', parameters: {who: {type: 'string'}}, execute: async (p) => ({hello: p.who || 'you'})};\n"  # fmt: skip
+    (tmp_path / "greetJs.js").write_text(source)
     good = tmp_path / "faq.ndjson"
     good.write_text("".join(json.dumps({"id": f"q{i}", "question": f"question {i}?", "answer": "yes"}) + "\n" for i in range(2000)))  # fmt: skip
     bad = tmp_path / "broken.ndjson"
@@ -330,25 +334,17 @@ def test_datasets_push_streams_a_file_and_names_a_bad_line(tmp_path: Path) -> No
         again = quiver("datasets", "push", str(good), "--json", env=env, cwd=tmp_path)
         refused = quiver("datasets", "push", str(bad), "--kind", "faq", env=env, cwd=tmp_path)
         listed = quiver("datasets", "list", "--json", env=env, cwd=tmp_path)
+        js_pushed = quiver("tools", "push", str(tmp_path / "greetJs.js"), env=env, cwd=tmp_path)
+        js_again = quiver("tools", "push", str(tmp_path / "greetJs.js"), env=env, cwd=tmp_path)
+        js_pulled = quiver("tools", "pull", "greetJs", "-o", "-", env=env, cwd=tmp_path)
 
+    assert js_pushed.returncode == 0, js_pushed.stderr
+    assert "greetJs: saved as version 1" in js_pushed.stdout
+    assert "unchanged at version 1" in js_again.stdout
+    assert js_pulled.stdout == source
     assert pushed.returncode == 0, pushed.stderr
     assert "faq: version 1, 2000 items (faq)" in pushed.stdout
     assert "faq" in pushed.stderr  # the progress bar's label
     assert json.loads(again.stdout)["version"] == 2
     user_error(refused, 1, f"{bad}:2", "answer")
     assert [d["name"] for d in json.loads(listed.stdout)] == ["faq"]
-
-
-def test_tools_push_and_pull_a_javascript_file(tmp_path: Path) -> None:
-    source = "module.exports = {name: 'greetJs', description: 'Greets', parameters: {who: {type: 'string'}}, execute: async (p) => ({hello: p.who || 'you'})};\n"  # fmt: skip
-    (tmp_path / "greetJs.js").write_text(source)
-    with demo_server(tmp_path) as (base, lines):
-        env = {**_env(tmp_path / "data"), "QUIVER_URL": base, "QUIVER_KEY": _key(lines, "developer")}  # fmt: skip
-        pushed = quiver("tools", "push", str(tmp_path / "greetJs.js"), env=env, cwd=tmp_path)
-        again = quiver("tools", "push", str(tmp_path / "greetJs.js"), env=env, cwd=tmp_path)
-        pulled = quiver("tools", "pull", "greetJs", "-o", "-", env=env, cwd=tmp_path)
-
-    assert pushed.returncode == 0, pushed.stderr
-    assert "greetJs: saved as version 1" in pushed.stdout
-    assert "unchanged at version 1" in again.stdout
-    assert pulled.stdout == source
