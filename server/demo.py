@@ -34,6 +34,35 @@ tool = {
 """
 
 
+# the demo FAQ the support bot's `qa_lookup` skill answers from (a data set, as tenants upload)
+DEMO_FAQ = [
+    {
+        "id": "hours",
+        "question": "What are your opening hours?",
+        "answer": "9:00 to 17:00, Monday to Friday.",
+        "category": "store",
+    },  # fmt: skip
+    {
+        "id": "returns",
+        "question": "How do I return an item?",
+        "answer": "Send it back within 30 days with the receipt; returns are free.",
+        "category": "orders",
+    },  # fmt: skip
+    {
+        "id": "shipping",
+        "question": "How long does shipping take?",
+        "answer": "Two to four working days.",
+        "category": "orders",
+    },  # fmt: skip
+    {
+        "id": "payment",
+        "question": "Which payment methods do you accept?",
+        "answer": "Cards, PayPal and bank transfer.",
+        "category": "payments",
+    },  # fmt: skip
+]
+
+
 def demo_tools(base_url: str) -> list[dict]:
     return [
         {"kind": "python", "sandbox": "restricted", "source": CHECK_ORDER},
@@ -78,7 +107,14 @@ async def seed_demo(runtime: Runtime) -> dict[str, str]:
         store = runtime.store(session)
         if await session.get(TenantRow, DEMO_TENANT) is None:
             await store.tenants.create(DEMO_TENANT, "Demo tenant")
-        await store.tenants.set_shared_tools(DEMO_TENANT, ["escalate_to_human"])
+        await store.tenants.set_shared_tools(DEMO_TENANT, ["escalate_to_human", "qa_lookup"])
+        faq = await store.datasets.find(DEMO_TENANT, "faq")
+        if faq is None:
+            await store.datasets.add_items(
+                DEMO_TENANT, "faq", 1, 0, [(e["id"], e) for e in DEMO_FAQ]
+            )
+            size = sum(len(json.dumps(e)) + 1 for e in DEMO_FAQ)
+            await store.datasets.replace(DEMO_TENANT, "faq", "faq", 1, len(DEMO_FAQ), size)
         for body in demo_tools(base_url):
             draft, problems = check_tool_body(body, runtime.limits, update=True)
             problems.raise_if_any()
@@ -92,11 +128,15 @@ async def seed_demo(runtime: Runtime) -> dict[str, str]:
                 await store.tools.save(DEMO_TENANT, draft, "demo", expect_new=None)
         bot = await store.bots.find(DEMO_TENANT, "support")
         tools = ["check_order", "order_status", "escalate_to_human"]
-        intents = {"orders": ["check_order", "order_status"], "*": ["escalate_to_human"]}
+        intents = {
+            "orders": ["check_order", "order_status"],
+            "*": ["escalate_to_human", "qa_lookup"],
+        }
+        skills = {"qa": {"dataset": "faq", "top_k": 3}}
         if bot is None:
-            await store.bots.create(DEMO_TENANT, "support", tools, intents)
+            await store.bots.create(DEMO_TENANT, "support", tools, intents, skills=skills)
         else:
-            await store.bots.replace(DEMO_TENANT, "support", tools, intents)
+            await store.bots.replace(DEMO_TENANT, "support", tools, intents, skills=skills)
         kept_path = settings.data_dir / "demo-keys.json"
         keys = await _kept_keys(store, kept_path)
         if keys is None:

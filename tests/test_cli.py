@@ -80,6 +80,9 @@ def test_serve_demo_prints_url_and_keys_and_serves_the_demo(tmp_path: Path) -> N
         )
         order = httpx.get(f"{base}/demo/orders/AB1234")
         docs = httpx.get(f"{base}/openapi.json")
+        agent = {"Authorization": f"Bearer {_key(lines, 'agent')}"}
+        sid = httpx.post(f"{base}/v1/sessions", json={"bot": "support"}, headers=agent).json()["id"]
+        faq = httpx.post(f"{base}/v1/sessions/{sid}/calls", json={"tool": "qa_lookup", "arguments": {"question": "when are your opening hours?"}}, headers=agent, timeout=30).json()  # fmt: skip
 
     text = "".join(lines)
     assert "admin key" in text and base in text and "developer key" in text
@@ -88,9 +91,11 @@ def test_serve_demo_prints_url_and_keys_and_serves_the_demo(tmp_path: Path) -> N
         "check_order",
         "order_status",
         "escalate_to_human",
+        "qa_lookup",  # the built-in FAQ skill over the demo's FAQ data set
     }
     assert order.json()["order_id"] == "AB1234"
     assert "/v1/tools/validate" in docs.json()["paths"]
+    assert faq["success"] and faq["result"]["answers"][0]["id"] == "hours"
 
 
 def _wait_for_ready(base: str) -> None:
@@ -324,7 +329,7 @@ def test_datasets_push_and_javascript_tool_files(tmp_path: Path) -> None:
     JavaScript tool file and give it back (one demo server for both)."""
     source = "module.exports = {name: 'greetJs', description: 'Greets', parameters: {who: {type: 'string'}}, execute: async (p) => ({hello: p.who || 'you'})};\n"  # fmt: skip
     (tmp_path / "greetJs.js").write_text(source)
-    good = tmp_path / "faq.ndjson"
+    good = tmp_path / "answers.ndjson"  # the demo has a data set named faq
     good.write_text("".join(json.dumps({"id": f"q{i}", "question": f"question {i}?", "answer": "yes"}) + "\n" for i in range(2000)))  # fmt: skip
     bad = tmp_path / "broken.ndjson"
     bad.write_text(json.dumps({"id": "a", "question": "q?", "answer": "a"}) + "\n" + json.dumps({"id": "b", "question": "q?"}) + "\n")  # fmt: skip
@@ -343,8 +348,8 @@ def test_datasets_push_and_javascript_tool_files(tmp_path: Path) -> None:
     assert "unchanged at version 1" in js_again.stdout
     assert js_pulled.stdout == source
     assert pushed.returncode == 0, pushed.stderr
-    assert "faq: version 1, 2000 items (faq)" in pushed.stdout
-    assert "faq" in pushed.stderr  # the progress bar's label
+    assert "answers: version 1, 2000 items (faq)" in pushed.stdout
+    assert "answers" in pushed.stderr  # the progress bar's label
     assert json.loads(again.stdout)["version"] == 2
     user_error(refused, 1, f"{bad}:2", "answer")
-    assert [d["name"] for d in json.loads(listed.stdout)] == ["faq"]
+    assert [d["name"] for d in json.loads(listed.stdout)] == ["answers", "faq"]
