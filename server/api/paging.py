@@ -58,3 +58,11 @@ def page(
     chunk = ordered[:limit]
     more = len(ordered) > limit
     return chunk, encode_cursor(*key(chunk[-1])) if more and chunk else None
+
+
+def keyset(rows: list[T], limit: int, key: Callable[[T], list[Any]]) -> tuple[list[T], str | None]:
+    """A page the database read as ``limit + 1`` rows after a cursor's key: the rows to answer,
+    and the next page's cursor (``None`` on the last)."""
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return rows, encode_cursor(*key(rows[-1])) if more and rows else None

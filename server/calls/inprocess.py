@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import logging
 import time
+import traceback
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from sandbox.engine import HostHandler, Limits, RunResult, ToolFailure, ToolSource
 from sandbox.toolcode import Context, Namespace
+from server.ratelimit import RateLimitedLog
+
+builtin_bugs = RateLimitedLog(logging.getLogger("quiver.builtin"), every_s=10.0)
 
 
 class HostModule:
@@ -103,7 +108,11 @@ class InProcessEngine:
             return RunResult.failure(exc.code, exc.message, took())
         except TimeoutError:
             return RunResult.failure("timeout", f"no answer within {limits.timeout_ms} ms", took())
-        except Exception as exc:  # a built-in's own bug: the call fails, the node carries on
+        except Exception as exc:  # a built-in's own bug: the call fails (tool_error), the node
+            # carries on, and the bug is logged with its traceback (it is ours, not a tenant's)
+            builtin_bugs.warning(
+                "built-in tool %s failed: %s\n%s", tool, exc, traceback.format_exc()
+            )
             return RunResult.failure("tool_error", f"{type(exc).__name__}: {exc}", took())
         return RunResult(
             ok=True, value=value, duration_ms=took(), logs=tuple(logs), updates=updates

@@ -180,14 +180,15 @@ class JsRunner:
         """Load a tool file in a fresh instance within the load-time limit; kept for its calls."""
         try:
             return self._inspect(request)
-        except Exception as exc:  # a fault here must not end the worker and its other instances
-            return {"ok": False, "code": "trap", "message": f"{type(exc).__name__}: {exc}"[:500]}
+        except Exception as exc:  # a bug of the runner must not end the worker and every other
+            # tenant's live instance with it: the request fails (code trap) and the server logs it
+            return _fault(exc)
 
     def call(self, request: dict[str, Any], host: Callable[..., Any]) -> dict[str, Any]:
         try:
             return self._call_tool(request, host)
-        except Exception as exc:  # likewise
-            return {"ok": False, "code": "trap", "message": f"{type(exc).__name__}: {exc}"[:500]}
+        except Exception as exc:  # likewise (``_fault``)
+            return _fault(exc)
 
     def _inspect(self, request: dict[str, Any]) -> dict[str, Any]:
         live, reply = self._instance(request, fresh=True)
@@ -375,6 +376,12 @@ def _export(store: wasmtime.Store, instance: wasmtime.Instance, name: str) -> An
     if not found:
         raise Trapped(f"the QuickJS module does not export {name}")
     return wrap_extern(item)
+
+
+def _fault(exc: Exception) -> dict[str, Any]:
+    """A reply for a bug of the runner itself: the call fails as a trap and the server logs it
+    (``fault``; the worker's own output goes nowhere)."""
+    return {"ok": False, "code": "trap", "fault": True, "message": f"the JavaScript runner failed: {type(exc).__name__}: {exc}"[:500]}  # fmt: skip
 
 
 def _parse(text: str) -> dict[str, Any] | None:

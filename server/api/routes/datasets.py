@@ -15,7 +15,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from sqlalchemy.exc import IntegrityError
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, developer_tenant
-from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor, page
+from server.api.paging import CursorQuery, LimitQuery, decode_cursor, keyset, page
 from server.api.views import TOOL_NAME, iso
 from server.errors import (
     ConflictError,
@@ -146,13 +146,9 @@ async def get_dataset(
     tenant_id = developer_tenant(principal, tenant)
     row = await store.datasets.get(tenant_id, name)
     after = decode_cursor(cursor, 1)
-    rows = await store.datasets.page(tenant_id, name, row.version, int(after[0]) if after else -1, limit + 1)  # fmt: skip
-    more = len(rows) > limit
-    rows = rows[:limit]
-    return {
-        **_public(row), "data": [data for _, data in rows],
-        "next_cursor": encode_cursor(rows[-1][0]) if more and rows else None,
-    }  # fmt: skip
+    read = await store.datasets.page(tenant_id, name, row.version, int(after[0]) if after else -1, limit + 1)  # fmt: skip
+    rows, next_cursor = keyset(read, limit, lambda r: [r[0]])
+    return {**_public(row), "data": [data for _, data in rows], "next_cursor": next_cursor}
 
 
 @router.delete("/{name}", status_code=204)

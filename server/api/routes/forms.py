@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Response
 from pydantic import Field
 
 from server.api.deps import PrincipalDep, StoreDep, TenantQuery, developer_tenant
-from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor, page
+from server.api.paging import CursorQuery, LimitQuery, decode_cursor, keyset, page
 from server.api.views import TOOL_NAME, Strict, iso
 from server.errors import FieldError, ValidationFailedError
 
@@ -84,10 +84,8 @@ async def list_submissions(
     tenant_id = developer_tenant(principal, tenant)
     await store.forms.get(tenant_id, name)
     after = decode_cursor(cursor, 2)
-    rows = await store.forms.submissions(tenant_id, name, (after[0], after[1]) if after else None, limit + 1)  # fmt: skip
-    more = len(rows) > limit
-    rows = rows[:limit]
-    last = rows[-1] if rows else None
+    read = await store.forms.submissions(tenant_id, name, (after[0], after[1]) if after else None, limit + 1)  # fmt: skip
+    rows, next_cursor = keyset(read, limit, lambda r: [r.created_at.isoformat(), r.id])
     return {
         "submissions": [
             {
@@ -99,9 +97,7 @@ async def list_submissions(
             }  # fmt: skip
             for r in rows
         ],
-        "next_cursor": encode_cursor(last.created_at.isoformat(), last.id)
-        if more and last
-        else None,  # fmt: skip
+        "next_cursor": next_cursor,
     }
 
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Response
 
 from server.api.deps import PrincipalDep, StoreDep, TenantQuery, developer_tenant
-from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor
+from server.api.paging import CursorQuery, LimitQuery, decode_cursor, keyset
 from server.skills.service import lead_public
 
 router = APIRouter(prefix="/v1/leads", tags=["skills"])
@@ -41,16 +41,9 @@ async def list_leads(
         headers = {"Content-Disposition": 'attachment; filename="leads.csv"'}
         return Response(out.getvalue(), media_type="text/csv; charset=utf-8", headers=headers)
     after = decode_cursor(cursor, 2)
-    rows = await store.leads.page(tenant_id, (after[0], after[1]) if after else None, limit + 1)
-    more = len(rows) > limit
-    rows = rows[:limit]
-    last = rows[-1] if rows else None
-    return {
-        "leads": [lead_public(r) for r in rows],
-        "next_cursor": encode_cursor(last.created_at.isoformat(), last.id)
-        if more and last
-        else None,  # fmt: skip
-    }
+    read = await store.leads.page(tenant_id, (after[0], after[1]) if after else None, limit + 1)
+    rows, next_cursor = keyset(read, limit, lambda r: [r.created_at.isoformat(), r.id])
+    return {"leads": [lead_public(r) for r in rows], "next_cursor": next_cursor}
 
 
 def _cell(value: Any) -> Any:
