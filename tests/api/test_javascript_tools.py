@@ -229,9 +229,13 @@ async def test_escape_attempts_fail_with_their_code_while_others_calls_go_on(api
     await bystander.dev.post("/v1/bots", json={"name": "b", "tools": ["echo"]})
     calm = (await bystander.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
     names = []
-    for i, (what, body, _) in enumerate(ATTACKS):
+    for i, (what, body, expected) in enumerate(ATTACKS):
         name = f"attack{i}"
-        metadata = "timeout: 1500" + (", fuel: 50000000000" if "fuel to spare" in what else "")
+        metadata = "timeout: 1500"
+        if "fuel to spare" in what:
+            metadata += ", fuel: 50000000000"
+        elif expected == "out_of_fuel":  # a budget any machine spends well within the deadline
+            metadata += ", fuel: 200000000"
         source = tool(
             body.replace("CANARY_URL", repr(canary_http.base + "/canary")), name, metadata
         )
@@ -251,8 +255,9 @@ async def test_escape_attempts_fail_with_their_code_while_others_calls_go_on(api
     outcomes = {}
     try:
         for name, (what, _, _) in zip(names, ATTACKS, strict=True):
-            # each ends within its timeout (1.5 s) + 1 s: a bound on the wait, not a timing
-            outcomes[what] = await asyncio.wait_for(call(attacker, sid, name), 1.5 + 1.0)
+            # each ends within its timeout (1.5 s), a wait for the attacker's worker-restart budget
+            # or a free worker (QUIVER_QUEUE_WAIT_MS, 2 s) and 1 s: a bound on the wait, not a timing
+            outcomes[what] = await asyncio.wait_for(call(attacker, sid, name), 1.5 + 2.0 + 1.0)
     finally:
         stop.set()
         await background
