@@ -49,7 +49,7 @@ from typing import Any
 import wasmtime
 
 from sandbox.engine import Limits, ToolSource
-from sandbox.restricted.pool import PoolConfig, WorkerPool
+from sandbox.pool import PoolConfig, WorkerPool
 from sandbox.restricted.worker import Worker
 from sandbox.wasm.engine import WasmEngine
 from sandbox.wasm.python import build as runner_build

@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 import httpx
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
+from sandbox.pool import PoolConfig, WorkerPool
 from sandbox.restricted.engine import RestrictedEngine
-from sandbox.restricted.pool import PoolConfig, WorkerPool
 from sandbox.wasm.engine import WasmEngine
 from sandbox.wasm.javascript import build as quickjs_build
 from sandbox.wasm.javascript.engine import JavaScriptEngine
@@ -27,6 +27,7 @@ from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.host import HttpHost
 from server.calls.pipeline import CallPipeline
+from server.calls.session_state import SessionStates
 from server.calls.sessions import SessionTracker, UsageRanking
 from server.calls.webhook import WebhookEngine
 from server.dependency import Dependency
@@ -44,6 +45,7 @@ from server.settings import Settings
 from server.skills.indexes import Indexes
 from server.skills.service import Skills
 from server.storage import migrate
+from server.storage.calls import CallRows
 from server.storage.claims import OnceClaims
 from server.storage.database import create_engine, session_factory
 from server.storage.idempotency import IdempotencyKeys
@@ -113,6 +115,7 @@ class Runtime:
     sweeper: Any = None  # server.calls.lifecycle.SessionSweeper
     hooks: Any = None  # server.calls.lifecycle.SessionEndHooks
     indexes: Indexes = field(default_factory=lambda: Indexes(_no_load, _no_versions))
+    session_states: SessionStates = field(default_factory=SessionStates)
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -185,11 +188,25 @@ class Runtime:
         async for _changes in watchfiles.awatch(folder, stop_event=self._stop_watching):
             self.reload_disk()
 
-    def store(self, session) -> Store:
-        return Store(session, self.box, self.sessions)
+    def store(self, session: Any = None) -> Store:
+        """A unit of work in ``session`` — or, without one, in a session it opens on first use."""
+
+        def opened(session: Any) -> Any:
+            session.info.setdefault("on_commit", []).append(lambda: self.committed(store))
+            return session
+
+        if session is not None:
+            store = Store(opened(session), self.box, self.sessions)
+        else:
+            store = Store(None, self.box, self.sessions, open_session=lambda: opened(self.sessions()))  # fmt: skip
+        return store
 
     def committed(self, store: Store) -> None:
-        """Make this node's caches see what a committed unit of work changed."""
+        """Make this node's caches see what a committed unit of work changed (called by the
+        unit of work as it commits: ``server.storage.database.UnitOfWork``)."""
+        if store.sessions.touched:
+            self.session_states.forget(store.sessions.touched)
+            store.sessions.touched = set()
         if store.changed_tenants:
             self.registry.invalidate(store.changed_tenants)
             if self.quotas is not None:
@@ -202,6 +219,9 @@ class Runtime:
             self.keys.evict(store.revoked_keys)
         for tenant in store.changed_datasets:
             self.indexes.forget(tenant)
+        # a later transaction of the same unit of work reports only its own changes
+        store.changed_tenants, store.changed_datasets, store.revoked_keys = set(), set(), set()
+        store.sessions.bumped = set()
 
     async def close(self) -> None:
         self.events.close()
@@ -396,7 +416,9 @@ async def start(settings: Settings) -> Runtime:
         http_client, egress_allowlist(settings), per_tenant=settings.tenant_egress_concurrency
     )
     call_log = CallLog(
-        sessions, settings.call_log_flush_ms / 1000, journal_dir=call_log_journal(settings)
+        CallRows(sessions),
+        settings.call_log_flush_ms / 1000,
+        journal_dir=call_log_journal(settings),
     )
     await call_log.replay()  # rows a previous process answered but had not written
     call_log.start()
@@ -450,6 +472,7 @@ async def start(settings: Settings) -> Runtime:
     pipeline.wasm_max_memory_mb = settings.wasm_max_memory_mb
     runtime = Runtime(
         settings=settings,
+        session_states=SessionStates(settings.session_cache_size),
         engine=engine,
         sessions=sessions,
         box=load_secret_box(settings),

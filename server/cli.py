@@ -333,7 +333,7 @@ def wasm_runner(force: bool) -> None:
 @cli.command("sandbox-check")
 def sandbox_check() -> None:
     """Start one sandbox worker as `serve` would and report its isolation layers (exit 1 if one is inactive)."""
-    from sandbox.restricted.pool import WorkerPool
+    from sandbox.pool import WorkerPool
     from server import bootstrap, isolation
 
     async def layers() -> dict[str, str]:

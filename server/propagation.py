@@ -2,7 +2,7 @@
 fallback. SQLite runs as a single node and needs neither.
 
 What travels is only *what* changed, never content: ``t:<tenant>:<version>`` (a registry change;
-``*`` = global tools), ``s:<session>`` (a session's snapshot inputs), ``k:<key id>`` (a revoked
+``*`` = global tools), ``s:<session>`` (a session's snapshot inputs), ``v:<session>`` (its variables only), ``k:<key id>`` (a revoked
 key), ``d:<tenant>`` (a data set of the skills). Notifications are sent inside the transaction that makes the change, so they go out
 exactly when it commits. A receiving node forgets its cached version counters (or key) and
 wakes the event streams concerned, which then rebuild from the database.
@@ -56,7 +56,10 @@ class Propagation:
             runtime.quotas.forget({tenant})
             runtime.events.tenant_changed(tenant)
         elif kind == "s":
+            runtime.session_states.forget((rest,))
             runtime.events.session_changed(rest)
+        elif kind == "v":
+            runtime.session_states.forget((rest,))
         elif kind == "k":
             runtime.keys.evict({rest})
         elif kind == "d":
@@ -65,6 +68,7 @@ class Propagation:
     def flush_everything(self, full: bool = True) -> None:
         runtime = self.runtime
         runtime.registry.forget_all(views=full)
+        runtime.session_states.clear()
         runtime.quotas.forget()
         runtime.indexes.forget()
         if full:

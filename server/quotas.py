@@ -79,6 +79,42 @@ class Admitted:
     reset_s: int
 
 
+class NodeCounters(MemoryStorage):
+    """The `limits` in-memory counters without their cost per increment (an ``asyncio.Lock``
+    and a new expiry task each time, ~0.2 ms): on one event loop an increment that never
+    awaits is atomic already. A counter past its window is dropped when it is next read, and
+    every expired one whenever the table grows past ``MAX_COUNTERS``."""
+
+    MAX_COUNTERS = 100_000
+
+    async def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        now = time.time()
+        if self.expirations.get(key, 0) <= now:
+            self.storage.pop(key, None)
+            self.expirations.pop(key, None)
+        value = self.storage[key] = self.storage.get(key, 0) + amount
+        if value == amount:
+            self.expirations[key] = now + expiry
+            if len(self.expirations) > self.MAX_COUNTERS:
+                self._sweep(now)
+        return value
+
+    async def decr(self, key: str, amount: int = 1) -> int:
+        value = self.storage[key] = max(await self.get(key) - amount, 0)
+        return value
+
+    async def get(self, key: str) -> int:
+        if self.expirations.get(key, 0) <= time.time():
+            self.storage.pop(key, None)
+            self.expirations.pop(key, None)
+        return self.storage.get(key, 0)
+
+    def _sweep(self, now: float) -> None:
+        for key in [k for k, at in self.expirations.items() if at <= now]:
+            self.storage.pop(key, None)
+            self.expirations.pop(key, None)
+
+
 class Quotas:
     def __init__(
         self,
@@ -91,7 +127,7 @@ class Quotas:
         self.defaults = defaults
         self.health = health
         self.clock = clock
-        self._local = FixedWindowRateLimiter(MemoryStorage())
+        self._local = FixedWindowRateLimiter(NodeCounters())
         self._shared: FixedWindowRateLimiter | None = None
         self._shared_storage: Storage | None = None
         if redis_url:
@@ -105,6 +141,11 @@ class Quotas:
             self._shared = FixedWindowRateLimiter(self._shared_storage)
         self._overrides: dict[str, dict[str, Any]] = {}
         self._items: dict[str, RateLimitItem] = {}
+        self._days: dict[int, str] = {}
+        # usage counted for no quota: added up here and written every ``flush_after_s``
+        self.flush_after_s = 1.0
+        self._unflushed: dict[str, int] = {}
+        self._flushing: asyncio.Task[None] | None = None
 
     # what a tenant may do ---------------------------------------------------------------------
     async def limits_for(
@@ -137,9 +178,11 @@ class Quotas:
             checks.append(("tenant", limits.requests, ("tenant", tenant)))
         if not checks:
             return None
-        results = await asyncio.gather(
-            *(self._hit(self._item(rate), ids) for _scope, rate, ids in checks)
-        )
+        hits = [self._hit(self._item(rate), ids) for _scope, rate, ids in checks]
+        if self._shared is not None:  # round trips to Redis: side by side
+            results = await asyncio.gather(*hits)
+        else:  # this node's counters answer at once: no task for each
+            results = [await hit for hit in hits]
         tightest: Admitted | None = None
         for (scope, rate, _ids), (allowed, remaining, reset_at) in zip(
             checks, results, strict=True
@@ -162,15 +205,23 @@ class Quotas:
         cpu, calls = limits.cpu_ms_per_day, limits.calls_per_day
         if cpu and await self._read(_day_key(day, tenant, "cpu")) >= cpu:
             raise self._quota("cpu_ms_per_day", cpu, "CPU milliseconds")
-        counted = await self._add(_day_key(day, tenant, "calls"), 1)  # for usage, quota or not
-        if calls and counted > calls:
+        if not calls:  # counted for usage only: no round trip per call
+            self._add_later(_day_key(day, tenant, "calls"), 1)
+            return
+        counted = await self._add(_day_key(day, tenant, "calls"), 1)
+        if counted > calls:
             await self._add(_day_key(day, tenant, "calls"), -1)  # a refused call is not a call
             raise self._quota("calls_per_day", calls, "calls")
 
     async def charge_cpu(self, limits: TenantLimits, tenant: str, ms: float) -> None:
         """Add the sandbox time of a finished call (counted even without a quota, for usage)."""
-        if ms > 0:
-            await self._add(_day_key(self._day(), tenant, "cpu"), max(1, round(ms)))
+        if ms <= 0:
+            return
+        key, amount = _day_key(self._day(), tenant, "cpu"), max(1, round(ms))
+        if limits.cpu_ms_per_day:
+            await self._add(key, amount)
+        else:
+            self._add_later(key, amount)
 
     async def charge_tokens(self, tenant: str, input_tokens: int, output_tokens: int) -> None:
         """Tokens code tools spent through ``context.modules.llm`` (shown in usage)."""
@@ -181,7 +232,8 @@ class Quotas:
             await self._add(_day_key(day, tenant, "llm_output"), output_tokens)
 
     async def usage(self, limits: TenantLimits, tenant: str) -> dict[str, Any]:
-        """Today's counts for ``GET /v1/usage``."""
+        """Today's counts for ``GET /v1/usage`` (this node's pending usage written first)."""
+        await self.flush()
         day = self._day()
         calls = await self._read(_day_key(day, tenant, "calls"))
         cpu = await self._read(_day_key(day, tenant, "cpu"))
@@ -197,7 +249,30 @@ class Quotas:
             "shared": self._shared is not None and not self._degraded(),
         }  # fmt: skip
 
+    def _add_later(self, key: str, amount: int) -> None:
+        """Usage that no quota waits on: added up on this node and written in one go soon."""
+        self._unflushed[key] = self._unflushed.get(key, 0) + amount
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush_soon())
+
+    async def _flush_soon(self) -> None:
+        try:
+            await asyncio.sleep(self.flush_after_s)
+        finally:
+            self._flushing = None
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Write the usage this node has added up (``GET /v1/usage`` and shutdown call it)."""
+        pending, self._unflushed = self._unflushed, {}
+        for key, amount in pending.items():
+            await self._add(key, amount)
+
     async def close(self) -> None:
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
+        await self.flush()
         if self._shared_storage is not None:
             bridge = getattr(self._shared_storage, "bridge", None)
             storage = getattr(bridge, "storage", None)
@@ -212,7 +287,12 @@ class Quotas:
         return item
 
     def _day(self) -> str:
-        return dt.datetime.fromtimestamp(self.clock(), dt.UTC).strftime("%Y-%m-%d")
+        index = int(self.clock() // 86_400)
+        day = self._days.get(index)
+        if day is None:
+            self._days = {index: dt.datetime.fromtimestamp(index * 86_400, dt.UTC).strftime("%Y-%m-%d")}  # fmt: skip
+            day = self._days[index]
+        return day
 
     def _seconds_to_midnight(self) -> int:
         now = self.clock()
@@ -249,7 +329,8 @@ class Quotas:
         )
 
     async def _read(self, key: str) -> int:
-        return int(await self._counted(lambda limiter: limiter.storage.get(key)) or 0)
+        stored = int(await self._counted(lambda limiter: limiter.storage.get(key)) or 0)
+        return stored + self._unflushed.get(key, 0)
 
     async def _counted(self, op: Callable[[FixedWindowRateLimiter], Awaitable[T]]) -> T:
         """``op`` on the shared counters, or on this node's own while Redis is away."""

@@ -119,6 +119,11 @@ class Settings(BaseSettings):
     wasm_max_memory_mb: int = Field(
         default=256, description="the most linear memory a WASM tool's metadata may ask for"
     )
+    session_cache_size: int = Field(
+        default=20_000,
+        ge=0,
+        description="sessions whose state a node keeps in memory (0: read each call's from the database)",
+    )
     max_streams_per_tenant: int = Field(
         default=1_000, description="event streams one tenant may hold open on one node"
     )

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.engine import HostHandler, Inspection, Limits, RunResult, ToolSource, Violation
-from sandbox.restricted.pool import PoolConfig, WorkerPool
+from sandbox.pool import PoolConfig, WorkerPool
 
 
 class RestrictedEngine:

@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 
 from sandbox.engine import HostHandler, Limits, RunResult, ToolSource, Violation
-from sandbox.restricted.pool import WorkerPool
+from sandbox.pool import WorkerPool
 
 ENGINE_CONFIG = "fuel+epoch;reserve=67108864;guard=65536;cow=off"  # must match the runtime's
 MAX_ARTEFACTS = 1024

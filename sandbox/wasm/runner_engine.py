@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.engine import HostHandler, Inspection, Limits, RunResult, ToolSource, Violation
-from sandbox.restricted.pool import WorkerPool
+from sandbox.pool import WorkerPool
 
 DEFAULT_FUEL = 2_000_000_000
 MARGIN_MS = 1_000  # the epoch deadline fires first; the pool's kill is the backstop

@@ -185,7 +185,6 @@ class AgentLoop:
                     current = await store.sessions.get(tenant_id, sid)
                     current.intent = detected
                     await store.sessions.bump(current.id)
-            runtime.committed(store)
             await emit("intent", {"intent": detected, "mode": config["mode"]})
         return {
             "intent": detected if changed else row.intent, "detected": detected,
@@ -421,8 +420,8 @@ class AgentLoop:
             rows = await store.messages.history(sid)
         context = Context(None, fit_to_budget([neutral(r) for r in rows], settings.max_context_tokens))  # fmt: skip
         if offer_tools:
-            snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
-            tools = state.view.tools_for(state.row.bot)
+            snapshot = runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
+            tools = state.view.tools_for(state.session.bot)
             context.browser = {e.name for e in snapshot.entries if e.executor == "browser"}
             context.approval = {
                 e.name for e in snapshot.entries
@@ -439,7 +438,6 @@ class AgentLoop:
             async with session.begin():
                 state = await load_state(runtime, store, tenant_id, sid)
                 envelope = await call_in_session(runtime, store, state, call.name, call.arguments, message_id, test=sid in self.test_sessions)  # fmt: skip
-        runtime.committed(store)
         return envelope
 
     async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None, offered: list[str] | None = None) -> str:  # fmt: skip

@@ -14,6 +14,7 @@ from starlette.routing import Route
 
 from server import bootstrap, isolation
 from server.api import openapi, problems
+from server.api.call_endpoint import CallEndpoint
 from server.api.limits import BodyLimitMiddleware, RateLimitHeadersMiddleware
 from server.api.mcp import QuiverMcp, protected_resource
 from server.api.routes import (
@@ -108,6 +109,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     problems.install(app)
     openapi.install(app)
+    app.add_middleware(CallEndpoint, answer=sessions.answer_call)  # the hot path, unrouted
     app.add_middleware(RateLimitHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestIdMiddleware)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import logging
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Annotated
 
@@ -33,21 +35,32 @@ async def get_runtime(request: Request) -> Runtime:
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
 
 
+@asynccontextmanager
+async def unit_of_work(runtime: Runtime) -> AsyncIterator[Store]:
+    """One transaction per request, committed before the response is sent (its database
+    session is opened only if the request needs one). A commit that fails because the database
+    went away after a tool ran still lets the call's answer out (``Store.answered``); anything
+    else that fails is an error response."""
+    store = runtime.store()
+    try:
+        yield store
+        if store.opened is not None:
+            await store.opened.commit()
+    except Exception as exc:
+        if store.opened is not None:
+            with contextlib.suppress(Exception):  # the error that matters is ``exc``
+                await store.opened.rollback()
+        if not (store.answered and is_unavailable(exc)):
+            raise
+        state_lost.warning("a call's session state was not saved (database away): %s", exc)
+    finally:
+        if store.opened is not None:
+            await store.opened.close()
+
+
 async def get_store(runtime: RuntimeDep) -> AsyncIterator[Store]:
-    """One transaction per request, committed before the response is sent. A commit that fails
-    because the database went away after a tool ran still lets the call's answer out
-    (``Store.answered``); anything else that fails is an error response."""
-    async with runtime.sessions() as session:
-        store = runtime.store(session)
-        try:
-            async with session.begin():
-                yield store
-        except Exception as exc:
-            if not (store.answered and is_unavailable(exc)):
-                raise
-            state_lost.warning("a call's session state was not saved (database away): %s", exc)
-            return
-    runtime.committed(store)
+    async with unit_of_work(runtime) as store:
+        yield store
 
 
 state_lost = RateLimitedLog(logging.getLogger("quiver.database"), every_s=10.0)
@@ -103,7 +116,7 @@ async def admit(runtime: Runtime, store: Store, principal: Principal) -> Admitte
     quotas = runtime.quotas
     if quotas is None:
         return None
-    limits = await quotas.limits_for(principal.tenant_id, store.tenants.limits)
+    limits = await quotas.limits_for(principal.tenant_id, lambda t: store.tenants.limits(t))
     return await quotas.admit_request(limits, principal.tenant_id, principal.key_id)
 
 

@@ -326,7 +326,7 @@ class QuiverMcp:
         else:
             self._sessions.move_to_end(key)
         state = await load_state(runtime, store, tenant, sid)
-        return state, runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
+        return state, runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
 
     async def _list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None
@@ -342,7 +342,7 @@ class QuiverMcp:
             entries = [e for e in entries if e.name > after]
         page = entries[:PAGE_SIZE]
         more = len(entries) > PAGE_SIZE
-        visible = state.view.tools_for(state.row.bot)
+        visible = state.view.tools_for(state.session.bot)
         return types.ListToolsResult(
             tools=[_tool(e, visible.get(e.name)) for e in page],
             next_cursor=_encode_cursor(page[-1].name) if more else None,
@@ -363,7 +363,6 @@ class QuiverMcp:
                     raise
                 log.warning("an MCP call's session state was not saved (database away)")
                 return result
-        runtime.committed(store)  # breakers and once-per-session changes reach other agents
         return result
 
     async def _call_in(
@@ -375,10 +374,10 @@ class QuiverMcp:
         entry = next(
             (e for e in snapshot.entries if e.name == name and e.executor == "server"), None
         )
-        tool = state.view.tools_for(state.row.bot).get(name)
+        tool = state.view.tools_for(state.session.bot).get(name)
         request = CallRequest(
             tenant_id=state.tenant_id, tool=name, arguments=params.arguments or {},
-            session=state.row, variables=state.variables, modules=state.view.sandbox_modules,
+            session=state.session, variables=state.variables, modules=state.view.sandbox_modules,
             egress_allow=state.view.egress_allow, trial=name in state.trial,
         )  # fmt: skip
         if entry is None and tool is not None and name in state.inputs.open_breakers:

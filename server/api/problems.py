@@ -112,11 +112,25 @@ async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     return response
 
 
+HANDLERS: tuple[tuple[type[BaseException], Any], ...] = (
+    (QuiverError, _quiver_error),
+    (RequestValidationError, _validation_error),
+    (StarletteHTTPException, _http_error),
+    *((kind, _unavailable) for kind in UNAVAILABLE),
+    (DBAPIError, _database_error),
+)
+
+
 def install(app: FastAPI) -> None:
-    app.add_exception_handler(QuiverError, _quiver_error)
-    app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(StarletteHTTPException, _http_error)
-    for kind in UNAVAILABLE:
-        app.add_exception_handler(kind, _unavailable)
-    app.add_exception_handler(DBAPIError, _database_error)
+    for kind, handler in HANDLERS:
+        app.add_exception_handler(kind, handler)
     app.add_exception_handler(Exception, _unexpected)
+
+
+async def render(request: Request, exc: Exception) -> JSONResponse:
+    """The response the app's handlers give ``exc`` (for endpoints served outside routing)."""
+    for kind in type(exc).__mro__:
+        for handled, handler in HANDLERS:
+            if kind is handled:
+                return await handler(request, exc)
+    return await _unexpected(request, exc)

@@ -28,20 +28,17 @@ import logging
 import os
 import re
 import uuid
-from datetime import datetime
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import async_sessionmaker
+import orjson
 
 from server import metrics
 from server.inputs import storable
 from server.ratelimit import RateLimitedLog
-from server.storage import rollups
 from server.storage.database import is_unavailable
-from server.storage.tables import ToolCallRow, utcnow
 
 log = logging.getLogger("quiver.calls")
 SECRET_KEY = re.compile(
@@ -111,7 +108,11 @@ class Journal:
             self.fd = os.open(path, flags, 0o600)
             fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             self.rows_in_open = 0
-        os.write(self.fd, json.dumps(row, default=_iso).encode() + b"\n")
+        try:
+            line = orjson.dumps(row, default=_iso, option=orjson.OPT_PASSTHROUGH_DATETIME)
+        except TypeError:  # what orjson will not write (a huge integer): the slower encoder
+            line = json.dumps(row, default=_iso).encode()
+        os.write(self.fd, line + b"\n")
         self.rows_in_open += 1
         self.outstanding[self.number] = self.outstanding.get(self.number, 0) + 1
         return self.number
@@ -184,11 +185,11 @@ def _load(line: bytes) -> dict[str, Any] | None:
 class CallLog:
     def __init__(
         self,
-        sessions: async_sessionmaker[Any],
+        write: Callable[[list[dict[str, Any]]], Awaitable[None]],
         flush_interval_s: float = 0.5,
         journal_dir: Path | None = None,
     ) -> None:
-        self.sessions = sessions
+        self.write = write  # inserts a batch (a row already written is skipped): storage's
         self.flush_interval_s = flush_interval_s
         self.journal = Journal(journal_dir) if journal_dir is not None else None
         self._pending: list[tuple[int, dict[str, Any]]] = []  # (journal segment, row)
@@ -222,7 +223,7 @@ class CallLog:
         return count
 
     def record(self, **row: Any) -> None:
-        row.setdefault("at", utcnow())
+        row.setdefault("at", datetime.now(UTC))
         row["uid"] = uuid.uuid4().hex
         row["arguments"] = stored_arguments(storable(row.get("arguments") or {}))
         for key in ("error_message", "result", "error_code"):
@@ -265,7 +266,7 @@ class CallLog:
         """Insert ``batch``; the rows to try again later (the database is away). A batch the
         database refuses is halved until the refused row stands alone and is set aside."""
         try:
-            await self._insert([row for _, row in batch])
+            await self.write([row for _, row in batch])
         except Exception as exc:
             if not (is_unavailable(exc) or isinstance(exc, OSError)):
                 return await self._split(batch, exc)
@@ -291,22 +292,6 @@ class CallLog:
         if kept:
             return kept + batch[half:]
         return await self._write(batch[half:])
-
-    async def _insert(self, rows: list[dict[str, Any]]) -> None:
-        async with self.sessions() as session, session.begin():
-            dialect = session.bind.dialect.name
-            insert_ = pg_insert if dialect == "postgresql" else sqlite_insert
-            new = set(
-                (
-                    await session.execute(
-                        insert_(ToolCallRow)
-                        .values(rows)
-                        .on_conflict_do_nothing(index_elements=["uid"])
-                        .returning(ToolCallRow.uid)
-                    )
-                ).scalars()
-            )
-            await rollups.add(session, [r for r in rows if r["uid"] in new])
 
     def _done(self, batch: list[tuple[int, dict[str, Any]]]) -> None:
         if self.journal is None:

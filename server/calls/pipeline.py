@@ -30,12 +30,11 @@ from server.calls.webhook import WebhookEngine
 from server.egress import Allowlist
 from server.quotas import Quotas
 from server.ratelimit import RateLimitedLog
-from server.registry.model import ToolDef
+from server.registry.model import SessionRecord, ToolDef
 from server.registry.service import Registry
 from server.skills.service import SkillCall, Skills
 from server.storage.database import is_unavailable
 from server.storage.repositories import Store
-from server.storage.tables import SessionRow
 
 MAX_SOURCES = 2048
 # whether a JavaScript file declares onError, read from its text (if the guess is wrong, the
@@ -59,7 +58,7 @@ class CallRequest:
     tenant_id: str
     tool: str
     arguments: Any
-    session: SessionRow | None = None
+    session: SessionRecord | None = None
     test: bool = False
     variables: dict[str, Any] | None = None  # a session's, when the caller already read them
     modules: tuple[str, ...] | None = None  # the tenant's granted modules, when already known
@@ -170,7 +169,9 @@ class CallPipeline:
             else:
                 text = (await store.tools.stored_version(tool)).source or ""
             source = self._sources[tool.identity] = ToolSource("javascript", "javascript", text, identity=tool.identity)  # fmt: skip
-            self._on_error[tool.identity] = JS_ON_ERROR.search(text) is not None
+            self._on_error[tool.identity] = (
+                tool.on_error if tool.on_error is not None else JS_ON_ERROR.search(text) is not None
+            )  # saved before versions kept it: found from the source, once
             if len(self._sources) > MAX_SOURCES:
                 self._sources.popitem(last=False)
         return Executable(tool, source, "javascript")
@@ -203,8 +204,11 @@ class CallPipeline:
             source = self._sources[tool.identity] = ToolSource(
                 "python", "restricted", text, identity=tool.identity
             )
-            specs, _ = parse_tool_file(text or "")
-            self._on_error[tool.identity] = any(s.name == tool.name and s.on_error for s in specs)
+            if tool.on_error is not None:  # what the save learnt
+                self._on_error[tool.identity] = tool.on_error
+            else:  # saved before versions kept it: found from the source, once
+                specs, _ = parse_tool_file(text or "")
+                self._on_error[tool.identity] = any(s.name == tool.name and s.on_error for s in specs)  # fmt: skip
             if len(self._sources) > MAX_SOURCES:
                 self._sources.popitem(last=False)
         return Executable(tool, source, engine)
@@ -215,7 +219,7 @@ class CallPipeline:
         quotas = self.quotas
         if quotas is None or request.tenant_id == "*":
             return await self._call(store, request, tool)
-        limits = await quotas.limits_for(request.tenant_id, store.tenants.limits)
+        limits = await quotas.limits_for(request.tenant_id, lambda t: store.tenants.limits(t))
         await quotas.admit_call(limits, request.tenant_id)
         result = await self._call(store, request, tool)
         if tool.kind in SANDBOXED_KINDS and not result.get("cached"):

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from server.calls import envelope
 from server.calls.pipeline import CallRequest
-from server.errors import SessionEndedError
-from server.registry.model import SessionInputs
+from server.errors import NotFoundError, SessionEndedError
+from server.registry.model import SessionInputs, SessionRecord
 from server.registry.service import TenantView
 from server.storage.repositories import Store
-from server.storage.tables import SessionRow, utcnow
 
 if TYPE_CHECKING:
     from server.bootstrap import Runtime
@@ -22,21 +22,32 @@ if TYPE_CHECKING:
 @dataclass
 class SessionState:
     tenant_id: str
-    row: SessionRow
+    session: SessionRecord
     view: TenantView
     inputs: SessionInputs
-    variables: dict[str, Any]
+    variables: dict[str, Any]  # read-only: the node's cached copy
     trial: frozenset[str]  # tools whose tenant breaker is half-open
 
 
 async def load_state(runtime: Runtime, store: Store, tenant_id: str, sid: str) -> SessionState:
-    """Everything a session request needs: one query, the cached registry view, the breakers."""
-    row, variables = await store.sessions.get_with_variables(tenant_id, sid)
+    """Everything a session request needs: the session (cached on this node, or one query),
+    the cached registry view, the breakers. A session this unit of work changed is read from
+    the database, which holds the change before it commits."""
+    states = runtime.session_states
+    hit = None if sid in store.sessions.touched else states.get(sid)
+    if hit is None:
+        epoch = states.epoch
+        record, variables = await store.sessions.get_with_variables(tenant_id, sid)
+        states.put(record, variables, epoch)
+    else:
+        record, variables = hit
+        if record.tenant_id != tenant_id:
+            raise NotFoundError(f"session {sid!r} not found")
     view = await runtime.registry.view(store, tenant_id)
-    view.bot(row.bot)
+    view.bot(record.bot)
     breakers = await runtime.tracker.tenant_breakers(tenant_id)
-    inputs = await runtime.tracker.inputs(store, row, view, variables, breakers)
-    return SessionState(tenant_id, row, view, inputs, variables, breakers.half_open)
+    inputs = await runtime.tracker.inputs(store, record, view, variables, breakers)
+    return SessionState(tenant_id, record, view, inputs, variables, breakers.half_open)
 
 
 async def call_in_session(
@@ -52,14 +63,16 @@ async def call_in_session(
     snapshot, held out by a breaker or run in the browser answers its failure envelope; an ended
     session refuses (409 ``session_ended``). A handoff tool's success hands the session to a
     person (``handed_off``, an event, the tenant's handoff webhook)."""
-    if state.row.status == "ended":
-        raise SessionEndedError(f"session {state.row.id!r} has ended ({state.row.end_reason})")
-    snapshot = runtime.registry.snapshot(state.view, state.row.bot, state.inputs)
+    if state.session.status == "ended":
+        raise SessionEndedError(
+            f"session {state.session.id!r} has ended ({state.session.end_reason})"
+        )
+    snapshot = runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
     entry = next((e for e in snapshot.entries if e.name == tool_name), None)
-    tools = state.view.tools_for(state.row.bot)
+    tools = state.view.tools_for(state.session.bot)
     tool = tools.get(tool_name)
     request = CallRequest(
-        tenant_id=state.tenant_id, tool=tool_name, arguments=arguments, session=state.row,
+        tenant_id=state.tenant_id, tool=tool_name, arguments=arguments, session=state.session,
         variables=state.variables, modules=state.view.sandbox_modules,
         egress_allow=state.view.egress_allow, trial=tool_name in state.trial, message_id=message_id,
         test=test, no_side_effects=test,
@@ -77,11 +90,12 @@ async def call_in_session(
     if (
         not test
         and _hands_off(tools[tool_name], result)
-        and await store.lifecycle.hand_off(state.tenant_id, state.row.id, utcnow())
+        and await store.lifecycle.hand_off(state.tenant_id, state.session.id, datetime.now(UTC))
     ):
-        store.sessions.bumped.add(state.row.id)  # the session's event stream says so
         reason = str((result.get("result") or {}).get("reason") or "")
-        runtime.handoffs.announce(state.tenant_id, state.row.id, state.row.bot, tool_name, reason)
+        runtime.handoffs.announce(
+            state.tenant_id, state.session.id, state.session.bot, tool_name, reason
+        )
     return result
 
 

@@ -16,10 +16,9 @@ from typing import Any
 
 from server import metrics
 from server.calls.breakers import BreakerPolicy, Breakers, TenantBreakers
-from server.registry.model import BrowserAction, SessionInputs
+from server.registry.model import BrowserAction, SessionInputs, SessionRecord
 from server.registry.service import TenantView
 from server.storage.repositories import Store
-from server.storage.tables import SessionRow
 
 SESSION_BREAKER_FAILURES = 3
 SESSION_BREAKER_COOLDOWN_S = 300.0
@@ -34,22 +33,18 @@ NOT_THE_TOOLS_FAULT = frozenset({
 })  # fmt: skip
 
 
-def open_session_breakers(row: SessionRow, now: float) -> frozenset[str]:
+def open_session_breakers(row: SessionRecord, now: float) -> frozenset[str]:
     """The session's breakers still open at ``now`` (each closes after its cool-down)."""
-    return frozenset(
-        entry["tool"]
-        for entry in row.open_breakers or ()
-        if isinstance(entry, dict) and entry.get("until", 0) > now
-    )
+    return frozenset(entry["tool"] for entry in row.open_breakers if entry.get("until", 0) > now)
 
 
 log = logging.getLogger("quiver.breakers")
 
 
-def browser_actions(row: SessionRow) -> tuple[BrowserAction, ...]:
+def browser_actions(row: SessionRecord) -> tuple[BrowserAction, ...]:
     return tuple(
         BrowserAction(a["name"], a["description"], a["parameters"], a.get("fingerprint", ""))
-        for a in row.actions or ()
+        for a in row.actions
     )
 
 
@@ -100,7 +95,7 @@ class SessionTracker:
     async def inputs(
         self,
         store: Store,
-        row: SessionRow,
+        row: SessionRecord,
         view: TenantView,
         variables: dict[str, Any],
         tenant_breakers: TenantBreakers | None = None,
@@ -133,7 +128,7 @@ class SessionTracker:
         self,
         store: Store,
         tenant: str,
-        session: SessionRow | None,
+        session: SessionRecord | None,
         tool: str,
         code: str | None,
         metadata: dict[str, Any],
@@ -163,7 +158,7 @@ class SessionTracker:
         now = self.clock()
         if failures >= SESSION_BREAKER_FAILURES and tool not in open_session_breakers(session, now):
             # open for the cool-down; the count starts again, so it takes three more failures
-            await store.sessions.open_breaker(session, tool, now + self.session_cooldown_s)
+            await store.sessions.open_breaker(session.id, tool, now + self.session_cooldown_s)
             # at the end of the cool-down the tool is offered again: wake the streams then
             asyncio.get_running_loop().call_later(
                 self.session_cooldown_s + 0.05, self.on_tenant_change, tenant

@@ -93,6 +93,7 @@ class ToolDraft:
     webhook: dict[str, Any] | None = None
     auth_header: str | None | _Keep = None
     warnings: list[Any] = field(default_factory=list)
+    on_error: bool = False  # the file declares an on_error handler (stored with the version)
 
     @property
     def module_sha256(self) -> str | None:
@@ -361,6 +362,7 @@ def _draft_from_spec(
             kind="python",
             sandbox=sandbox,
             source=source,
+            on_error=spec.on_error is not None,
         )
     name = check_name(spec.name, problems, f"{p}.name", lines.get("name"))
     description = _check_description(
@@ -383,6 +385,7 @@ def _draft_from_spec(
         kind="python",
         sandbox=sandbox,
         source=source,
+        on_error=spec.on_error is not None,
     )
 
 
@@ -399,6 +402,9 @@ def apply_loaded(
     draft.description = _check_description(spec.get("description"), problems, "tool.description")
     draft.parameters = normalise_parameters(spec.get("parameters"), problems, "tool.parameters")
     draft.metadata = check_metadata(spec.get("metadata"), problems, limits, "tool.metadata")
+    for key in ("has_on_error", "on_error"):  # as the Python and the JavaScript engines say it
+        if key in spec:
+            draft.on_error = spec[key] is True
     return problems
 
 

@@ -61,6 +61,7 @@ def _to_def(draft: ToolDraft, origin: Origin) -> ToolDef:
         content_hash=draft.content_hash,
         tenant_id=GLOBAL_TENANT,
         sandbox="builtin" if origin == "builtin" else draft.sandbox,
+        on_error=draft.on_error,
     )
 
 

@@ -30,6 +30,7 @@ class ToolDef:
     enabled: bool = True
     version_id: int = 0  # the stored version's row id; 0 for disk and built-in tools
     saved_at_us: int = 0  # when that version was stored (SQLite reuses a deleted row's id)
+    on_error: bool | None = None  # declares an on_error handler (None: saved before it was kept)
 
     @property
     def identity(self) -> str:
@@ -60,6 +61,23 @@ class BrowserAction:
     description: str
     parameters: dict[str, Any]
     fingerprint: str = ""  # a hash of the three above: what caches and diffs compare
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """A session as the call path sees it: plain data, safe to keep between requests (a
+    node caches it: ``server.calls.session_state``)."""
+
+    id: str
+    tenant_id: str
+    bot: str
+    intent: str | None = None
+    version: int = 0
+    status: str = "active"  # active | handed_off | ended
+    customer: str | None = None
+    end_reason: str | None = None
+    open_breakers: tuple[dict[str, Any], ...] = ()  # [{"tool", "until"}] (epoch seconds)
+    actions: tuple[dict[str, Any], ...] = ()  # the browser actions it registered
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ class TenantView:
     sandbox_modules: tuple[str, ...] = ()
     egress_allow: tuple[str, ...] = ()
     rendered: OrderedDict[tuple[Any, ...], tuple[str, bytes]] = field(default_factory=OrderedDict)
+    snapshots: OrderedDict[tuple[Any, ...], Snapshot] = field(default_factory=OrderedDict)
     pinned: dict[tuple[str, str, int], ToolDef] = field(default_factory=dict)
     _per_bot: dict[str, dict[str, ToolDef]] = field(default_factory=dict)
 
@@ -141,7 +142,16 @@ class Registry:
 
     @staticmethod
     def snapshot(view: TenantView, bot: str, inputs: SessionInputs = NO_SESSION) -> Snapshot:
-        return build_snapshot(view.tools_for(bot), view.bot(bot), inputs, base_version=view.version)
+        """The snapshot of ``bot`` for ``inputs``, built once per view (snapshots are immutable)."""
+        key = (bot, inputs.cache_key, inputs.ranking_epoch)
+        hit = view.snapshots.get(key)
+        if hit is None:
+            hit = view.snapshots[key] = build_snapshot(
+                view.tools_for(bot), view.bot(bot), inputs, base_version=view.version
+            )
+            if len(view.snapshots) > MAX_RENDERED_PER_VIEW:
+                view.snapshots.popitem(last=False)
+        return hit
 
     @staticmethod
     def etag(view: TenantView, bot: str, fmt: Format, inputs: SessionInputs = NO_SESSION) -> str:

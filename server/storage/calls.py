@@ -20,6 +20,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import Integer, and_, bindparam, case, cast, func, or_, select, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.storage import rollups
@@ -33,6 +35,33 @@ from server.storage.tables import (
 )
 
 LAST_ERRORS = 5
+_TABLE = ToolCallRow.__table__
+COLUMNS = tuple(c.name for c in _TABLE.columns if c.name != "id")
+_NEW_ROWS = {  # one statement per dialect, run as executemany: compiled once, batched by the driver
+    "postgresql": pg_insert(_TABLE).on_conflict_do_nothing(index_elements=["uid"]).returning(_TABLE.c.uid),
+    "sqlite": sqlite_insert(_TABLE).on_conflict_do_nothing(index_elements=["uid"]).returning(_TABLE.c.uid),
+}  # fmt: skip
+
+
+class CallRows:
+    """The call log's writer (``server.calls.calllog.CallLog``): a batch of rows and their
+    rollups in one transaction; a row already written (same ``uid``) is skipped."""
+
+    def __init__(self, sessions: async_sessionmaker[Any]) -> None:
+        self.sessions = sessions
+
+    async def __call__(self, rows: list[dict[str, Any]]) -> None:
+        params = [
+            {**{name: row.get(name) for name in COLUMNS}, "test": bool(row.get("test")),
+             "cached": bool(row.get("cached"))}
+            for row in rows
+        ]  # fmt: skip
+        async with self.sessions() as session, session.begin():
+            statement = _NEW_ROWS[session.bind.dialect.name]
+            new = set((await session.execute(statement, params)).scalars())
+            await rollups.add(session, [r for r in rows if r["uid"] in new])
+
+
 EXACT_LIMIT = 20_000  # calls in range up to which percentiles are computed exactly
 
 

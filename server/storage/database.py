@@ -9,6 +9,7 @@ from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session
 
 # A database that does not answer, is restarting, or whose disk is full: what was asked changed
 # nothing and may be retried. (Integrity and data errors are not here: they are bugs or input.)
@@ -63,8 +64,20 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor.close()
 
 
+class UnitOfWork(Session):
+    """A session that tells its owners when it committed (the callbacks in
+    ``info["on_commit"]``): whatever opened it, the node's caches learn what it changed
+    (``Runtime.committed``)."""
+
+
+@event.listens_for(UnitOfWork, "after_commit")
+def _after_commit(session: Session) -> None:
+    for on_commit in session.info.get("on_commit", ()):
+        on_commit()
+
+
 def session_factory(engine: AsyncEngine) -> async_sessionmaker:
-    return async_sessionmaker(engine, expire_on_commit=False)
+    return async_sessionmaker(engine, expire_on_commit=False, sync_session_class=UnitOfWork)
 
 
 def is_postgres(engine: AsyncEngine) -> bool:

@@ -4,7 +4,7 @@ as the end is a conditional update), handing it to a person and back, listing se
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,9 +15,14 @@ from server.storage.tables import BotRow, MessageRow, SessionEndHookRow, Session
 STATUSES = ("active", "handed_off", "ended")
 
 
+class Changes(Protocol):
+    async def changed(self, session_id: str, *, snapshot: bool = True) -> None: ...
+
+
 class Lifecycle:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, sessions: Changes) -> None:
         self.session = session
+        self.sessions = sessions  # says which sessions this unit of work changed
 
     async def _row(self, tenant_id: str, sid: str) -> SessionRow:
         row = await self.session.get(SessionRow, sid)
@@ -39,7 +44,10 @@ class Lifecycle:
             .where(SessionRow.id == sid, *conditions)
             .values(status="ended", ended_at=now, end_reason=reason[:200])
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        ended = result.rowcount == 1  # type: ignore[attr-defined]
+        if ended:
+            await self.sessions.changed(sid)
+        return ended
 
     async def hand_off(self, tenant_id: str, sid: str, now: datetime) -> bool:
         """Active → handed off; False when it was not active."""
@@ -52,7 +60,10 @@ class Lifecycle:
             )  # fmt: skip
             .values(status="handed_off", handed_off_at=now)
         )
-        return result.rowcount == 1  # type: ignore[attr-defined]
+        handed = result.rowcount == 1  # type: ignore[attr-defined]
+        if handed:
+            await self.sessions.changed(sid)
+        return handed
 
     async def resume(self, tenant_id: str, sid: str) -> SessionRow:
         row = await self._row(tenant_id, sid)
@@ -63,6 +74,7 @@ class Lifecycle:
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise ConflictError(f"session {sid!r} is {row.status}, not handed_off")
+        await self.sessions.changed(sid)
         await self.session.refresh(row)
         return row
 

@@ -7,12 +7,14 @@ a change and its announcement commit or roll back together.
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -22,7 +24,7 @@ from server.errors import ConflictError, FieldError, NotFoundError, ValidationFa
 from server.keys import NewKey, new_key
 from server.propagation import announce
 from server.registry.definitions import KEEP, ToolDraft, webhook_origin
-from server.registry.model import GLOBAL_TENANT, BotDef, ToolDef
+from server.registry.model import GLOBAL_TENANT, BotDef, SessionRecord, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.secretbox import SecretBox
 from server.storage.calls import CallRepository
@@ -166,7 +168,7 @@ log = logging.getLogger("quiver")
 
 VERSION_CONTENT = (
     "kind", "sandbox", "description", "parameters", "meta", "source", "module", "module_sha256",
-    "webhook", "auth_header_ct", "content_hash",
+    "webhook", "auth_header_ct", "content_hash", "on_error",
 )  # fmt: skip
 
 
@@ -258,6 +260,7 @@ class ToolRepository:
             description=draft.description, parameters=draft.parameters, meta=draft.metadata,
             source=draft.source, module=draft.module, module_sha256=draft.module_sha256,
             webhook=draft.webhook, auth_header_ct=secret_ct, content_hash=draft.content_hash,
+            on_error=draft.on_error,
         )  # fmt: skip
         return tool, await self._add_version(tool, row, actor)
 
@@ -575,7 +578,7 @@ def tool_def(tool: ToolRow, version: ToolVersionRow) -> ToolDef:
         origin="global" if tool.tenant_id == GLOBAL_TENANT else "tenant",
         version=version.version, content_hash=version.content_hash, tenant_id=tool.tenant_id,
         sandbox=version.sandbox, enabled=tool.enabled, version_id=version.id,
-        saved_at_us=int(version.created_at.timestamp() * 1_000_000),
+        saved_at_us=int(version.created_at.timestamp() * 1_000_000), on_error=version.on_error,
     )  # fmt: skip
 
 
@@ -604,30 +607,22 @@ def bot_tools(stored: list[Any] | None) -> tuple[tuple[str, ...] | None, tuple[t
 
 
 class Store:
-    """One request's unit of work."""
+    """One request's unit of work. Its database session is opened on first use, so a request
+    that reads only what the node caches (a call in a cached session) opens none."""
 
     def __init__(
-        self, session: AsyncSession, box: SecretBox, parallel: async_sessionmaker | None = None
+        self,
+        session: AsyncSession | None,
+        box: SecretBox,
+        parallel: async_sessionmaker | None = None,
+        *,
+        open_session: Callable[[], AsyncSession] | None = None,
     ) -> None:
-        self.session = session
-        self.tenants = TenantRepository(session)
-        self.keys = KeyRepository(session)
-        self.tools = ToolRepository(session, box)
-        self.secrets = SecretRepository(session, box)
-        self.providers = ProviderRepository(session, box)
-        self.messages = MessageRepository(session)
-        self.lifecycle = Lifecycle(session)
-        self.eval_runs = EvalRunRepository(session)
-        self.bots = BotRepository(session)
-        self.audit = AuditRepository(session)
-        self.sessions = SessionRepository(session)
-        self.calls = CallRepository(session, parallel)
-        self.datasets = DatasetRepository(session)
-        self.preferences = PreferenceRepository(session)
-        self.leads = LeadRepository(session)
-        self.forms = FormRepository(session)
-        self.calendars = CalendarRepository(session)
-        self.memory = MemoryRepository(session)
+        self._session = session
+        self._open_session = open_session
+        self.box = box
+        self.parallel = parallel
+        self.sessions = SessionRepository(lambda: self.session)
         self.changed_tenants: set[str] = set()
         self.changed_datasets: set[str] = set()  # tenants whose data sets changed
         self.revoked_keys: set[str] = set()
@@ -635,6 +630,87 @@ class Store:
         # that goes away must not turn that answer into an error a client would retry (which
         # would run the tool again). What the call changed in the session is lost then (logged).
         self.answered = False
+
+    @property
+    def session(self) -> AsyncSession:
+        if self._session is None:
+            assert self._open_session is not None
+            self._session = self._open_session()
+        return self._session
+
+    @property
+    def opened(self) -> AsyncSession | None:
+        """The database session, if this unit of work has opened one."""
+        return self._session
+
+    # the repositories, each made on first use
+    @functools.cached_property
+    def tenants(self) -> TenantRepository:
+        return TenantRepository(self.session)
+
+    @functools.cached_property
+    def keys(self) -> KeyRepository:
+        return KeyRepository(self.session)
+
+    @functools.cached_property
+    def tools(self) -> ToolRepository:
+        return ToolRepository(self.session, self.box)
+
+    @functools.cached_property
+    def secrets(self) -> SecretRepository:
+        return SecretRepository(self.session, self.box)
+
+    @functools.cached_property
+    def providers(self) -> ProviderRepository:
+        return ProviderRepository(self.session, self.box)
+
+    @functools.cached_property
+    def messages(self) -> MessageRepository:
+        return MessageRepository(self.session)
+
+    @functools.cached_property
+    def eval_runs(self) -> EvalRunRepository:
+        return EvalRunRepository(self.session)
+
+    @functools.cached_property
+    def bots(self) -> BotRepository:
+        return BotRepository(self.session)
+
+    @functools.cached_property
+    def audit(self) -> AuditRepository:
+        return AuditRepository(self.session)
+
+    @functools.cached_property
+    def lifecycle(self) -> Lifecycle:
+        return Lifecycle(self.session, self.sessions)
+
+    @functools.cached_property
+    def calls(self) -> CallRepository:
+        return CallRepository(self.session, self.parallel)
+
+    @functools.cached_property
+    def datasets(self) -> DatasetRepository:
+        return DatasetRepository(self.session)
+
+    @functools.cached_property
+    def preferences(self) -> PreferenceRepository:
+        return PreferenceRepository(self.session)
+
+    @functools.cached_property
+    def leads(self) -> LeadRepository:
+        return LeadRepository(self.session)
+
+    @functools.cached_property
+    def forms(self) -> FormRepository:
+        return FormRepository(self.session)
+
+    @functools.cached_property
+    def calendars(self) -> CalendarRepository:
+        return CalendarRepository(self.session)
+
+    @functools.cached_property
+    def memory(self) -> MemoryRepository:
+        return MemoryRepository(self.session)
 
     async def changed(
         self,
@@ -696,10 +772,48 @@ class Store:
         )
 
 
+# A session and its variables (one row per variable, or one with none): built once, as the
+# statement of every call whose session state is not cached.
+_STATE = (
+    select(
+        SessionRow.id,
+        SessionRow.tenant_id,
+        SessionRow.bot,
+        SessionRow.intent,
+        SessionRow.version,
+        SessionRow.status,
+        SessionRow.customer,
+        SessionRow.end_reason,
+        SessionRow.open_breakers,
+        SessionRow.actions,
+        SessionVariableRow.name,
+        SessionVariableRow.value,
+    )  # fmt: skip
+    .outerjoin(SessionVariableRow, SessionVariableRow.session_id == SessionRow.id)
+    .where(SessionRow.id == bindparam("sid"))
+)
+
+
 class SessionRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+    def __init__(self, session: Callable[[], AsyncSession]) -> None:
+        self._session = session  # opened on first use (``Store.session``)
         self.bumped: set[str] = set()  # sessions whose snapshot this unit of work changed
+        self.touched: set[str] = set()  # sessions whose state (snapshot or variables) it changed
+
+    @property
+    def session(self) -> AsyncSession:
+        return self._session()
+
+    async def changed(self, session_id: str, *, snapshot: bool = True) -> None:
+        """This unit of work changes the session: every node's cached state of it is dropped
+        when it commits (``s:`` wakes its event streams too; ``v:`` is variables only)."""
+        if snapshot and session_id not in self.bumped:
+            self.bumped.add(session_id)
+            self.touched.add(session_id)
+            await announce(self.session, f"s:{session_id}")
+        elif session_id not in self.touched:
+            self.touched.add(session_id)
+            await announce(self.session, f"v:{session_id}")
 
     async def create(
         self,
@@ -731,17 +845,19 @@ class SessionRepository:
 
     async def get_with_variables(
         self, tenant_id: str, session_id: str
-    ) -> tuple[SessionRow, dict[str, Any]]:
-        """A session and its variables in one round trip (the hot path of every call)."""
-        stmt = (
-            select(SessionRow, SessionVariableRow.name, SessionVariableRow.value)
-            .outerjoin(SessionVariableRow, SessionVariableRow.session_id == SessionRow.id)
-            .where(SessionRow.id == session_id)
-        )
-        rows = (await self.session.execute(stmt)).all()
-        if not rows or rows[0][0].tenant_id != tenant_id:
+    ) -> tuple[SessionRecord, dict[str, Any]]:
+        """A session and its variables in one round trip (a call's, when not cached)."""
+        rows = (await self.session.execute(_STATE, {"sid": session_id})).all()
+        if not rows or rows[0][1] != tenant_id:
             raise NotFoundError(f"session {session_id!r} not found")
-        return rows[0][0], {name: value for _, name, value in rows if name is not None}
+        first = rows[0]
+        record = SessionRecord(
+            id=first[0], tenant_id=first[1], bot=first[2], intent=first[3], version=first[4],
+            status=first[5], customer=first[6], end_reason=first[7],
+            open_breakers=tuple(e for e in first[8] or () if isinstance(e, dict)),
+            actions=tuple(first[9] or ()),
+        )  # fmt: skip
+        return record, {row[10]: row[11] for row in rows if row[10] is not None}
 
     async def variables(self, session_id: str) -> dict[str, Any]:
         rows = await self.session.execute(
@@ -766,6 +882,7 @@ class SessionRepository:
             set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
         )
         await self.session.execute(stmt)
+        await self.changed(session_id, snapshot=False)
 
     async def bump(self, session_id: str) -> None:
         """A change to this session's snapshot: a new version (and an event for its stream)."""
@@ -774,9 +891,7 @@ class SessionRepository:
             .where(SessionRow.id == session_id)
             .values(version=SessionRow.version + 1)
         )
-        if session_id not in self.bumped:
-            await announce(self.session, f"s:{session_id}")
-        self.bumped.add(session_id)
+        await self.changed(session_id)
 
     async def count_failure(self, session_id: str, tool: str) -> int:
         """One more failure of ``tool`` in this session; the new count (atomic upsert)."""
@@ -798,9 +913,14 @@ class SessionRepository:
         else:
             await self.session.execute(delete(row).where(*match))
 
-    async def open_breaker(self, row: SessionRow, tool: str, until: float) -> None:
+    async def open_breaker(self, session_id: str, tool: str, until: float) -> None:
         """Take ``tool`` out of the session until ``until`` (epoch seconds); its failure count
         starts again."""
+        row = await self.session.get(
+            SessionRow, session_id, with_for_update=True, populate_existing=True
+        )
+        if row is None:
+            return
         kept = [e for e in row.open_breakers or () if isinstance(e, dict) and e["tool"] != tool]
         row.open_breakers = [*kept, {"tool": tool, "until": until}]
         await self.session.execute(
@@ -811,7 +931,10 @@ class SessionRepository:
         await self.session.flush()
         await self.bump(row.id)
 
-    async def set_actions(self, row: SessionRow, actions: list[dict[str, Any]]) -> None:
+    async def set_actions(self, session_id: str, actions: list[dict[str, Any]]) -> None:
+        row = await self.session.get(SessionRow, session_id)
+        if row is None:
+            raise NotFoundError(f"session {session_id!r} not found")
         row.actions = actions
         await self.session.flush()
         await self.bump(row.id)

@@ -132,6 +132,8 @@ class ToolVersionRow(Base):
     content_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     created_by: Mapped[str | None] = mapped_column(String(32))
+    # what the save learnt of the code: it declares an on_error handler (NULL: saved before 0011)
+    on_error: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class WasmArtefactRow(Base):

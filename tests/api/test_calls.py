@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from sqlalchemy import func, select
 
-from server.storage.tables import ToolCallRow
+from server.storage.tables import ToolCallRow, ToolRow, ToolVersionRow
 from tests.conftest import Api, TenantKeys, api_for
 
 ORDER_TOOL = """
@@ -197,7 +197,18 @@ tool = {"name": "flaky", "description": "fails", "execute": execute, "on_error":
 
     shaped = await call(acme, sid, "flaky")
     told = await call(acme, sid, "reports")
+    async with api.runtime.sessions() as session:  # what the saves learnt, kept with the versions
+        facts = dict(
+            (
+                await session.execute(
+                    select(ToolRow.name, ToolVersionRow.on_error).join(
+                        ToolVersionRow, ToolVersionRow.tool_id == ToolRow.id
+                    )
+                )
+            ).all()
+        )
 
+    assert facts == {"flaky": True, "reports": False}
     assert (
         shaped["error"]["code"] == "tool_error" and "database is down" in shaped["error"]["message"]
     )

@@ -12,8 +12,8 @@ import pytest
 import pytest_asyncio
 
 from sandbox.engine import Limits, RunResult, ToolSource
+from sandbox.pool import PoolConfig
 from sandbox.restricted.engine import RestrictedEngine
-from sandbox.restricted.pool import PoolConfig
 
 CANARY_SECRET = "CANARY-7f3c1d-DO-NOT-LEAK"
 

@@ -11,8 +11,8 @@ import platform
 import pytest
 import pytest_asyncio
 
+from sandbox.pool import PoolConfig
 from sandbox.restricted.engine import RestrictedEngine
-from sandbox.restricted.pool import PoolConfig
 from tests.sandbox.conftest import CANARY_SECRET, run
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

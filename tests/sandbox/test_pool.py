@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from sandbox.engine import Limits, ToolSource
+from sandbox.pool import PoolConfig
 from sandbox.restricted.engine import RestrictedEngine
-from sandbox.restricted.pool import PoolConfig
 from tests.sandbox.conftest import run, tool_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -17,7 +17,7 @@ import pytest
 import pytest_asyncio
 
 from sandbox.engine import Limits, RunResult, ToolSource
-from sandbox.restricted.pool import PoolConfig, WorkerPool
+from sandbox.pool import PoolConfig, WorkerPool
 from sandbox.wasm.python.build import ADDRESS_SPACE, SLOTS
 from sandbox.wasm.python.engine import PythonWasmEngine
 from sandbox.wasm.python.host import PER_TENANT_INSTANCES, REUSE_CALLS

@@ -61,7 +61,7 @@ from server.errors import (
 from server.events import diff, fingerprints
 from server.registry.definitions import check_browser_actions
 from server.registry.formats import native
-from server.registry.model import Snapshot
+from server.registry.model import SessionRecord, Snapshot
 from server.registry.service import TenantView
 from server.storage.repositories import Store
 from server.storage.tables import SessionRow, utcnow
@@ -152,7 +152,7 @@ async def session_snapshot(
     fmt = snapshot_format(format, strict)
     state = await _state(principal, runtime, store, sid, tenant)
     return snapshot_response(
-        runtime.registry, state.view, state.row.bot, fmt, if_none_match, state.inputs
+        runtime.registry, state.view, state.session.bot, fmt, if_none_match, state.inputs
     )
 
 
@@ -189,7 +189,7 @@ async def set_actions(
     problems.raise_if_any()
     server_tools = {
         e.name: e
-        for e in runtime.registry.snapshot(state.view, state.row.bot, state.inputs).entries
+        for e in runtime.registry.snapshot(state.view, state.session.bot, state.inputs).entries
         if e.executor == "server"
     }
     taken = [a["name"] for a in actions if a["name"] in server_tools]
@@ -200,8 +200,8 @@ async def set_actions(
             for n in taken
         )
         raise ConflictError(f"names already in this session's snapshot: {clashes}")
-    if actions != list(state.row.actions or []):
-        await store.sessions.set_actions(state.row, actions)
+    if actions != list(state.session.actions or []):
+        await store.sessions.set_actions(sid, actions)
     return {"id": sid, "actions": [a["name"] for a in actions]}
 
 
@@ -234,11 +234,11 @@ async def call_tool(
     digest = {**body.model_dump(), "format": format}
     return await answer_once(
         runtime.idempotency, principal, f"call:{sid}", idempotency_key, digest, store,
-        lambda: _call_tool(sid, body, principal, runtime, store, tenant, format),
+        lambda: answer_call(sid, body, principal, runtime, store, tenant, format),
     )  # fmt: skip
 
 
-async def _call_tool(
+async def answer_call(
     sid: str,
     body: CallBody,
     principal,
@@ -288,7 +288,7 @@ async def report_outcome(
         call_id=call_id,
     )  # fmt: skip
     await runtime.tracker.outcome(
-        store, state.tenant_id, state.row, body.tool,
+        store, state.tenant_id, state.session, body.tool,
         None if body.success else error.code, {}, "browser", rolling=False,
     )  # fmt: skip
     return {"id": call_id, "recorded": True}
@@ -388,10 +388,11 @@ async def events(
                 if current is None:
                     yield b'event: closed\ndata: {"reason": "session deleted"}\n\n'
                     return
-                snapshot, row = current
-                if row.status != sent_status:  # handed to a person, given back, or ended
-                    sent_status = row.status
-                    yield b"event: status\ndata: " + orjson.dumps(session_public(row)) + b"\n\n"
+                snapshot, record = current
+                if record.status != sent_status:  # handed to a person, given back, or ended
+                    sent_status = record.status
+                    public = await _public(runtime, state.tenant_id, sid)
+                    yield b"event: status\ndata: " + orjson.dumps(public) + b"\n\n"
                 prints = fingerprints(snapshot)
                 if snapshot.version != sent_version or prints != sent:
                     hub.remember(sid, snapshot.version, prints)
@@ -414,14 +415,19 @@ async def events(
 
 async def _current_snapshot(
     runtime: Runtime, tenant_id: str, sid: str
-) -> tuple[Snapshot, SessionRow] | None:
+) -> tuple[Snapshot, SessionRecord] | None:
     async with runtime.sessions() as session, session.begin():
         store = runtime.store(session)
         try:
             state = await load_state(runtime, store, tenant_id, sid)
         except NotFoundError:
             return None
-    return runtime.registry.snapshot(state.view, state.row.bot, state.inputs), state.row
+    return runtime.registry.snapshot(state.view, state.session.bot, state.inputs), state.session
+
+
+async def _public(runtime: Runtime, tenant_id: str, sid: str) -> dict[str, Any]:
+    async with runtime.sessions() as session, session.begin():
+        return session_public(await runtime.store(session).sessions.get(tenant_id, sid))
 
 
 def _event(snapshot: Snapshot, change: dict[str, Any]) -> bytes:
@@ -601,7 +607,6 @@ async def end_session(
     await lifecycle.end_session(
         runtime, store, tenant_id, row.id, (body or EndBody()).reason, utcnow()
     )
-    store.sessions.bumped.add(row.id)  # its event stream says so
     runtime.hooks.wake.set()  # its end hooks run soon (after this commit), on some node
     return session_public(await store.sessions.get(tenant_id, row.id))
 
@@ -613,7 +618,6 @@ async def resume_session(
     """Give a handed-off conversation back to the agent loop."""
     tenant_id, row = await _session(principal, store, sid, tenant)
     row = await store.lifecycle.resume(tenant_id, row.id)
-    store.sessions.bumped.add(row.id)
     return session_public(row)
 
 

@@ -1,6 +1,7 @@
 """A pool of pre-started, hardened worker processes, driven from asyncio.
 
-Every worker is a fresh interpreter (``python -I -m sandbox.restricted.worker``) with an empty
+Shared by the engines that run tools in worker processes (RestrictedPython, and the WASM
+engines whose runners live in workers). Every worker is a fresh interpreter with an empty
 environment and an empty, read-only working directory: nothing of the server's memory, files,
 keys or connections is inherited. The pool enforces the wall-clock deadline of every request
 (a worker past it is killed and replaced), a per-tenant cap on busy workers, and a bounded wait
@@ -409,8 +410,9 @@ class WorkerPool:
         try:
             if semaphore.locked():
                 self.stats.waiting += 1
-                try:
-                    await asyncio.wait_for(semaphore.acquire(), wait_s)
+                try:  # a deadline on this task, not a task per wait (as wait_for makes)
+                    async with asyncio.timeout(wait_s):
+                        await semaphore.acquire()
                 finally:
                     self.stats.waiting -= 1
             else:
@@ -426,7 +428,8 @@ class WorkerPool:
                 if self._idle.empty():
                     self.stats.waiting += 1
                     try:
-                        worker = await asyncio.wait_for(self._idle.get(), wait_s)
+                        async with asyncio.timeout(wait_s):
+                            worker = await self._idle.get()
                     finally:
                         self.stats.waiting -= 1
                 else:

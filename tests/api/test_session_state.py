@@ -1,0 +1,148 @@
+"""A session's state is cached on each node and kept exact: a call that changes nothing opens
+no database session; what a call, the agent or another node changes is what the next call sees."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from server.calls.session_state import SessionStates
+from server.registry.model import SessionRecord
+from server.settings import Settings
+from tests.api.test_calls import call, session_for, simple_tool
+from tests.conftest import Api
+from tests.servers import bearer_client, node_process
+
+COUNTER = simple_tool(
+    "count",
+    'n = context.variables.get("n", 0) + 1\n'
+    'context.update_context({"n": n})\n'
+    'return {"success": True, "message": str(n), "n": n}',
+)
+ECHO = simple_tool("echo", 'return {"success": True, "message": "hi", "seen": context.variables}')
+
+
+def record(sid: str, tenant: str = "acme") -> SessionRecord:
+    return SessionRecord(id=sid, tenant_id=tenant, bot="b")
+
+
+# the cache itself ------------------------------------------------------------------------------
+
+
+def test_a_state_read_before_a_change_is_not_kept_after_the_change_was_forgotten() -> None:
+    states = SessionStates()
+    epoch = states.epoch  # a reader looks at the epoch, then reads the database…
+    states.forget(["s1"])  # …while a change to s1 commits on this node
+
+    states.put(record("s1"), {"n": 1}, epoch)  # what it read may predate the change
+
+    assert states.get("s1") is None
+
+
+def test_states_are_kept_until_forgotten_and_bounded() -> None:
+    states = SessionStates(max_sessions=2)
+    for sid in ("s1", "s2", "s3"):
+        states.put(record(sid), {}, states.epoch)
+    kept = [sid for sid in ("s1", "s2", "s3") if states.get(sid) is not None]
+    states.forget(["s3"])
+    after_forget = states.get("s3")
+    states.clear()
+
+    assert kept == ["s2", "s3"]  # the least recently used went first
+    assert after_forget is None and len(states) == 0
+
+
+# through HTTP, on both databases ----------------------------------------------------------------
+
+
+@contextmanager
+def opened_sessions(api: Api) -> Iterator[Callable[[], int]]:
+    """Counts the database sessions the node opens meanwhile."""
+    runtime = api.runtime
+    real = runtime.sessions
+    count = 0
+
+    def counting() -> Any:
+        nonlocal count
+        count += 1
+        return real()
+
+    runtime.sessions = counting
+    try:
+        yield lambda: count
+    finally:
+        runtime.sessions = real
+
+
+async def test_a_call_that_changes_nothing_opens_no_database_session(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [ECHO])
+    await call(acme, sid, "echo")  # the node reads the session once
+    await api.runtime.call_log.flush()
+
+    with opened_sessions(api) as opened:
+        answers = [await call(acme, sid, "echo") for _ in range(5)]
+
+    assert [a["success"] for a in answers] == [True] * 5
+    assert opened() == 0
+
+
+async def test_each_call_sees_the_variables_the_call_before_wrote(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [COUNTER])
+
+    counts = [(await call(acme, sid, "count"))["result"]["n"] for _ in range(4)]
+    stored = (await acme.agent.get(f"/v1/sessions/{sid}/variables")).json()["variables"]
+
+    assert counts == [1, 2, 3, 4]
+    assert stored == {"n": 4}
+
+
+async def test_a_cached_session_that_ends_refuses_the_next_call(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [ECHO])
+    await call(acme, sid, "echo")
+
+    ended = await acme.agent.post(f"/v1/sessions/{sid}/end", json={"reason": "done"})
+    refused = await acme.agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "echo"})
+
+    assert ended.status_code == 200
+    assert refused.status_code == 409 and refused.json()["code"] == "session_ended"
+
+
+async def test_another_tenants_key_cannot_use_a_cached_session(api: Api) -> None:
+    acme, globex = await api.tenant("acme"), await api.tenant("globex")
+    sid = await session_for(acme, [ECHO])
+    await call(acme, sid, "echo")  # cached on this node now
+
+    stranger = await globex.agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "echo"})
+
+    assert stranger.status_code == 404
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+async def test_a_change_on_another_node_reaches_this_nodes_cached_state(
+    api: Api, settings: Settings
+) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [COUNTER])
+    assert (await call(acme, sid, "count"))["result"]["n"] == 1  # cached here with n = 1
+    with node_process(settings) as node2:
+        remote = bearer_client(node2.base, acme.agent_key)
+        there = await remote.post(f"/v1/sessions/{sid}/calls", json={"tool": "count"})
+        ended = await remote.post(f"/v1/sessions/{sid}/end", json={"reason": "elsewhere"})
+        await remote.aclose()
+    assert there.json()["result"]["n"] == 2 and ended.status_code == 200
+
+    # the announcement of node 2's commit reaches this node within moments: look until then
+    deadline = time.monotonic() + 5
+    while True:
+        answer = await acme.agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "count"})
+        if answer.status_code == 409 or time.monotonic() > deadline:
+            break
+
+    assert answer.status_code == 409 and answer.json()["code"] == "session_ended"
