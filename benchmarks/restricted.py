@@ -1,13 +1,14 @@
 """RestrictedPython tier benchmark.
 
-    python -m benchmarks.restricted [--calls 2000] [--seconds 5]
+    python -m benchmarks.restricted [--calls 2000] [--seconds 5] [--databases sqlite,postgresql]
 
 Per-call latency of one trivial tool, measured in one run:
   (a) in-process   the worker's own code path called directly (compile cached, guards on)
   (b) pool         through the hardened pre-started worker pool (what the server uses)
   (c) subprocess   a fresh hardened worker process started for every call
-and HTTP throughput of ``POST /v1/sessions/{sid}/calls`` on that tool (real uvicorn, SQLite)
-against a bare FastAPI endpoint returning the same JSON, with the same load generator.
+and HTTP throughput and median latency of ``POST /v1/sessions/{sid}/calls`` on that tool (real
+uvicorn, on SQLite and on PostgreSQL) against a bare FastAPI endpoint returning the same JSON,
+with the same load generator in the same run; and MCP ``tools/call`` through the SDK's client.
 """
 
 from __future__ import annotations
@@ -15,21 +16,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
 from sandbox import channel
 from sandbox.engine import Limits, ToolSource
+from sandbox.pool import PoolConfig
 from sandbox.restricted.engine import RestrictedEngine
-from sandbox.restricted.pool import PoolConfig
 from sandbox.restricted.worker import Worker
+from server.secretbox import generate_key
 
 TOOL = """
 def execute(params, context):
@@ -47,6 +51,16 @@ def stats(samples: list[float]) -> tuple[float, float]:
 
 
 def bench_in_process(calls: int) -> list[float]:
+    """The worker's code path in this process. Each call caps this process's CPU time as a
+    worker's is capped; the cap is lifted again when done (the rest of the run needs CPU)."""
+    cap = resource.getrlimit(resource.RLIMIT_CPU)
+    try:
+        return _in_process(calls)
+    finally:
+        resource.setrlimit(resource.RLIMIT_CPU, cap)
+
+
+def _in_process(calls: int) -> list[float]:
     worker = Worker(restricted=True)
     request = {
         "op": "call",
@@ -144,100 +158,145 @@ def wait_ready(base: str, path: str) -> None:
     raise RuntimeError(f"{base} did not start")
 
 
+@dataclass
+class Load:
+    rps: float
+    p50_ms: float
+    reconnects: int  # connections the server closed under load (each is reopened)
+
+
 async def load(
     port: int, path: str, body: bytes, auth: str | None, seconds: float, concurrency: int = 8
-) -> float:
-    """Requests per second over keep-alive connections, ``concurrency`` in flight.
+) -> Load:
+    """Requests per second and median latency over keep-alive connections, ``concurrency`` in
+    flight.
 
     A raw HTTP/1.1 client on asyncio streams: it costs far less CPU than a full client
-    library, so on a small machine the servers, not the load generator, are measured."""
+    library, so on a small machine the servers, not the load generator, are measured. A
+    connection the server closes is counted and reopened (never a crash)."""
     head = f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
     if auth:
         head += f"Authorization: Bearer {auth}\r\n"
     request = (head + "\r\n").encode() + body
-    done = 0
+    latencies: list[float] = []
+    reconnects = 0
     deadline = time.perf_counter() + seconds
 
     async def connection() -> None:
-        nonlocal done
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        try:
-            while time.perf_counter() < deadline:
-                writer.write(request)
-                headers = await reader.readuntil(b"\r\n\r\n")
-                length = int(headers.lower().split(b"content-length:")[1].split(b"\r\n")[0])
-                reply = await reader.readexactly(length)
-                assert headers.startswith(b"HTTP/1.1 200") and b'"success":true' in reply, reply
-                done += 1
-        finally:
-            writer.close()
+        nonlocal reconnects
+        while time.perf_counter() < deadline:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            try:
+                while time.perf_counter() < deadline:
+                    started = time.perf_counter()
+                    writer.write(request)
+                    headers = await reader.readuntil(b"\r\n\r\n")
+                    length = int(headers.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+                    reply = await reader.readexactly(length)
+                    latencies.append(time.perf_counter() - started)
+                    ok = headers.startswith(b"HTTP/1.1 200") and b'"success":true' in reply
+                    assert ok, headers + reply
+                    if b"connection: close" in headers.lower():
+                        break
+            except (asyncio.IncompleteReadError, ConnectionError):
+                reconnects += 1
+            finally:
+                writer.close()
 
     started = time.perf_counter()
     await asyncio.gather(*(connection() for _ in range(concurrency)))
-    return done / (time.perf_counter() - started)
+    took = time.perf_counter() - started
+    return Load(len(latencies) / took, statistics.median(latencies) * 1000, reconnects)
 
 
-def bench_http(seconds: float) -> tuple[float, float]:
+async def bench_mcp(base: str, key: str, seconds: float, concurrency: int = 8) -> Load:
+    """MCP ``tools/call`` of the same tool through the official SDK's client, ``concurrency``
+    calls in flight on one MCP session."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=30)
+    latencies: list[float] = []
+    async with Client(
+        streamable_http_client(f"{base}/mcp?bot=b", http_client=http), cache=None
+    ) as client:
+        deadline = time.perf_counter() + seconds
+
+        async def caller() -> None:
+            while time.perf_counter() < deadline:
+                started = time.perf_counter()
+                result = await client.call_tool("echo", {"x": "1"})
+                assert not result.is_error, result
+                latencies.append(time.perf_counter() - started)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(caller() for _ in range(concurrency)))
+        took = time.perf_counter() - started
+    await http.aclose()
+    return Load(len(latencies) / took, statistics.median(latencies) * 1000, 0)
+
+
+def quiver_server(database: str, port: int, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     tmp = Path(tempfile.mkdtemp())
-    quiver_port, bare_port = free_port(), free_port()
     env = {
         **os.environ,
         "QUIVER_DATA_DIR": str(tmp),
         "QUIVER_ADMIN_KEY": ADMIN,
         "QUIVER_LOG_LEVEL": "warning",
-        "QUIVER_WORKERS": "2",
+        "QUIVER_WORKERS": str(workers),
+        # the load is one key's: lift its rate so the benchmark measures the call path
+        "QUIVER_KEY_REQUESTS": "100000/second",
+        "QUIVER_TENANT_REQUESTS": "100000/second",
     }
-    quiver = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(quiver_port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    if database == "postgresql":
+        name = "quiver_bench"
+        for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
+            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
+        env["QUIVER_DATABASE_URL"] = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+        env["QUIVER_SECRET_KEY"] = generate_key()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def bench_http(seconds: float, database: str, workers: int) -> dict[str, Load]:
+    """The call route, MCP tools/call and the bare endpoint, one after another in one run."""
+    quiver_port, bare_port = free_port(), free_port()
+    quiver, base = quiver_server(database, quiver_port, workers)
     bare = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "benchmarks.bare_app:app",
-            "--port",
-            str(bare_port),
-            "--log-level",
-            "warning",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+        [sys.executable, "-m", "uvicorn", "benchmarks.bare_app:app", "--port", str(bare_port),
+         "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
     try:
-        base = f"http://127.0.0.1:{quiver_port}"
         wait_ready(base, "/readyz")
         wait_ready(f"http://127.0.0.1:{bare_port}", "/docs")
         admin = {"Authorization": f"Bearer {ADMIN}"}
         httpx.post(f"{base}/v1/tenants", json={"id": "bench"}, headers=admin).raise_for_status()
-        dev = httpx.post(
-            f"{base}/v1/tenants/bench/keys", json={"role": "developer"}, headers=admin
-        ).json()["key"]
-        agent = httpx.post(
-            f"{base}/v1/tenants/bench/keys", json={"role": "agent"}, headers=admin
-        ).json()["key"]
-        httpx.post(
-            f"{base}/v1/tools",
-            json={"kind": "python", "source": TOOL},
-            headers={"Authorization": f"Bearer {dev}"},
-        ).raise_for_status()
-        httpx.post(
-            f"{base}/v1/bots",
-            json={"name": "b", "tools": None},
-            headers={"Authorization": f"Bearer {dev}"},
-        ).raise_for_status()
+        keys = f"{base}/v1/tenants/bench/keys"
+        dev = httpx.post(keys, json={"role": "developer"}, headers=admin).json()["key"]
+        agent = httpx.post(keys, json={"role": "agent"}, headers=admin).json()["key"]
+        as_dev = {"Authorization": f"Bearer {dev}"}
+        tool = {"kind": "python", "source": TOOL}
+        httpx.post(f"{base}/v1/tools", json=tool, headers=as_dev).raise_for_status()
+        bot = {"name": "b", "tools": None}
+        httpx.post(f"{base}/v1/bots", json=bot, headers=as_dev).raise_for_status()
+        session = {"bot": "b"}
         sid = httpx.post(
-            f"{base}/v1/sessions", json={"bot": "b"}, headers={"Authorization": f"Bearer {agent}"}
+            f"{base}/v1/sessions", json=session, headers={"Authorization": f"Bearer {agent}"}
         ).json()["id"]
         body = b'{"tool": "echo", "arguments": {"x": "1"}}'
         path = f"/v1/sessions/{sid}/calls"
         asyncio.run(load(quiver_port, path, body, agent, 1.0))  # warm up
-        quiver_rps = asyncio.run(load(quiver_port, path, body, agent, seconds))
-        bare_rps = asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, seconds))
-        return quiver_rps, bare_rps
+        asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, 1.0))
+        return {
+            "bare": asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, seconds)),
+            "call": asyncio.run(load(quiver_port, path, body, agent, seconds)),
+            "mcp": asyncio.run(bench_mcp(base, agent, seconds)),
+        }
     finally:
         for proc in (quiver, bare):
             proc.terminate()
@@ -248,6 +307,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--databases", default="sqlite,postgresql", help="sqlite,postgresql")
+    parser.add_argument("--workers", type=int, default=4, help="sandbox workers of the server")
     args = parser.parse_args()
     in_process = stats(bench_in_process(args.calls))
     pool = stats(asyncio.run(bench_pool(args.calls)))
@@ -262,10 +323,19 @@ def main() -> None:
     print(
         f"pool / in-process: {pool[0] / in_process[0]:.1f}x slower; subprocess / pool: {fresh[0] / pool[0]:.0f}x slower"
     )
-    quiver_rps, bare_rps = bench_http(args.seconds)
-    print(
-        f"HTTP POST .../calls: {quiver_rps:.0f} req/s; bare FastAPI endpoint: {bare_rps:.0f} req/s; ratio {quiver_rps / bare_rps:.0%}"
-    )
+    pool_ms = pool[0] / 1000
+    for database in args.databases.split(","):
+        rows = bench_http(args.seconds, database, args.workers)
+        bare = rows["bare"]
+        print(
+            f"\nHTTP on {database} ({args.workers} workers), 8 connections, {args.seconds:.0f} s each"
+        )
+        print(f"{'':28}{'req/s':>10}{'p50 ms':>10}{'of bare':>10}{'reconnects':>12}")
+        for name, row in rows.items():
+            label = {"bare": "bare FastAPI endpoint", "call": "POST .../calls", "mcp": "MCP tools/call (SDK)"}[name]  # fmt: skip
+            print(f"{label:<28}{row.rps:>10.0f}{row.p50_ms:>10.2f}{row.rps / bare.rps:>10.0%}{row.reconnects:>12}")  # fmt: skip
+        bound = 2 * bare.p50_ms + pool_ms
+        print(f"POST .../calls p50 {rows['call'].p50_ms:.2f} ms; target 2 x bare p50 + pool round trip = {bound:.2f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":
