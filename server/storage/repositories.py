@@ -7,12 +7,11 @@ a change and its announcement commit or roll back together.
 
 from __future__ import annotations
 
-import functools
 import logging
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -606,6 +605,25 @@ def bot_tools(stored: list[Any] | None) -> tuple[tuple[str, ...] | None, tuple[t
     return tuple(names), tuple(pins)
 
 
+R = TypeVar("R")
+
+
+class _Repository(Generic[R]):
+    """A repository attribute of ``Store``, made on first use (and its database session with it,
+    if none is open yet); then kept on the store."""
+
+    def __init__(self, make: Callable[[Store], R]) -> None:
+        self.make = make
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, store: Store, owner: type | None = None) -> R:
+        made = store.__dict__[self.name] = self.make(store)  # the instance's own from now on
+        return made
+
+
 class Store:
     """One request's unit of work. Its database session is opened on first use, so a request
     that reads only what the node caches (a call in a cached session) opens none."""
@@ -644,73 +662,23 @@ class Store:
         return self._session
 
     # the repositories, each made on first use
-    @functools.cached_property
-    def tenants(self) -> TenantRepository:
-        return TenantRepository(self.session)
-
-    @functools.cached_property
-    def keys(self) -> KeyRepository:
-        return KeyRepository(self.session)
-
-    @functools.cached_property
-    def tools(self) -> ToolRepository:
-        return ToolRepository(self.session, self.box)
-
-    @functools.cached_property
-    def secrets(self) -> SecretRepository:
-        return SecretRepository(self.session, self.box)
-
-    @functools.cached_property
-    def providers(self) -> ProviderRepository:
-        return ProviderRepository(self.session, self.box)
-
-    @functools.cached_property
-    def messages(self) -> MessageRepository:
-        return MessageRepository(self.session)
-
-    @functools.cached_property
-    def eval_runs(self) -> EvalRunRepository:
-        return EvalRunRepository(self.session)
-
-    @functools.cached_property
-    def bots(self) -> BotRepository:
-        return BotRepository(self.session)
-
-    @functools.cached_property
-    def audit(self) -> AuditRepository:
-        return AuditRepository(self.session)
-
-    @functools.cached_property
-    def lifecycle(self) -> Lifecycle:
-        return Lifecycle(self.session, self.sessions)
-
-    @functools.cached_property
-    def calls(self) -> CallRepository:
-        return CallRepository(self.session, self.parallel)
-
-    @functools.cached_property
-    def datasets(self) -> DatasetRepository:
-        return DatasetRepository(self.session)
-
-    @functools.cached_property
-    def preferences(self) -> PreferenceRepository:
-        return PreferenceRepository(self.session)
-
-    @functools.cached_property
-    def leads(self) -> LeadRepository:
-        return LeadRepository(self.session)
-
-    @functools.cached_property
-    def forms(self) -> FormRepository:
-        return FormRepository(self.session)
-
-    @functools.cached_property
-    def calendars(self) -> CalendarRepository:
-        return CalendarRepository(self.session)
-
-    @functools.cached_property
-    def memory(self) -> MemoryRepository:
-        return MemoryRepository(self.session)
+    tenants = _Repository(lambda s: TenantRepository(s.session))
+    keys = _Repository(lambda s: KeyRepository(s.session))
+    tools = _Repository(lambda s: ToolRepository(s.session, s.box))
+    secrets = _Repository(lambda s: SecretRepository(s.session, s.box))
+    providers = _Repository(lambda s: ProviderRepository(s.session, s.box))
+    messages = _Repository(lambda s: MessageRepository(s.session))
+    eval_runs = _Repository(lambda s: EvalRunRepository(s.session))
+    bots = _Repository(lambda s: BotRepository(s.session))
+    audit = _Repository(lambda s: AuditRepository(s.session))
+    lifecycle = _Repository(lambda s: Lifecycle(s.session, s.sessions))
+    calls = _Repository(lambda s: CallRepository(s.session, s.parallel))
+    datasets = _Repository(lambda s: DatasetRepository(s.session))
+    preferences = _Repository(lambda s: PreferenceRepository(s.session))
+    leads = _Repository(lambda s: LeadRepository(s.session))
+    forms = _Repository(lambda s: FormRepository(s.session))
+    calendars = _Repository(lambda s: CalendarRepository(s.session))
+    memory = _Repository(lambda s: MemoryRepository(s.session))
 
     async def changed(
         self,
