@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import get_args
 
+from sandbox.engine import FailureCode
+from server.calls.envelope import CODES
 from server.errors import ERROR_CODES
 from tests.conftest import Api
 
@@ -14,6 +17,13 @@ def test_every_error_code_is_documented() -> None:
     text = DOC.read_text()
 
     assert [code for code in ERROR_CODES if f"`{code}`" not in text] == []
+
+
+def test_every_envelope_failure_code_is_in_the_one_table_and_documented() -> None:
+    text = DOC.read_text()
+
+    assert [code for code in get_args(FailureCode) if code not in CODES] == []
+    assert [code for code in CODES if f"`{code}`" not in text] == []
 
 
 async def test_unknown_route_and_wrong_method_are_problems(api: Api) -> None:

@@ -2,22 +2,64 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-MODEL_MESSAGES = {
-    "invalid_arguments": "Tool '{tool}' was called with invalid arguments: {detail} Fix the arguments and call it again.",
-    "tool_not_available": "Tool '{tool}' is not available in this conversation. Do not call it again; continue without it.",
-    "timeout": "Tool '{tool}' failed: it timed out. Tell the user you cannot get this information right now.",
-    "memory_limit": "Tool '{tool}' failed: it ran out of resources. Tell the user you cannot do this right now.",
-    "worker_crashed": "Tool '{tool}' failed unexpectedly. Tell the user you cannot do this right now.",
-    "busy": "Tool '{tool}' is busy. Try again in a moment, or tell the user you cannot do this right now.",
-    "result_too_large": "Tool '{tool}' failed: its result was too large. Tell the user you cannot do this right now.",
-    "engine_unavailable": "Tool '{tool}' cannot run on this server yet. Tell the user you cannot do this right now.",
-    "tool_failed": "Tool '{tool}' reported a failure: {detail}",
-    "circuit_open": "Tool '{tool}' has failed repeatedly and is switched off. Do not call it again; tell the user you cannot do this right now and continue without it.",
-    "missing_secret": "Tool '{tool}' is not fully configured on this server yet. Tell the user you cannot do this right now.",
-    "browser_action": "Tool '{tool}' runs in the user's browser, not on the server. Call it through the page's agent instead.",
-}
+
+@dataclass(frozen=True)
+class Code:
+    """What an envelope's failure code means for the rest of the platform."""
+
+    tools_fault: bool  # counts for the breakers (the session's and the tenant's rolling one)
+    model_message: str | None = None  # what the model reads (None: ``DEFAULT_MESSAGE``)
+
+
+# Every failure code an envelope carries, in one table: the engines' (``sandbox.engine.
+# FailureCode``: each engine translates its native failures — a killed worker, a trap, a
+# deadline — into one of them), the built-in skills', the pipeline's own and the webhooks'.
+# A code that is not the tool's fault says nothing about its health: the model's arguments, the
+# node's load, a worker killed from outside, an engine or a secret this node lacks, a breaker,
+# a claim, a skill asked for what is not there. docs/errors.md names each (a test checks).
+CODES: dict[str, Code] = {
+    # the engines'
+    "tool_error": Code(True),
+    "timeout": Code(True, "Tool '{tool}' failed: it timed out. Tell the user you cannot get this information right now."),
+    "memory_limit": Code(True, "Tool '{tool}' failed: it ran out of resources. Tell the user you cannot do this right now."),
+    "out_of_fuel": Code(True),
+    "worker_crashed": Code(False, "Tool '{tool}' failed unexpectedly. Tell the user you cannot do this right now."),
+    "trap": Code(True),
+    "exit_code": Code(True),
+    "malformed_output": Code(True),
+    "result_too_large": Code(True, "Tool '{tool}' failed: its result was too large. Tell the user you cannot do this right now."),
+    "load_timeout": Code(True),
+    "busy": Code(False, "Tool '{tool}' is busy. Try again in a moment, or tell the user you cannot do this right now."),
+    "host_call_error": Code(True),
+    # the built-in skills'
+    "not_configured": Code(False),
+    "not_found": Code(False),
+    "invalid_input": Code(False),
+    "slot_taken": Code(False),
+    # the call pipeline's
+    "invalid_arguments": Code(False, "Tool '{tool}' was called with invalid arguments: {detail} Fix the arguments and call it again."),
+    "tool_not_available": Code(False, "Tool '{tool}' is not available in this conversation. Do not call it again; continue without it."),
+    "already_done": Code(False),
+    "circuit_open": Code(False, "Tool '{tool}' has failed repeatedly and is switched off. Do not call it again; tell the user you cannot do this right now and continue without it."),
+    "browser_action": Code(False, "Tool '{tool}' runs in the user's browser, not on the server. Call it through the page's agent instead."),
+    "tool_failed": Code(True, "Tool '{tool}' reported a failure: {detail}"),
+    "engine_unavailable": Code(False, "Tool '{tool}' cannot run on this server yet. Tell the user you cannot do this right now."),
+    "missing_secret": Code(False, "Tool '{tool}' is not fully configured on this server yet. Tell the user you cannot do this right now."),
+    "not_approved": Code(True),
+    # the webhooks' (docs/egress.md)
+    "upstream_4xx": Code(True),
+    "upstream_5xx": Code(True),
+    "connect_error": Code(True),
+    "egress_denied": Code(True),
+    "dns_error": Code(True),
+    "malformed_response": Code(True),
+    "too_large": Code(True),
+}  # fmt: skip
+NOT_THE_TOOLS_FAULT = frozenset(name for name, code in CODES.items() if not code.tools_fault)
+MODEL_MESSAGES = {name: code.model_message for name, code in CODES.items() if code.model_message}
 DEFAULT_MESSAGE = "Tool '{tool}' failed: {detail} Tell the user you cannot do this right now."
 
 

@@ -16,21 +16,13 @@ from typing import Any
 
 from server import metrics
 from server.calls.breakers import BreakerPolicy, Breakers, TenantBreakers
+from server.calls.envelope import NOT_THE_TOOLS_FAULT
 from server.registry.model import BrowserAction, SessionInputs, SessionRecord
 from server.registry.service import TenantView
 from server.storage.repositories import Store
 
 SESSION_BREAKER_FAILURES = 3
 SESSION_BREAKER_COOLDOWN_S = 300.0
-# Outcomes that say nothing about a tool's health — the model's arguments, the node's load, a
-# worker killed from outside, an engine or dependency this node lacks, a breaker or a claim —
-# count for no breaker: only the tool's own failures do.
-NOT_THE_TOOLS_FAULT = frozenset({
-    "invalid_arguments", "busy", "circuit_open", "already_done", "worker_crashed",
-    "engine_unavailable", "tool_not_available", "browser_action", "missing_secret",
-    # a skill asked for what is not there, or for a slot someone else just took
-    "not_configured", "not_found", "invalid_input", "slot_taken",
-})  # fmt: skip
 
 
 def open_session_breakers(row: SessionRecord, now: float) -> frozenset[str]:
