@@ -2,10 +2,11 @@
 fallback. SQLite runs as a single node and needs neither.
 
 What travels is only *what* changed, never content: ``t:<tenant>:<version>`` (a registry change;
-``*`` = global tools), ``s:<session>`` (a session's snapshot inputs), ``v:<session>`` (its variables only), ``k:<key id>`` (a revoked
-key), ``d:<tenant>`` (a data set of the skills). Notifications are sent inside the transaction that makes the change, so they go out
-exactly when it commits. A receiving node forgets its cached version counters (or key) and
-wakes the event streams concerned, which then rebuild from the database.
+``*`` = global tools), ``s:<session>`` (a session's snapshot inputs), ``v:<session>`` (its
+variables only), ``k:<key id>`` (a revoked key), ``d:<tenant>`` (a data set of the skills).
+Notifications are sent inside the transaction that makes the change, so they go out exactly
+when it commits. A receiving node forgets its cached version counters, session states (or key)
+and wakes the event streams concerned, which then rebuild from the database.
 
 The listener holds a dedicated asyncpg connection outside the pool. When it is lost, the node
 reconnects with backoff and, once back, flushes every cache and wakes every stream — whatever
