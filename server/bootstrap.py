@@ -47,7 +47,7 @@ from server.skills.service import Skills
 from server.storage import migrate
 from server.storage.calls import CallRows
 from server.storage.claims import OnceClaims
-from server.storage.database import create_engine, session_factory
+from server.storage.database import create_engine, is_unavailable, session_factory
 from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import Store
 from server.storage.skills import DatasetRepository
@@ -419,6 +419,7 @@ async def start(settings: Settings) -> Runtime:
         CallRows(sessions),
         settings.call_log_flush_ms / 1000,
         journal_dir=call_log_journal(settings),
+        unavailable=is_unavailable,
     )
     await call_log.replay()  # rows a previous process answered but had not written
     call_log.start()
@@ -454,6 +455,7 @@ async def start(settings: Settings) -> Runtime:
         ResultCache(settings.result_cache_entries, redis, health=redis_health),
         OnceClaims(sessions),
     )  # fmt: skip
+    pipeline.unavailable = is_unavailable
     pipeline.quotas = quotas = Quotas(
         TenantLimits(
             requests=settings.tenant_requests or None,

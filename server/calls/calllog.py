@@ -38,7 +38,6 @@ import orjson
 from server import metrics
 from server.inputs import storable
 from server.ratelimit import RateLimitedLog
-from server.storage.database import is_unavailable
 
 log = logging.getLogger("quiver.calls")
 SECRET_KEY = re.compile(
@@ -188,7 +187,9 @@ class CallLog:
         write: Callable[[list[dict[str, Any]]], Awaitable[None]],
         flush_interval_s: float = 0.5,
         journal_dir: Path | None = None,
+        unavailable: Callable[[BaseException], bool] = lambda exc: False,
     ) -> None:
+        self.unavailable_error = unavailable  # the database is away (storage's is_unavailable)
         self.write = write  # inserts a batch (a row already written is skipped): storage's
         self.flush_interval_s = flush_interval_s
         self.journal = Journal(journal_dir) if journal_dir is not None else None
@@ -268,7 +269,7 @@ class CallLog:
         try:
             await self.write([row for _, row in batch])
         except Exception as exc:
-            if not (is_unavailable(exc) or isinstance(exc, OSError)):
+            if not (self.unavailable_error(exc) or isinstance(exc, OSError)):
                 return await self._split(batch, exc)
             metrics.CALL_LOG_FAILURES.labels(reason="unavailable").inc()
             self._failures.warning(

@@ -4,15 +4,14 @@ the load-time limit, before it is stored. What the running file declares is what
 from __future__ import annotations
 
 from sandbox.engine import Inspection, SandboxName, ToolSource
-from server.bootstrap import Runtime, tenant_modules
+from server.bootstrap import Runtime
+from server.calls.ports import CallStore, StoredVersion
 from server.errors import LoadTimeoutError, Problems
 from server.registry.definitions import ToolDraft, apply_loaded
-from server.storage.repositories import Store
-from server.storage.tables import ToolVersionRow
 
 
 async def load_draft(
-    runtime: Runtime, store: Store, tenant_id: str, draft: ToolDraft
+    runtime: Runtime, store: CallStore, tenant_id: str, draft: ToolDraft
 ) -> tuple[Problems, str | None]:
     """Problems found by loading the file for real, and the failure code when loading failed."""
     if draft.kind == "wasm" and draft.module is not None:
@@ -31,7 +30,7 @@ async def load_draft(
         # a Python WASM tool on a node without the runner: checked statically only; its calls
         # answer engine_unavailable
         return Problems(), None
-    modules = await tenant_modules(store, tenant_id)  # imports at load time see the grants
+    modules, _ = await runtime.pipeline.sandbox_for(store, tenant_id)  # imports see the grants
     inspection = await engine.inspect(ToolSource("python", sandbox, draft.source), tenant_id, modules)  # fmt: skip
     return _loaded(runtime, draft, inspection)
 
@@ -47,7 +46,7 @@ def _loaded(runtime: Runtime, draft: ToolDraft, inspection: Inspection) -> tuple
 
 
 async def checked_draft(
-    runtime: Runtime, store: Store, tenant_id: str, draft: ToolDraft
+    runtime: Runtime, store: CallStore, tenant_id: str, draft: ToolDraft
 ) -> ToolDraft:
     problems, code = await load_draft(runtime, store, tenant_id, draft)
     if problems and code == "load_timeout":
@@ -57,7 +56,7 @@ async def checked_draft(
 
 
 async def keep_compiled(
-    runtime: Runtime, store: Store, tenant_id: str, draft: ToolDraft, version: ToolVersionRow
+    runtime: Runtime, store: CallStore, tenant_id: str, draft: ToolDraft, version: StoredVersion
 ) -> None:
     """A WASI module compiled at save is stored with its version: no node compiles it again."""
     if draft.kind != "wasm" or draft.module is None:

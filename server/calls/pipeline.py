@@ -24,6 +24,7 @@ from server.calls.calllog import CallLog, truncate
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.inprocess import InProcessEngine
 from server.calls.outputs import OutputCheckers
+from server.calls.ports import CallStore
 from server.calls.redaction import Redactor
 from server.calls.sessions import SessionTracker
 from server.calls.webhook import WebhookEngine
@@ -33,8 +34,6 @@ from server.ratelimit import RateLimitedLog
 from server.registry.model import SessionRecord, ToolDef
 from server.registry.service import Registry
 from server.skills.service import SkillCall, Skills
-from server.storage.database import is_unavailable
-from server.storage.repositories import Store
 
 MAX_SOURCES = 2048
 # whether a JavaScript file declares onError, read from its text (if the guess is wrong, the
@@ -90,7 +89,7 @@ class CallPipeline:
         default_timeout_ms: int,
         max_timeout_ms: int,
         # tenant -> (granted modules, egress allowlist), when a request lacks them
-        sandbox_for: Callable[[Store, str], Awaitable[tuple[tuple[str, ...], tuple[str, ...]]]],
+        sandbox_for: Callable[[CallStore, str], Awaitable[tuple[tuple[str, ...], tuple[str, ...]]]],
         tracker: SessionTracker,
         cache: ResultCache,
         claims: Claims,
@@ -119,11 +118,13 @@ class CallPipeline:
         self.default_timeout_ms = default_timeout_ms
         self.max_timeout_ms = max_timeout_ms
         self.sandbox_for = sandbox_for
+        # does this error say the database is away (storage's ``is_unavailable``)?
+        self.unavailable: Callable[[BaseException], bool] = lambda exc: False
         self._sources: OrderedDict[str, ToolSource] = OrderedDict()
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[str, Executable] = OrderedDict()
 
-    async def _webhook(self, store: Store, tool: ToolDef) -> Executable:
+    async def _webhook(self, store: CallStore, tool: ToolDef) -> Executable:
         """The webhook's config and decrypted secret, cached per exact stored version."""
         key = tool.identity
         hit = self._webhooks.get(key)
@@ -135,7 +136,7 @@ class CallPipeline:
                 self._webhooks.popitem(last=False)
         return hit
 
-    async def _wasm(self, store: Store, tool: ToolDef, tenant: str) -> Executable:
+    async def _wasm(self, store: CallStore, tool: ToolDef, tenant: str) -> Executable:
         """A WASI module's bytes, cached per content hash; and its compiled artefact on this
         node: the one stored with the tool version, or — stored by a node with another wasmtime,
         or before artefacts were kept — compiled now, once, and stored for every node."""
@@ -160,7 +161,7 @@ class CallPipeline:
                     await store.tools.keep_artefact(row.id, engine.engine_id, compiled)
         return Executable(tool, source, "wasm")
 
-    async def _javascript(self, store: Store, tool: ToolDef) -> Executable:
+    async def _javascript(self, store: CallStore, tool: ToolDef) -> Executable:
         source = self._sources.get(tool.identity)
         if source is None:
             disk = self.registry.disk.tools.get(tool.name)
@@ -176,7 +177,7 @@ class CallPipeline:
                 self._sources.popitem(last=False)
         return Executable(tool, source, "javascript")
 
-    async def executable(self, store: Store, tool: ToolDef, tenant: str) -> Executable:
+    async def executable(self, store: CallStore, tool: ToolDef, tenant: str) -> Executable:
         """What runs ``tool`` for a caller of ``tenant`` (a global tool's callers are others)."""
         if tool.kind == "webhook":
             return await self._webhook(store, tool)
@@ -213,7 +214,7 @@ class CallPipeline:
                 self._sources.popitem(last=False)
         return Executable(tool, source, engine)
 
-    async def call(self, store: Store, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
+    async def call(self, store: CallStore, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
         """Run a resolved (and, for sessions, gated) tool; always returns an envelope — unless
         the tenant's daily quota is used up (``QuotaExceededError``, before anything runs)."""
         quotas = self.quotas
@@ -226,7 +227,7 @@ class CallPipeline:
             await quotas.charge_cpu(limits, request.tenant_id, result["executionTime"])
         return result
 
-    async def _call(self, store: Store, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
+    async def _call(self, store: CallStore, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
         started = time.perf_counter()
         logs.bind(
             tenant=request.tenant_id,
@@ -280,7 +281,7 @@ class CallPipeline:
         return await self._finish(store, request, tool, result, started, params)
 
     async def _once(
-        self, store: Store, request: CallRequest, tool: ToolDef, params: Any, started: float
+        self, store: CallStore, request: CallRequest, tool: ToolDef, params: Any, started: float
     ) -> dict[str, Any]:
         """Run a once-per-session tool only for the caller that claims the run: of any number
         of concurrent calls, on any node, one runs; the others are told it is done."""
@@ -308,13 +309,13 @@ class CallPipeline:
         return await self._finish(store, request, tool, result, started, params)
 
     @contextlib.asynccontextmanager
-    async def _saving(self, store: Store) -> AsyncIterator[None]:
+    async def _saving(self, store: CallStore) -> AsyncIterator[None]:
         """Writes after a tool ran: a database gone away loses them (logged), never the
         answer — an error would make the client retry and the tool run twice."""
         try:
             yield
         except Exception as exc:
-            if not is_unavailable(exc):
+            if not self.unavailable(exc):
                 raise
             state_lost.warning("a call's session state was not saved (database away): %s", exc)
 
@@ -338,7 +339,7 @@ class CallPipeline:
 
     async def _finish(
         self,
-        store: Store,
+        store: CallStore,
         request: CallRequest,
         tool: ToolDef,
         result: dict[str, Any],
@@ -359,7 +360,7 @@ class CallPipeline:
         return result
 
     async def _run(
-        self, store: Store, request: CallRequest, tool: ToolDef, params: Any, started: float
+        self, store: CallStore, request: CallRequest, tool: ToolDef, params: Any, started: float
     ) -> dict[str, Any]:
         executable = await self.executable(store, tool, request.tenant_id)
         if executable.engine is None:
@@ -466,7 +467,7 @@ class CallPipeline:
 
     async def _apply_updates(
         self,
-        store: Store,
+        store: CallStore,
         request: CallRequest,
         tool: ToolDef,
         outcome: RunResult,
@@ -547,7 +548,7 @@ class CallPipeline:
         tenant: str,
         extra: Allowlist | None,
         request: CallRequest | None = None,
-        skill: tuple[Store, ToolDef] | None = None,
+        skill: tuple[CallStore, ToolDef] | None = None,
     ) -> HostHandler:
         """What a tool's host calls reach: ``http`` (the egress guard), ``llm`` (the tenant's
         provider), ``knowledge_base`` (the tenant's documents); and, for built-in tools only
@@ -581,7 +582,7 @@ class CallPipeline:
         return handle
 
     async def _skill_call(
-        self, store: Store, tenant: str, request: CallRequest | None, tool: ToolDef,
+        self, store: CallStore, tenant: str, request: CallRequest | None, tool: ToolDef,
         extra: Allowlist | None,
     ) -> SkillCall:  # fmt: skip
         """Who calls the skill, with the settings the session's bot gives it (``skills``)."""

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from server.calls import envelope
 from server.calls.pipeline import CallRequest
+from server.calls.ports import CallStore
 from server.errors import NotFoundError, SessionEndedError
 from server.registry.model import SessionInputs, SessionRecord
 from server.registry.service import TenantView
-from server.storage.repositories import Store
 
 if TYPE_CHECKING:
     from server.bootstrap import Runtime
@@ -29,7 +29,7 @@ class SessionState:
     trial: frozenset[str]  # tools whose tenant breaker is half-open
 
 
-async def load_state(runtime: Runtime, store: Store, tenant_id: str, sid: str) -> SessionState:
+async def load_state(runtime: Runtime, store: CallStore, tenant_id: str, sid: str) -> SessionState:
     """Everything a session request needs: the session (cached on this node, or one query),
     the cached registry view, the breakers. A session this unit of work changed is read from
     the database, which holds the change before it commits."""
@@ -52,7 +52,7 @@ async def load_state(runtime: Runtime, store: Store, tenant_id: str, sid: str) -
 
 async def call_in_session(
     runtime: Runtime,
-    store: Store,
+    store: CallStore,
     state: SessionState,
     tool_name: str,
     arguments: Any,

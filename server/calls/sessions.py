@@ -17,9 +17,9 @@ from typing import Any
 from server import metrics
 from server.calls.breakers import BreakerPolicy, Breakers, TenantBreakers
 from server.calls.envelope import NOT_THE_TOOLS_FAULT
+from server.calls.ports import CallStore
 from server.registry.model import BrowserAction, SessionInputs, SessionRecord
 from server.registry.service import TenantView
-from server.storage.repositories import Store
 
 SESSION_BREAKER_FAILURES = 3
 SESSION_BREAKER_COOLDOWN_S = 300.0
@@ -51,7 +51,7 @@ class UsageRanking:
         self.window_s = window_s
         self._cache: dict[str, tuple[float, tuple[str, ...], int]] = {}
 
-    async def get(self, store: Store, tenant: str) -> tuple[tuple[str, ...], int]:
+    async def get(self, store: CallStore, tenant: str) -> tuple[tuple[str, ...], int]:
         now = time.time()
         hit = self._cache.get(tenant)
         if hit is not None and now - hit[0] < self.refresh_s:
@@ -86,7 +86,7 @@ class SessionTracker:
 
     async def inputs(
         self,
-        store: Store,
+        store: CallStore,
         row: SessionRecord,
         view: TenantView,
         variables: dict[str, Any],
@@ -118,7 +118,7 @@ class SessionTracker:
 
     async def outcome(
         self,
-        store: Store,
+        store: CallStore,
         tenant: str,
         session: SessionRecord | None,
         tool: str,

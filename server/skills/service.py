@@ -74,7 +74,7 @@ class Skills:
             "recall_memory": self.recall_memory,
         }  # fmt: skip
 
-    async def run(self, store: Store, tool: str, call: SkillCall, args: dict[str, Any]) -> Any:
+    async def run(self, store: Any, tool: str, call: SkillCall, args: dict[str, Any]) -> Any:
         handler = self._tools.get(tool)
         if handler is None:
             raise SkillError("not_found", f"no skill {tool!r}")

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from server.calls.calllog import CallLog
 from server.storage.calls import CallRows
-from server.storage.database import create_engine, session_factory
+from server.storage.database import create_engine, is_unavailable, session_factory
 from server.storage.tables import ToolCallRow, utcnow
 from tests.api.test_calls import ORDER_TOOL, call, python, session_for
 from tests.conftest import Api, api_for
@@ -97,7 +97,7 @@ async def test_a_refused_row_is_set_aside_and_its_batch_is_written(
     api: Api, tmp_path: Path
 ) -> None:
     journal = tmp_path / "journal"
-    log = CallLog(CallRows(api.runtime.sessions), journal_dir=journal)
+    log = CallLog(CallRows(api.runtime.sessions), journal_dir=journal, unavailable=is_unavailable)
     for i in range(9):
         log.record(**row(tool=f"good{i}"))
     log.record(**row(tenant=None))  # the database refuses it (NOT NULL), on both kinds
@@ -114,7 +114,11 @@ async def test_a_refused_row_is_set_aside_and_its_batch_is_written(
 
 async def test_rows_wait_while_the_database_is_away(api: Api, tmp_path: Path) -> None:
     away = create_engine("postgresql+asyncpg://postgres@127.0.0.1:1/none")  # nothing listens
-    log = CallLog(CallRows(session_factory(away)), journal_dir=tmp_path / "journal")
+    log = CallLog(
+        CallRows(session_factory(away)),
+        journal_dir=tmp_path / "journal",
+        unavailable=is_unavailable,
+    )
     for i in range(20):
         log.record(**row(tool=f"waiting{i}"))
 
@@ -163,7 +167,9 @@ async def test_a_journal_row_already_written_is_not_written_twice(api: Api, tmp_
     dead = tmp_path / "journal" / "12345-deadbeef-000001.jsonl"
     rows = [row(tool="twice", uid=f"{i:032x}", at={"$at": utcnow().isoformat()}) for i in range(3)]
     dead.write_text("".join(json.dumps(r) + "\n" for r in rows) + '{"cut short')
-    log = CallLog(CallRows(api.runtime.sessions), journal_dir=tmp_path / "journal")
+    log = CallLog(
+        CallRows(api.runtime.sessions), journal_dir=tmp_path / "journal", unavailable=is_unavailable
+    )
 
     first = await log.replay()
     dead.write_text("".join(json.dumps(r) + "\n" for r in rows))  # as if written, then killed

@@ -64,8 +64,9 @@ WEB = ("fastapi", "starlette")
 # cases, the use cases run the core and the engines, storage implements what they need).
 LAYERS = {
     "server/registry": (*FORBIDDEN, "server.api", "server.storage", "server.calls", "server.agent"),
-    # the use cases reach the database through storage's repositories, never SQLAlchemy itself
-    "server/calls": (*WEB, "sqlalchemy", "server.api"),
+    # the use cases reach the database through storage's repositories, never SQLAlchemy itself;
+    # the call path only through its ports (server/calls/ports.py), which storage implements
+    "server/calls": (*WEB, "sqlalchemy", "server.api", "server.storage"),
     "server/agent": (*WEB, "sqlalchemy", "server.api"),
     "server/skills": (*WEB, "sqlalchemy", "server.api", "server.agent"),
     "server/storage": (*WEB, "server.api", "server.calls", "server.agent"),
