@@ -12,7 +12,7 @@ header and CORS middlewares, which see it as any route.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, get_args
 from urllib.parse import parse_qsl
 
 from fastapi.exceptions import RequestValidationError
@@ -23,10 +23,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from server.api import problems
 from server.api.deps import RATE_STATE, admit, authenticate, unit_of_work
 from server.api.views import CallBody
+from server.calls.messages import MessageFormat
 from server.errors import FieldError, UnauthenticatedError, ValidationFailedError
 
 CALLS_PATH = re.compile(r"^/v1/sessions/([^/]+)/calls$")
-FORMATS = ("openai", "openai-responses", "anthropic", "gemini")
+FORMATS: tuple[str, ...] = get_args(MessageFormat)
 JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
 
 

@@ -99,8 +99,7 @@ async def get_principal_alone(
     request's (SQLite has one writer)."""
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise UnauthenticatedError("send `Authorization: Bearer <api key>`")
-    async with runtime.sessions() as session, session.begin():
-        store = runtime.store(session)
+    async with unit_of_work(runtime) as store:
         principal = await authenticate(runtime, store, credentials.credentials)
         admitted = await admit(runtime, store, principal)
     if admitted is not None:

@@ -223,7 +223,7 @@ async def call_tool(
     tenant: TenantQuery = None,
     idempotency_key: IdempotencyKey = None,
     format: Annotated[
-        Literal["openai", "openai-responses", "anthropic", "gemini"] | None,
+        MessageFormat | None,
         Query(
             description="also answer `message`: the tool-result message to append, in this provider's shape (give the model's `call_id`)"
         ),
