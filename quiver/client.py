@@ -16,6 +16,7 @@ description of each request (``Request``), so the two clients cannot drift apart
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
@@ -388,6 +389,26 @@ class Quiver:
         self, name: str, arguments: dict[str, Any], variables: dict[str, Any] | None = None
     ) -> Envelope:
         return self.send(self.requests.test_tool(name, arguments, variables))
+
+    def tail_calls(self, tool: str | None = None) -> Iterator[dict[str, Any]]:
+        """The tenant's calls as they are logged (``GET /v1/calls/stream``), until closed."""
+        params = self.requests._scoped({"tool": tool} if tool else {})
+        timeout = httpx.Timeout(self.http.timeout.connect, read=None)
+        try:
+            with self.http.stream("GET", "/v1/calls/stream", params=params, timeout=timeout) as response:  # fmt: skip
+                if response.is_error:
+                    response.read()
+                    _raise_for(response)
+                event: str | None = None
+                for line in response.iter_lines():
+                    if line.startswith("event:"):
+                        event = line[6:].strip()
+                    elif line.startswith("data:") and event == "call":
+                        yield json.loads(line[5:])
+                    elif not line:
+                        event = None
+        except httpx.TransportError as exc:
+            raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
 
     def list_tenants(self) -> list[Tenant]:
         pages = self._pages(self.requests.tenants_page, "tenants")

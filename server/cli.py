@@ -802,6 +802,34 @@ def limits_set(client: Quiver, as_json: bool, tenant_id: str, reset: bool, **giv
     _emit(as_json, tenant.limits, lambda: click.echo(f"{tenant_id}: {json.dumps(tenant.limits) if tenant.limits else 'server defaults'}"))  # fmt: skip
 
 
+@cli.group("logs")
+def logs_group() -> None:
+    """The tenant's tool calls and the tools' own log lines, over the HTTP API."""
+
+
+@logs_group.command("tail")
+@click.option("--tool", default=None, help="only this tool's calls")
+@click.option("--count", type=click.IntRange(min=1), default=None, help="stop after this many calls")  # fmt: skip
+@api_command
+def logs_tail(client: Quiver, as_json: bool, tool: str | None, count: int | None) -> None:
+    """Follow the tenant's calls as they happen (every node's), with each tool's log lines."""
+    for seen, call in enumerate(client.tail_calls(tool), start=1):
+        if as_json:
+            click.echo(json.dumps(call, sort_keys=True))
+        else:
+            error = call.get("error") or {}
+            outcome = "ok" if call["success"] else error.get("code", "failed")
+            where = f"session {call['session_id']}" if call.get("session_id") else "test run" if call.get("test") else "no session"  # fmt: skip
+            click.echo(f"{call['at']}  {call['tool']} v{call['version']}  {outcome}  {call['latency_ms']:.1f} ms  {where}")  # fmt: skip
+            if error.get("message"):
+                click.echo(f"    error: {error['message']}")
+            for line in call.get("logs") or ():
+                click.echo(f"    | {line}")
+        sys.stdout.flush()
+        if count is not None and seen >= count:
+            return
+
+
 @cli.command()
 @api_command
 def usage(client: Quiver, as_json: bool) -> None:

@@ -38,6 +38,7 @@ ErrorCode = Literal[
     "conflict",
     "session_ended",
     "handed_off",
+    "version_conflict",
     "payload_too_large",
     "validation_error",
     "load_timeout",
@@ -110,6 +111,19 @@ class SessionEndedError(ConflictError):
 
 class HandedOffError(ConflictError):
     status, code, title = 409, "handed_off", "A person has the conversation"
+
+
+class VersionConflictError(QuiverError):
+    """``If-Match`` named a version that is no longer the current one: another writer saved."""
+
+    status, code, title = 412, "version_conflict", "Changed by another writer"
+
+    def __init__(self, detail: str, current: dict[str, Any] | None) -> None:
+        super().__init__(detail)
+        self.current = current
+
+    def extra(self) -> dict[str, Any]:
+        return {"current": self.current}
 
 
 class PayloadTooLargeError(QuiverError):

@@ -113,6 +113,9 @@ class Settings(BaseSettings):
         default=300.0, description="how often the tool budget's by-use ranking is refreshed"
     )
     sse_heartbeat_s: float = Field(default=15.0, description="event stream heartbeat interval")
+    call_tail_poll_s: float = Field(
+        default=1.0, gt=0, description="the live call tail looks for other nodes' calls this often"
+    )
     wasm_max_fuel: int = Field(
         default=50_000_000_000, description="the most fuel a WASM tool's metadata may ask for"
     )

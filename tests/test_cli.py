@@ -202,7 +202,13 @@ def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
         diff = run("diff", "greet")
         pulled = run("pull", "greet", "--version", "1", "-o", str(tmp_path / "pulled.py"))
         rolled = run("rollback", "greet", "1", "--json")
+        tail = subprocess.Popen([*QUIVER, "logs", "tail", "--tool", "greet", "--count", "1"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)  # fmt: skip
         tested = run("test", "greet", "--arguments", '{"name": "Ada"}', "--json")
+        deadline = time.monotonic() + 30
+        while tail.poll() is None and time.monotonic() < deadline:  # until the tail has one
+            run("test", "greet", "--arguments", '{"name": "Ada"}')
+        tail.kill()
+        tailed, tail_errors = tail.communicate()
         failed_test = run("test", "greet", "--arguments", "{}")
         listed = json.loads(run("list", "--json").stdout)
         disabled = run("disable", "greet")
@@ -225,6 +231,8 @@ def test_tools_commands_talk_to_a_running_server(tmp_path: Path) -> None:
     assert pulled.returncode == 0 and (tmp_path / "pulled.py").read_text() == GREET
     assert json.loads(rolled.stdout)["version"] == 3
     assert tested.returncode == 0 and json.loads(tested.stdout)["result"]["message"] == "hello Ada"
+    assert tail.returncode == 0, tail_errors
+    assert "greet v3  ok" in tailed and "test run" in tailed  # `quiver logs tail`
     assert failed_test.returncode == 1 and "invalid_arguments" in failed_test.stdout
     assert "greet" in {t["name"] for t in listed}
     assert "disabled" in disabled.stdout and "enabled" in enabled.stdout

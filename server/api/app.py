@@ -20,8 +20,10 @@ from server.api.mcp import QuiverMcp, protected_resource
 from server.api.routes import (
     agent,
     analytics,
+    audit,
     bots,
     calendars,
+    calls,
     datasets,
     demo,
     forms,
@@ -124,6 +126,7 @@ def create_app(settings: Settings) -> FastAPI:
                 "Content-Type",
                 "Last-Event-ID",
                 "If-None-Match",
+                "If-Match",
                 "X-Request-ID",
             ],
             expose_headers=[
@@ -146,6 +149,8 @@ def create_app(settings: Settings) -> FastAPI:
         sessions,
         handoff,
         analytics,
+        calls,
+        audit,
         usage,
         agent,
         datasets,

@@ -18,6 +18,7 @@ ERRORS = {
     "404": "Not found for this caller (`not_found`)",
     "405": "Method not allowed (`method_not_allowed`)",
     "409": "Conflict (`conflict`)",
+    "412": "`If-Match` names a version another writer has replaced (`version_conflict`)",
     "413": "Request body too large (`payload_too_large`)",
     "422": "Invalid input; `errors` names each field (`validation_error`, `load_timeout`)",
     "429": "Too many streams, sessions or requests, or a daily quota used up (`too_many_streams`, `too_many_sessions`, `rate_limited`, `quota_exceeded`); see `Retry-After`",

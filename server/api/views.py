@@ -6,6 +6,7 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from server.errors import FieldError, ValidationFailedError
@@ -306,6 +307,24 @@ def aware(value: datetime | None, field: str) -> datetime | None:
 
 def iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+def call_public(c: Any, *, logs: bool = False) -> dict[str, Any]:
+    """A logged tool call (``ToolCallRow``); its own log lines with ``logs``."""
+    out = {
+        "call_id": c.call_id, "at": iso(c.at), "tool": c.tool, "version": c.version,
+        "kind": c.kind, "arguments": c.arguments, "success": c.success,
+        "latency_ms": c.latency_ms, "cached": c.cached, "message_id": c.message_id,
+        "error": {"code": c.error_code, "message": c.error_message} if c.error_code else None,
+        "result": orjson.loads(c.result) if _json_text(c.result) else c.result,
+    }  # fmt: skip
+    if logs:
+        out = {"id": c.id, "session_id": c.session_id, "test": c.test, **out, "logs": c.logs or []}
+    return out
+
+
+def _json_text(text: str | None) -> bool:
+    return text is not None and not text.endswith("…[truncated]")
 
 
 def tenant_public(row: TenantRow) -> dict[str, Any]:

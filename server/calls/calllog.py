@@ -45,6 +45,14 @@ SECRET_KEY = re.compile(
 )
 MAX_RESULT_CHARS = 4096
 MAX_ARGUMENT_CHARS = 8192
+MAX_LOG_LINES = 100  # of a call's own log lines, the log keeps the last 100 …
+MAX_LOG_CHARS = 16_384  # … of at most 16 KiB together, each line at most 1,000 characters
+SECRET_ASSIGNMENT = re.compile(
+    r"((?:pass(?:word)?|secret|token|api[_-]?key|auth(?:orization)?|credential)\w*[\"']?\s*[:=]\s*[\"']?)"
+    r"(?:bearer\s+|basic\s+)?[^\s\"',;&]+",
+    re.I,
+)
+BEARER = re.compile(r"\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}", re.I)
 BATCH = 500
 MAX_QUEUED = 200_000  # rows held in memory while the database is away (all are journalled)
 SEGMENT_ROWS = 5_000  # a journal segment is closed after this many rows (or at each flush)
@@ -73,6 +81,30 @@ def stored_arguments(arguments: Any) -> Any:
     if len(text) <= MAX_ARGUMENT_CHARS:
         return value
     return {"truncated": True, "size": len(text), "preview": text[:1000]}
+
+
+def stored_logs(lines: Any) -> list[str] | None:
+    """What the log keeps of a call's own log lines: the last ``MAX_LOG_LINES`` within
+    ``MAX_LOG_CHARS``, each capped, with ``key=value`` secrets and bearer tokens masked (the
+    tenant's stored secrets are masked before this, by value); a first line says what was
+    dropped."""
+    if not lines:
+        return None
+    kept: list[str] = []
+    size = 0
+    for line in reversed(list(lines)):
+        text = str(line)
+        text = text if len(text) <= 1000 else text[:1000] + "…"
+        text = BEARER.sub(r"\1 [redacted]", SECRET_ASSIGNMENT.sub(r"\1[redacted]", text))
+        if len(kept) == MAX_LOG_LINES or size + len(text) > MAX_LOG_CHARS:
+            break
+        kept.append(text)
+        size += len(text)
+    kept.reverse()
+    dropped = len(lines) - len(kept)
+    if dropped:
+        kept.insert(0, f"[{dropped} earlier line{'s' if dropped != 1 else ''} not kept]")
+    return kept
 
 
 def truncate(result: Any) -> str | None:
@@ -200,6 +232,12 @@ class CallLog:
         self._lock = asyncio.Lock()
         self._failures = RateLimitedLog(log, every_s=10.0)
         self.unavailable = False  # the last flush found the database away
+        self._written = asyncio.Event()  # set (and replaced) each time rows reach the database
+
+    def written(self) -> asyncio.Event:
+        """An event set when this node's next rows reach the database (the live tail waits on
+        it; other nodes' rows it finds by polling)."""
+        return self._written
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -227,6 +265,8 @@ class CallLog:
         row.setdefault("at", datetime.now(UTC))
         row["uid"] = uuid.uuid4().hex
         row["arguments"] = stored_arguments(storable(row.get("arguments") or {}))
+        if row.get("logs"):
+            row["logs"] = storable(stored_logs(row["logs"]))
         for key in ("error_message", "result", "error_code"):
             if isinstance(row.get(key), str):
                 row[key] = storable(row[key])
@@ -268,6 +308,8 @@ class CallLog:
         database refuses is halved until the refused row stands alone and is set aside."""
         try:
             await self.write([row for _, row in batch])
+            written, self._written = self._written, asyncio.Event()
+            written.set()
         except Exception as exc:
             if not (self.unavailable_error(exc) or isinstance(exc, OSError)):
                 return await self._split(batch, exc)

@@ -461,7 +461,7 @@ class CallPipeline:
                     "session": session.id if session else None,
                 },
             )
-        if request.test:
+        if outcome.logs or request.test:  # the log keeps them; a test run's envelope shows them
             result["logs"] = list(outcome.logs)
         return result
 
@@ -610,12 +610,13 @@ class CallPipeline:
         """Queue the call's log row: the arguments the tool received (never what the caller
         sent beyond the declared ones); its latency is the envelope's ``executionTime``."""
         error = result.get("error") or {}
+        lines = result.get("logs") if request.test else result.pop("logs", None)
         self.log.record(
             tenant_id=request.tenant_id, session_id=request.session.id if request.session else None,
             tool=tool.name, version=tool.version, kind=tool.kind, arguments=arguments,
             result=truncate(result.get("result")), success=bool(result["success"]), latency_ms=result["executionTime"],
             error_code=error.get("code"), error_message=error.get("message"), test=request.test,
-            cached=cached, message_id=request.message_id,
+            cached=cached, message_id=request.message_id, logs=lines,
         )  # fmt: skip
 
 

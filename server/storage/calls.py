@@ -35,6 +35,20 @@ from server.storage.tables import (
 )
 
 LAST_ERRORS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class CallQuery:
+    """What ``GET /v1/calls`` filters by; ``outcome``: success, failure, cached or a code."""
+
+    tool: str | None = None
+    session: str | None = None
+    outcome: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    before: int | None = None
+
+
 _TABLE = ToolCallRow.__table__
 COLUMNS = tuple(c.name for c in _TABLE.columns if c.name != "id")
 _NEW_ROWS = {  # one statement per dialect, run as executemany: compiled once, batched by the driver
@@ -166,6 +180,46 @@ class CallRepository:
             )
         )
         return list(rows)
+
+    async def browse(self, tenant: str, query: CallQuery, limit: int) -> list[ToolCallRow]:
+        """One page of the tenant's calls, newest first, matching ``query`` (``before``: the
+        id of the previous page's last row)."""
+        stmt = select(ToolCallRow).where(ToolCallRow.tenant_id == tenant)
+        if query.tool is not None:
+            stmt = stmt.where(ToolCallRow.tool == query.tool)
+        if query.session is not None:
+            stmt = stmt.where(ToolCallRow.session_id == query.session)
+        if query.outcome == "success":
+            stmt = stmt.where(ToolCallRow.success)
+        elif query.outcome == "failure":
+            stmt = stmt.where(~ToolCallRow.success)
+        elif query.outcome == "cached":
+            stmt = stmt.where(ToolCallRow.cached)
+        elif query.outcome is not None:  # a failure code
+            stmt = stmt.where(ToolCallRow.error_code == query.outcome)
+        if query.since is not None:
+            stmt = stmt.where(ToolCallRow.at >= query.since)
+        if query.until is not None:
+            stmt = stmt.where(ToolCallRow.at < query.until)
+        if query.before is not None:
+            stmt = stmt.where(ToolCallRow.id < query.before)
+        rows = await self.session.scalars(stmt.order_by(ToolCallRow.id.desc()).limit(limit))
+        return list(rows)
+
+    async def newest_id(self, tenant: str) -> int:
+        found = await self.session.scalar(
+            select(func.max(ToolCallRow.id)).where(ToolCallRow.tenant_id == tenant)
+        )
+        return int(found or 0)
+
+    async def since_id(
+        self, tenant: str, after: int, tool: str | None, limit: int
+    ) -> list[ToolCallRow]:
+        """The tenant's calls with an id above ``after``, oldest first (the live tail)."""
+        stmt = select(ToolCallRow).where(ToolCallRow.tenant_id == tenant, ToolCallRow.id > after)
+        if tool is not None:
+            stmt = stmt.where(ToolCallRow.tool == tool)
+        return list(await self.session.scalars(stmt.order_by(ToolCallRow.id).limit(limit)))
 
     async def most_used(self, tenant: str, since_s: float, limit: int = 200) -> list[str]:
         since = utcnow() - timedelta(seconds=since_s)

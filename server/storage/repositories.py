@@ -532,6 +532,20 @@ class AuditRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
+    async def read(
+        self, tenant_id: str | None, since: datetime | None, before: int | None, limit: int
+    ) -> list[AuditRow]:
+        """Audit lines newest first: one tenant's (``None``: everyone's), from ``since``,
+        below the id ``before`` (the previous page's last)."""
+        stmt = select(AuditRow)
+        if tenant_id is not None:
+            stmt = stmt.where(AuditRow.tenant_id == tenant_id)
+        if since is not None:
+            stmt = stmt.where(AuditRow.at >= since)
+        if before is not None:
+            stmt = stmt.where(AuditRow.id < before)
+        return list(await self.session.scalars(stmt.order_by(AuditRow.id.desc()).limit(limit)))
+
     def record(
         self,
         actor: str | None,

@@ -375,8 +375,12 @@ class ToolCallRow(Base):
     call_id: Mapped[str | None] = mapped_column(String(36))
     uid: Mapped[str | None] = mapped_column(String(32))  # unique: ux_tool_calls_uid
     message_id: Mapped[str | None] = mapped_column(String(36))  # the assistant message's
+    logs: Mapped[list[str] | None] = mapped_column(JSONType)  # the tool's own lines, bounded
 
-    __table_args__ = (Index("ux_tool_calls_uid", "uid", unique=True),)
+    __table_args__ = (
+        Index("ux_tool_calls_uid", "uid", unique=True),
+        Index("ix_tool_calls_tenant_id", "tenant_id", "id"),
+    )
 
 
 class ToolCallDailyRow(Base):

@@ -40,7 +40,7 @@ from server.api.views import (
     OutcomeError,
     SessionCreate,
     aware,
-    iso,
+    call_public,
     message_public,
     session_public,
 )
@@ -315,25 +315,7 @@ async def session_calls(
     return {
         "id": row.id,
         "next_cursor": encode_cursor(last.at.isoformat(), last.id) if more and last else None,
-        "calls": [
-            {
-                "call_id": c.call_id,
-                "at": iso(c.at),
-                "tool": c.tool,
-                "version": c.version,
-                "kind": c.kind,
-                "arguments": c.arguments,
-                "success": c.success,
-                "latency_ms": c.latency_ms,
-                "cached": c.cached,
-                "message_id": c.message_id,
-                "error": {"code": c.error_code, "message": c.error_message}
-                if c.error_code
-                else None,
-                "result": orjson.loads(c.result) if _json_text(c.result) else c.result,
-            }  # fmt: skip
-            for c in calls
-        ],
+        "calls": [call_public(c) for c in calls],
     }
 
 
@@ -347,10 +329,6 @@ def _call_cursor(cursor: str | None) -> tuple[datetime, int] | None:
         raise ValidationFailedError(
             [FieldError("not a cursor this list gave out", field="cursor")]
         ) from None
-
-
-def _json_text(text: str | None) -> bool:
-    return text is not None and not text.endswith("…[truncated]")
 
 
 @router.get("/{sid}/events")

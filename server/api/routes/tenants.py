@@ -51,8 +51,11 @@ async def set_shared_tools(
     tenant: str, body: SharedToolsUpdate, admin: AdminDep, store: StoreDep
 ) -> dict[str, Any]:
     """Replace the allowlist of global tools the tenant may see (`["*"]` = all)."""
+    before = list((await store.tenants.get(tenant)).shared_tools or [])
     row = await store.tenants.set_shared_tools(tenant, body.tools)
-    await store.changed(admin.key_id, tenant, "tenant.shared_tools", tenant, {"tools": body.tools})
+    await store.changed(
+        admin.key_id, tenant, "tenant.shared_tools", tenant, {"before": before, "after": body.tools}
+    )
     await store.session.refresh(row)
     return tenant_public(row)
 
@@ -107,10 +110,12 @@ async def set_sandbox_modules(
             ]
         )
     row = await store.tenants.get(tenant)
+    before = list(row.sandbox_modules or [])
     row.sandbox_modules = sorted(set(body.modules))
     await store.changed(
-        admin.key_id, tenant, "tenant.sandbox_modules", tenant, {"modules": row.sandbox_modules}
-    )
+        admin.key_id, tenant, "tenant.sandbox_modules", tenant,
+        {"before": before, "after": row.sandbox_modules},
+    )  # fmt: skip
     await store.session.refresh(row)
     return tenant_public(row)
 
@@ -126,10 +131,12 @@ async def set_egress_allow(
                 [FieldError(f"{item!r} is neither a host name nor a CIDR", field=f"allow[{i}]")]
             )
     row = await store.tenants.get(tenant)
+    before = list(row.egress_allow or [])
     row.egress_allow = sorted({item.strip().lower() for item in body.allow})
     await store.changed(
-        admin.key_id, tenant, "tenant.egress_allow", tenant, {"allow": row.egress_allow}
-    )
+        admin.key_id, tenant, "tenant.egress_allow", tenant,
+        {"before": before, "after": row.egress_allow},
+    )  # fmt: skip
     await store.session.refresh(row)
     return tenant_public(row)
 
@@ -149,7 +156,10 @@ async def set_limits(
     """Override the tenant's request rates and daily quotas (what the body leaves out follows
     the server's defaults; `null` lifts that limit). Every node applies it at once."""
     row = await store.tenants.get(tenant)
+    before = dict(row.limits or {})
     row.limits = body.model_dump(exclude_unset=True)
-    await store.changed(admin.key_id, tenant, "tenant.limits", tenant, {"limits": row.limits})
+    await store.changed(
+        admin.key_id, tenant, "tenant.limits", tenant, {"before": before, "after": row.limits}
+    )
     await store.session.refresh(row)
     return tenant_public(row)

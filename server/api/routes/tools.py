@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Body, Path, Response
+from fastapi import APIRouter, Body, Header, Path, Response
 
 from server.api.deps import (
     PrincipalDep,
@@ -27,7 +27,7 @@ from server.api.views import (
 )
 from server.calls.loading import checked_draft, keep_compiled, load_draft
 from server.calls.pipeline import CallRequest
-from server.errors import NotFoundError, Problems
+from server.errors import NotFoundError, Problems, VersionConflictError
 from server.keys import Principal
 from server.registry.definitions import ToolDraft, check_tool_body
 from server.registry.openapi_import import parse_document, plan_import
@@ -226,10 +226,17 @@ def _by_tool_name(row: tuple[Any, Any]) -> list[Any]:
 
 @router.get("/{name}")
 async def get_tool(
-    name: str, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+    name: str,
+    response: Response,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
 ) -> dict[str, Any]:
+    """The tool's current version; its `ETag` is the version, for `If-Match` on the next save."""
     tenant_id = _developer_scope(principal, tenant)
-    return tool_public(*await store.tools.get(tenant_id, name))
+    tool, version = await store.tools.get(tenant_id, name)
+    response.headers["ETag"] = f'"{version.version}"'
+    return tool_public(tool, version)
 
 
 @router.put("/{name}", responses={201: {"description": "Created (version 1 of a new tool)"}})
@@ -241,13 +248,24 @@ async def replace_tool(
     runtime: RuntimeDep,
     store: StoreDep,
     tenant: TenantQuery = None,
+    if_match: Annotated[
+        str | None,
+        Header(
+            max_length=64,
+            description='`"<version>"` (the `ETag` read): save only if that is still the current '
+            "version, else 412 `version_conflict` with the newest one (nothing overwritten)",
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     """Save a new version (creates the tool if it does not exist yet). Saving exactly what
     the current version holds is a no-op: no new version, no change event."""
     tenant_id = _developer_scope(principal, tenant)
     draft = await _checked(runtime, store, tenant_id, body, update=True)
     same_name(draft.name, name)
-    existed = await store.tools.find(tenant_id, name) is not None
+    found = await store.tools.find(tenant_id, name)
+    existed = found is not None
+    if if_match is not None:
+        await _still_current(store, tenant_id, name, found, if_match)
     if existed:
         unchanged = await store.tools.unchanged(tenant_id, draft)
         if unchanged is not None:
@@ -266,6 +284,23 @@ async def replace_tool(
     )
     response.status_code = 200 if existed else 201
     return tool_public(tool, version)
+
+
+async def _still_current(store, tenant_id: str, name: str, found: Any, if_match: str) -> None:
+    """``If-Match``: the version the writer read must still be the current one (``*``: any)."""
+    wanted = if_match.strip()
+    if wanted == "*" and found is not None:
+        return
+    current = found.current_version if found is not None else None
+    if current is not None and wanted in (f'"{current}"', f'W/"{current}"'):
+        return
+    newest = tool_public(*await store.tools.get(tenant_id, name)) if found is not None else None
+    said = f"version {current} is current" if current is not None else "the tool does not exist"
+    raise VersionConflictError(
+        f"{name!r} changed since you read it ({said}, you read {wanted}); "
+        "compare with `current`, then save again with its ETag",
+        newest,
+    )
 
 
 @router.patch("/{name}")
