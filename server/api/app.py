@@ -13,7 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 
 from server import bootstrap, isolation
-from server.api import openapi, problems
+from server.api import console, docs, openapi, problems
 from server.api.call_endpoint import CallEndpoint
 from server.api.limits import BodyLimitMiddleware, RateLimitHeadersMiddleware
 from server.api.mcp import QuiverMcp, protected_resource
@@ -24,6 +24,7 @@ from server.api.routes import (
     bots,
     calendars,
     calls,
+    catalog,
     datasets,
     demo,
     forms,
@@ -93,7 +94,8 @@ def create_app(settings: Settings) -> FastAPI:
         version="0.1.0",
         description=DESCRIPTION,
         lifespan=lifespan,
-        docs_url="/docs",
+        docs_url=None,  # served offline: server/api/docs.py
+        redoc_url=None,
     )
     mcp = QuiverMcp(
         per_key=settings.mcp_sessions_per_key,
@@ -111,6 +113,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     problems.install(app)
     openapi.install(app)
+    docs.install(app)
+    console.install(app)
     app.add_middleware(CallEndpoint, answer=sessions.answer_call)  # the hot path, unrouted
     app.add_middleware(RateLimitHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
@@ -150,6 +154,7 @@ def create_app(settings: Settings) -> FastAPI:
         handoff,
         analytics,
         calls,
+        catalog,
         audit,
         usage,
         agent,

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from server.api.docs import MCP_PATH
 from server.api.problems import PROBLEM_JSON
 
 ERRORS = {
@@ -62,7 +63,9 @@ def install(app: FastAPI) -> None:
                 title=app.title, version=app.version, description=app.description,
                 routes=app.routes,
             )  # fmt: skip
-            app.openapi_schema = with_problems(schema)
+            schema = with_problems(schema)
+            schema["paths"]["/mcp"] = MCP_PATH  # its answers are JSON-RPC, not problem+json
+            app.openapi_schema = schema
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

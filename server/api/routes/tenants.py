@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from sandbox.restricted.facades import REVIEWED_EXTRA
-from server.api.deps import AdminDep, StoreDep
+from server.api.deps import AdminDep, PrincipalDep, StoreDep
 from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import (
     EgressUpdate,
@@ -23,6 +23,12 @@ from server.api.views import (
 from server.errors import FieldError, ValidationFailedError
 
 router = APIRouter(prefix="/v1", tags=["tenants"])
+
+
+@router.get("/whoami")
+async def whoami(principal: PrincipalDep) -> dict[str, Any]:
+    """The calling key: its id, role and tenant (none for admins) — what a console shows."""
+    return {"key_id": principal.key_id, "role": principal.role, "tenant": principal.tenant_id}
 
 
 @router.post("/tenants", status_code=201)

@@ -1,0 +1,68 @@
+"""The API's own documentation, served offline: Swagger UI at ``/docs`` from the assets that
+ship inside the ``fastapi-offline`` package (no CDN; its ReDoc page is not served: ReDoc fetches
+its logo from the internet), and the MCP endpoint described in the OpenAPI document next to the
+REST routes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import fastapi_offline
+from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.staticfiles import StaticFiles
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+ASSETS = Path(fastapi_offline.__file__).parent / "static"
+ASSETS_URL = "/docs-assets"
+
+MCP_PATH: dict[str, Any] = {
+    "post": {
+        "tags": ["mcp"],
+        "summary": "MCP (Streamable HTTP): JSON-RPC requests of an MCP client",
+        "description": (
+            "The Model Context Protocol endpoint (Streamable HTTP transport). Send an agent key "
+            "as `Authorization: Bearer`; `initialize` opens a session (its id comes back in "
+            "`Mcp-Session-Id`; send it with every later request). `tools/list` returns the "
+            "session's snapshot as MCP tools and `tools/call` runs one through the same call "
+            "path as `POST /v1/sessions/{sid}/calls`. Answers are JSON or an event stream, as "
+            "the client's `Accept` allows. `GET` opens the session's event stream "
+            "(`notifications/tools/list_changed` when its tools change); `DELETE` closes the "
+            "session. Any MCP client works, e.g. the official SDKs and MCP Inspector."
+        ),
+        "operationId": "mcp",
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {"type": "object", "description": "a JSON-RPC 2.0 message"}
+                }
+            },  # fmt: skip
+        },
+        "responses": {
+            "200": {
+                "description": "The JSON-RPC answer",
+                "content": {"application/json": {}, "text/event-stream": {}},
+            },
+            "202": {"description": "A notification or response was accepted"},
+        },
+    }
+}
+
+
+def install(app: FastAPI) -> None:
+    app.mount(ASSETS_URL, StaticFiles(directory=ASSETS), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger_ui(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_swagger_ui_html(
+            openapi_url=f"{root}{app.openapi_url}",
+            title=f"{app.title} API",
+            swagger_js_url=f"{root}{ASSETS_URL}/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{ASSETS_URL}/swagger-ui.css",
+            swagger_favicon_url=f"{root}{ASSETS_URL}/favicon.png",
+            swagger_ui_parameters={"persistAuthorization": False},
+        )

@@ -1,0 +1,85 @@
+// The API as the console uses it: the key lives in session storage (never in a URL), every
+// request carries it as a bearer token, errors arrive as problem+json and become ApiError.
+const KEY = "quiver.key";
+const TENANT = "quiver.tenant";
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+export const auth = {
+  get key() { return sessionStorage.getItem(KEY); },
+  set key(value) { value ? sessionStorage.setItem(KEY, value) : sessionStorage.removeItem(KEY); },
+  // the tenant an admin acts for (tenant keys act for their own)
+  get tenant() { return sessionStorage.getItem(TENANT) || ""; },
+  set tenant(value) { value ? sessionStorage.setItem(TENANT, value) : sessionStorage.removeItem(TENANT); },
+  who: null,
+  onExpired: () => {},
+};
+
+function url(path, params = {}, scoped = true) {
+  const u = new URL(path, location.origin);
+  if (scoped && auth.who?.role === "admin" && auth.tenant && !("tenant" in params)) u.searchParams.set("tenant", auth.tenant);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") u.searchParams.set(k, v);
+  return u;
+}
+
+export async function request(method, path, { params, body, headers = {}, scoped = true, raw = false } = {}) {
+  const init = { method, headers: { Authorization: `Bearer ${auth.key}`, ...headers } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(url(path, params, scoped), init);
+  if (response.status === 401) {
+    auth.onExpired();  // revoked or expired mid-session: ask to sign in again
+    throw new ApiError(401, await problem(response));
+  }
+  if (raw) return response;
+  if (!response.ok) throw new ApiError(response.status, await problem(response));
+  if (response.status === 204) return null;
+  const data = await response.json();
+  const etag = response.headers.get("ETag");
+  if (etag && data && typeof data === "object") Object.defineProperty(data, "etag", { value: etag });
+  return data;
+}
+
+async function problem(response) {
+  try { return await response.json(); } catch { return { title: response.statusText }; }
+}
+
+export const get = (path, params, opts = {}) => request("GET", path, { params, ...opts });
+export const post = (path, body, opts = {}) => request("POST", path, { body, ...opts });
+export const put = (path, body, opts = {}) => request("PUT", path, { body, ...opts });
+export const patch = (path, body, opts = {}) => request("PATCH", path, { body, ...opts });
+export const del = (path, opts = {}) => request("DELETE", path, opts);
+
+// Server-sent events over fetch (EventSource cannot send an Authorization header).
+export async function stream(path, params, onEvent, signal, onOpen = () => {}) {
+  const response = await request("GET", path, { params, raw: true, headers: { Accept: "text/event-stream" } });
+  if (!response.ok) throw new ApiError(response.status, await problem(response));
+  onOpen();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  signal.addEventListener("abort", () => reader.cancel().catch(() => {}));
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = "message", data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data += line.slice(5).trim();
+      }
+      if (data) onEvent(event, JSON.parse(data));
+    }
+  }
+}
