@@ -158,7 +158,7 @@ async def seed_demo(runtime: Runtime) -> dict[str, str]:
                 json.dump(keys, f)
         await store.changed("demo", DEMO_TENANT, "demo.seed", DEMO_TENANT)
     print(
-        f"\nQuiver demo is up at {base_url}  (API docs: {base_url}/docs)\n"
+        f"\nQuiver demo is up at {base_url}  (console: {base_url}/, API docs: {base_url}/docs)\n"
         f"  tenant:          {DEMO_TENANT}\n"
         f"  developer key:   {keys['developer']}\n"
         f"  agent key:       {keys['agent']}\n"

@@ -80,11 +80,11 @@ export async function detail(main, name, tab = "edit") {
   return editorPage(panel, tool);
 }
 
-function bodyOf(kind, sandbox, state) {
+async function bodyOf(kind, sandbox, state) {
   if (kind === "python") return { kind, sandbox, source: state.editor.value };
   if (kind === "javascript") return { kind, source: state.editor.value };
   if (kind === "webhook") return state.webhook();
-  return state.wasm();
+  return await state.wasm();
 }
 
 async function editorPage(panel, tool) {
@@ -111,14 +111,14 @@ async function editorPage(panel, tool) {
       p.line ? h("button", { onclick: () => state.editor.goToLine(p.line) }, `${level} at line ${p.line}: ${p.message}`) : h("span", { class: level === "error" ? "bad" : "warn" }, `${level}${p.field ? ` (${p.field})` : ""}: ${p.message}`))));
   }
   async function validate() {
-    const result = await post("/v1/tools/validate", bodyOf(kindSelect.value, sandbox.value, state));
+    const result = await post("/v1/tools/validate", await bodyOf(kindSelect.value, sandbox.value, state));
     show(result.errors, result.warnings);
     status.textContent = result.valid ? "Valid." : `${result.errors.length} problem${result.errors.length === 1 ? "" : "s"}.`;
     status.className = result.valid ? "ok" : "bad";
     return result.valid;
   }
   async function save() {
-    const body = bodyOf(kindSelect.value, sandbox.value, state);
+    const body = await bodyOf(kindSelect.value, sandbox.value, state);
     try {
       const saved = tool
         ? await put(`/v1/tools/${encodeURIComponent(tool.name)}`, body, { headers: { "If-Match": state.etag } })
@@ -130,7 +130,7 @@ async function editorPage(panel, tool) {
       if (!(error instanceof ApiError)) throw error;
       if (error.problem.code === "version_conflict") return conflict(error.problem);
       show(error.problem.errors || [], []);
-      status.textContent = error.message;
+      status.textContent = error.problem.errors?.length ? "Not saved: see the problems above." : error.message;
       status.className = "bad";
     }
   }
@@ -183,17 +183,19 @@ function wasmForm(state, tool) {
   const name = h("input", { value: tool?.name ?? "", disabled: !!tool });
   const description = h("input", { value: tool?.description ?? "", size: 50 });
   const parameters = h("textarea", { rows: 6, cols: 60 }, JSON.stringify(tool?.parameters ?? { type: "object", properties: {} }, null, 2));
-  let module = null;
-  file.addEventListener("change", async () => {
-    const bytes = new Uint8Array(await file.files[0].arrayBuffer());
-    let text = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    module = btoa(text);
+  let module = Promise.resolve(null);  // the chosen file, base64, once read
+  file.addEventListener("change", () => {
+    module = file.files[0].arrayBuffer().then((buffer) => {
+      const bytes = new Uint8Array(buffer);
+      let text = "";
+      for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return btoa(text);
+    });
   });
-  state.wasm = () => {
+  state.wasm = async () => {
     let params;
     try { params = JSON.parse(parameters.value || "{}"); } catch { params = parameters.value; }
-    return { kind: "wasm", name: name.value, description: description.value, parameters: params, module };
+    return { kind: "wasm", name: name.value, description: description.value, parameters: params, module: await module };
   };
   return h("div", { class: "panel" },
     tool ? h("p", { class: "muted" }, `Current module: ${tool.module_size} bytes, sha256 ${tool.module_sha256}`) : null,

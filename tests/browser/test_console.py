@@ -286,3 +286,39 @@ async def test_first_load_is_small_and_docs_render_offline(api: Api, console: Pa
     await page.get_by_text("/mcp", exact=True).first.wait_for(timeout=WAIT)
     await page.screenshot(path=str(SHOTS / "docs.png"))
     assert outside == []  # nothing fetched from anywhere but this server
+
+
+async def test_webhook_and_wasm_tools_are_made_with_their_forms(
+    api: Api, console: Pages, compiled: dict[str, bytes], tmp_path: Path
+) -> None:
+    acme = await api.tenant("acme")
+    page = await console.signed_in(acme.dev_key, "#/tools/~new")
+    await page.get_by_label("Kind").select_option("webhook")
+    await page.get_by_label("Name").fill("weather")
+    await page.get_by_label("Description").fill("Current weather for a city")
+    await page.get_by_label(re.compile("^URL")).fill("https://api.example.com/weather/{city}")
+    await page.get_by_label("Parameters (JSON Schema)").fill('{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}')  # fmt: skip
+    await page.get_by_label(re.compile("^Authorization header")).fill("Bearer s3cr3t-token")
+    await console.check(page, "tool-webhook-form")
+    await page.get_by_role("button", name="Create tool").click()
+    await page.wait_for_url(re.compile(r"#/tools/weather/edit$"), timeout=WAIT)
+    webhook = (await acme.dev.get("/v1/tools/weather")).json()
+    assert (webhook["kind"], webhook["webhook_url"]) == ("webhook", "https://api.example.com/weather/{city}")  # fmt: skip
+    assert "s3cr3t-token" not in json.dumps(webhook)  # stored, never shown
+
+    module = tmp_path / "word_count.wasm"
+    await asyncio.to_thread(module.write_bytes, compiled["word_count"])
+    await page.goto(f"{console.base}/#/tools/~new")
+    await page.get_by_label("Kind").select_option("wasm")
+    await page.get_by_label("Name").fill("word_count")
+    await page.get_by_label("Module (.wasm)").set_input_files(str(module))
+    await page.get_by_label("Parameters (JSON Schema)").fill('{"text": {"type": "string"}}')
+    await page.get_by_role("button", name="Create tool").click()
+    await page.get_by_text("error (description): must be a non-empty string").wait_for(timeout=WAIT)
+    await page.get_by_label("Description").fill("Counts words")
+    await page.get_by_role("button", name="Create tool").click()
+    await page.wait_for_url(re.compile(r"#/tools/word_count/edit$"), timeout=WAIT)
+    await page.get_by_role("tab", name="Test").click()
+    await page.get_by_label("text").fill("one two three")
+    await page.get_by_role("button", name="Run test").click()
+    await page.get_by_text("Succeeded", exact=False).wait_for(timeout=WAIT)
