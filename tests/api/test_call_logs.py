@@ -138,6 +138,8 @@ async def test_the_live_tail_streams_new_calls_with_their_logs(api: Api) -> None
         assert call["session_id"] == sid
     refused = await acme.agent.get("/v1/calls/stream")
     assert refused.status_code == 403
+    missing = await api.admin.get("/v1/calls/stream", params={"tenant": "nobody"})
+    assert missing.status_code == 404
 
 
 async def test_the_audit_log_says_who_changed_what_with_before_and_after(api: Api) -> None:

@@ -169,6 +169,15 @@ async def test_a_developer_writes_tests_ships_and_watches_a_tool(api: Api, conso
     await page.get_by_role("cell", name="tool.rollback").wait_for(timeout=WAIT)
     await console.check(page, "audit")
 
+    await page.goto(f"{console.base}/#/tools/greet/edit")  # delete, once confirmed
+    await page.get_by_role("button", name="Delete…").click()
+    await page.get_by_role("dialog").get_by_role("button", name="Cancel").click()
+    assert (await acme.dev.get("/v1/tools/greet")).status_code == 200  # cancelled: kept
+    await page.get_by_role("button", name="Delete…").click()
+    await page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    await page.wait_for_url(re.compile(r"#/tools$"), timeout=WAIT)
+    assert (await acme.dev.get("/v1/tools/greet")).status_code == 404
+
 
 async def test_a_save_overtaken_by_another_writer_shows_theirs_and_overwrites_nothing(api: Api, console: Pages) -> None:  # fmt: skip
     acme = await api.tenant("acme")
@@ -232,6 +241,12 @@ async def test_an_admin_creates_a_tenant_and_a_key_and_edits_an_allowlist(api: A
     await page.reload()
     await page.get_by_role("heading", name="API keys").wait_for(timeout=WAIT)
     assert await page.locator(".secret").count() == 0  # the secret was shown once
+    key_id = me["key_id"]
+    await page.get_by_role("button", name=f"Revoke key {key_id}").click()
+    await page.get_by_role("dialog").get_by_role("button", name="Revoke").click()
+    await page.get_by_role("cell", name=re.compile("^revoked")).wait_for(timeout=WAIT)
+    async with httpx.AsyncClient(base_url=console.base, headers={"Authorization": f"Bearer {secret}"}) as new:  # fmt: skip
+        assert (await new.get("/v1/whoami")).status_code == 401
     await page.get_by_role("link", name="Tenants", exact=True).click()
     await page.get_by_role("link", name="globex").wait_for(timeout=WAIT)
     await console.check(page, "tenants")

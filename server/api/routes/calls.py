@@ -87,6 +87,8 @@ async def tail_calls(
     """Server-sent events: a `call` event for each call of the tenant as it is logged (every
     node's), heartbeats in between. Starts with the calls logged from now on."""
     tenant_id = developer_tenant(principal, tenant)
+    if principal.is_admin:
+        await store.tenants.get(tenant_id)  # a tenant that does not exist: 404, not a stream
     hub = runtime.events
     if hub.streams_of(tenant_id) >= runtime.settings.max_streams_per_tenant:
         raise TooManyStreamsError(
