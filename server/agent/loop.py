@@ -109,6 +109,14 @@ class Setup:
     action_timeout_s: float
     bot: str
     user_message: str = ""
+    # a new turn's: the conversation so far (neutral messages) and the next message's number,
+    # kept up to date as the turn saves messages, so its rounds read no history back
+    history: list[dict[str, Any]] | None = None
+    next_seq: int = 0
+    # what intent detection needs: the session's intent, the bot's intents and its settings
+    intent: str | None = None
+    intents: dict[str, Any] | None = None
+    intent_detection: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -132,6 +140,7 @@ class AgentLoop:
         self._busy: set[str] = set()  # sessions answering a message on this node
         self._timers: dict[tuple[str, str], asyncio.Task[None]] = {}  # paused turns' timeouts
         self.clients = ProviderClients()
+        self._providers: OrderedDict[tuple[Any, ...], tuple[str, ProviderConfig]] = OrderedDict()
         self.test_sessions: set[str] = set()  # evals: their tools run in test mode
 
     async def turn(
@@ -149,14 +158,17 @@ class AgentLoop:
         """The message's intent by the bot's ``intent_detection``; a new one becomes the
         session's (its snapshot's gate follows) and is announced."""
         runtime = self.runtime
-        async with runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
-            row = await store.sessions.get(tenant_id, sid)
-            bot = await store.bots.get(tenant_id, row.bot)
-        config = bot.intent_detection
+        if setup is not None:  # a turn read them a moment ago, in its setup
+            intent, bot_intents, config = setup.intent, setup.intents, setup.intent_detection
+        else:
+            async with runtime.sessions() as session, session.begin():
+                store = runtime.store(session)
+                row = await store.sessions.get(tenant_id, sid)
+                bot = await store.bots.get(tenant_id, row.bot)
+            intent, bot_intents, config = row.intent, bot.intents, bot.intent_detection
         if not config:
-            return {"intent": row.intent, "detected": None, "changed": False, "mode": None}
-        intents = [k for k in (bot.intents or {}) if k != "*"]
+            return {"intent": intent, "detected": None, "changed": False, "mode": None}
+        intents = [k for k in (bot_intents or {}) if k != "*"]
         extra: dict[str, Any] = {}
         if config["mode"] == "rules":
             detected = intents_rules(config, text)
@@ -177,7 +189,7 @@ class AgentLoop:
                 model_prompt(intents), [{"role": "user", "content": text}], None, None,
             )  # fmt: skip
             detected = parse_label(reply.text, intents)
-        changed = detected is not None and detected != row.intent
+        changed = detected is not None and detected != intent
         if changed:
             async with runtime.sessions() as session:
                 store = runtime.store(session)
@@ -187,7 +199,7 @@ class AgentLoop:
                     await store.sessions.bump(current.id)
             await emit("intent", {"intent": detected, "mode": config["mode"]})
         return {
-            "intent": detected if changed else row.intent, "detected": detected,
+            "intent": detected if changed else intent, "detected": detected,
             "changed": changed, "mode": config["mode"], **extra,
         }  # fmt: skip
 
@@ -242,36 +254,58 @@ class AgentLoop:
 
     async def _setup(self, tenant_id: str, sid: str, user_content: str | None = None) -> Setup:
         """The bot's model settings and providers; with ``user_content``, the user's message
-        joins the history in the same unit of work."""
+        joins the history in the same unit of work, and the history comes back with it."""
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
-            row = await store.sessions.get(tenant_id, sid)
+            row = (await load_state(runtime, store, tenant_id, sid)).session  # cached per node
             if row.status == "ended":
                 raise SessionEndedError(f"session {sid!r} has ended ({row.end_reason})")
             if row.status == "handed_off":
                 raise HandedOffError("a person has this conversation; POST …/resume gives it back")
-            bot_row = await store.bots.get(tenant_id, row.bot)
-            settings = _bot_model(bot_row)
-            view = await runtime.registry.view(store, tenant_id)
-            extra = Allowlist.parse(view.egress_allow) if view.egress_allow else None
-            providers = {}
-            for name in {settings.provider, settings.round_provider}:
-                provider_row = await store.providers.get(tenant_id, name)
-                providers[name] = (
-                    provider_row.kind,
-                    ProviderConfig(
-                        provider_row.kind, store.providers.api_key(provider_row),
-                        provider_row.base_url, timeout_s=runtime.settings.provider_timeout_s,
-                        max_retries=runtime.settings.provider_retries,
-                        egress=(runtime.egress, extra) if runtime.egress else None,
-                    ),
-                )  # fmt: skip
-            user = None
+            view = await runtime.registry.view(store, tenant_id)  # cached per node
+            bot = view.bot(row.bot)
+            agent = bot.agent or {}
+            settings = _bot_model(bot.name, agent)
+            providers = {
+                name: await self._provider(store, view, name)
+                for name in {settings.provider, settings.round_provider}
+            }
+            user, history, next_seq = None, None, 0
             if user_content is not None:
-                user = await store.messages.append(sid, tenant_id, row.bot, role="user", content=user_content)  # fmt: skip
-        timeout_s = float(bot_row.action_timeout_s or DEFAULT_ACTION_TIMEOUT_S)
-        return Setup(settings, providers, timeout_s, row.bot, user.id if user else "")
+                rows = await store.messages.history(sid)
+                next_seq = (rows[-1].seq if rows else 0) + 1
+                user = await store.messages.append(sid, tenant_id, row.bot, seq=next_seq, role="user", content=user_content)  # fmt: skip
+                history, next_seq = [*map(neutral, rows), neutral(user)], next_seq + 1
+        timeout_s = float(agent.get("action_timeout_s") or DEFAULT_ACTION_TIMEOUT_S)
+        return Setup(
+            settings, providers, timeout_s, row.bot, user.id if user else "", history, next_seq,
+            row.intent, bot.intents, agent.get("intent_detection"),
+        )  # fmt: skip
+
+    async def _provider(self, store: Any, view: Any, name: str) -> tuple[str, ProviderConfig]:
+        """A provider's kind and client settings, kept per node for the tenant's registry
+        version (a provider's change bumps it, on every node)."""
+        key = (view.tenant_id, view.key, name)
+        found = self._providers.get(key)
+        if found is not None:
+            self._providers.move_to_end(key)
+            return found
+        runtime = self.runtime
+        row = await store.providers.get(view.tenant_id, name)
+        extra = Allowlist.parse(view.egress_allow) if view.egress_allow else None
+        found = self._providers[key] = (
+            row.kind,
+            ProviderConfig(
+                row.kind, store.providers.api_key(row), row.base_url,
+                timeout_s=runtime.settings.provider_timeout_s,
+                max_retries=runtime.settings.provider_retries,
+                egress=(runtime.egress, extra) if runtime.egress else None,
+            ),
+        )  # fmt: skip
+        while len(self._providers) > ProviderClients.MAX:
+            self._providers.popitem(last=False)
+        return found
 
     async def _rounds(
         self, setup: Setup, tenant_id: str, sid: str, turn_id: str, first_round: int, emit: Emit, stream: bool
@@ -285,7 +319,7 @@ class AgentLoop:
             provider_name = settings.round_provider if cheap else settings.provider
             model = settings.round_model if cheap else settings.model
             kind = providers[provider_name][0]
-            context = await self._context(tenant_id, sid, kind, settings, offer_tools)
+            context = await self._context(setup, tenant_id, sid, kind, offer_tools)
             reply = await self._ask(
                 clients[provider_name], kind, model, settings.system, context.history,
                 context.tools, emit if stream and not cheap else None,
@@ -296,7 +330,7 @@ class AgentLoop:
                 turn.usage.add(reply.usage)
                 await self._save_assistant(setup, tenant_id, sid, turn_id, model, Reply("", [], reply.usage), tool_round=True)  # fmt: skip
                 main_kind = providers[settings.provider][0]
-                context = await self._context(tenant_id, sid, main_kind, settings, False)
+                context = await self._context(setup, tenant_id, sid, main_kind, False)
                 reply = await self._ask(
                     clients[settings.provider], main_kind, settings.model, settings.system,
                     context.history, None, emit if stream else None,
@@ -410,15 +444,21 @@ class AgentLoop:
             metrics.MODEL_TOKENS.labels(kind=name).inc(value)
         return reply
 
-    async def _context(self, tenant_id: str, sid: str, kind: str, settings: BotModel, offer_tools: bool) -> Context:  # fmt: skip
+    async def _context(self, setup: Setup, tenant_id: str, sid: str, kind: str, offer_tools: bool) -> Context:  # fmt: skip
         """What the model is given now: the session's tools (the snapshot, read again: server
-        tools and the page's browser actions) and the history, cut to the budget."""
+        tools and the page's browser actions) and the history, cut to the budget. A new turn
+        carries its history; the session's state is the node's cached one (no database
+        session is opened when it is cached)."""
         runtime = self.runtime
-        async with runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
+        store = runtime.store()
+        try:
             state = await load_state(runtime, store, tenant_id, sid)
-            rows = await store.messages.history(sid)
-        context = Context(None, fit_to_budget([neutral(r) for r in rows], settings.max_context_tokens))  # fmt: skip
+            if setup.history is None:  # a resumed turn: read what the pause left
+                setup.history = [neutral(r) for r in await store.messages.history(sid)]
+                setup.next_seq = 0  # unknown here: the next append finds it
+        finally:
+            await store.close()
+        context = Context(None, fit_to_budget(list(setup.history), setup.settings.max_context_tokens))  # fmt: skip
         if offer_tools:
             snapshot = runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
             tools = state.view.tools_for(state.session.bot)
@@ -454,12 +494,13 @@ class AgentLoop:
                 for c in reply.tool_calls
             ]
             saved = await store.messages.append(
-                sid, tenant_id, setup.bot, role="assistant", content=reply.text or None,
-                tool_calls=calls or None, turn=turn_id, model=model,
+                sid, tenant_id, setup.bot, seq=setup.next_seq or None, role="assistant",
+                content=reply.text or None, tool_calls=calls or None, turn=turn_id, model=model,
                 input_tokens=reply.usage.input, output_tokens=reply.usage.output,
                 cached_tokens=reply.usage.cached, tool_round=tool_round, offered=offered or None,
             )  # fmt: skip
-            return saved.id
+        _remember(setup, saved)
+        return saved.id
 
     async def _save_results(self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results) -> None:  # fmt: skip
         if not calls:
@@ -467,11 +508,22 @@ class AgentLoop:
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
-            for call, envelope in zip(calls, results, strict=True):
+            saved = [
                 await store.messages.append(
-                    sid, tenant_id, setup.bot, role="tool", tool_call_id=call.id, name=call.name,
-                    content=tool_text(envelope), turn=turn_id,
+                    sid,
+                    tenant_id,
+                    setup.bot,
+                    seq=setup.next_seq + i if setup.next_seq else None,
+                    role="tool",
+                    tool_call_id=call.id,
+                    name=call.name,
+                    content=tool_text(envelope),
+                    turn=turn_id,
                 )  # fmt: skip
+                for i, (call, envelope) in enumerate(zip(calls, results, strict=True))
+            ]
+        for row in saved:
+            _remember(setup, row)
 
 
 class ProviderClients:
@@ -526,18 +578,21 @@ def tool_text(envelope: dict[str, Any]) -> str:
     return str(envelope.get("modelMessage") or (envelope.get("error") or {}).get("message") or "the tool failed")  # fmt: skip
 
 
-def _bot_model(bot: Any) -> BotModel:
-    if not bot.model:
+def _remember(setup: Setup, row: Any) -> None:
+    """A message the turn saved joins the history it carries (once it is committed)."""
+    if setup.history is not None:
+        setup.history.append(neutral(row))
+    setup.next_seq = row.seq + 1 if setup.next_seq else 0
+
+
+def _bot_model(name: str, agent: dict[str, Any]) -> BotModel:
+    if not agent.get("model"):
         raise ValidationFailedError(
-            [
-                FieldError(
-                    f"bot {bot.name!r} has no model: set `model` (provider/model)", field="model"
-                )
-            ]  # fmt: skip
+            [FieldError(f"bot {name!r} has no model: set `model` (provider/model)", field="model")]
         )
-    provider, model = bot.model.split("/", 1)
-    round_provider, round_model = (bot.tool_round_model or bot.model).split("/", 1)
+    provider, model = agent["model"].split("/", 1)
+    round_provider, round_model = (agent.get("tool_round_model") or agent["model"]).split("/", 1)
     return BotModel(
-        provider, model, round_provider, round_model, bot.max_rounds or DEFAULT_ROUNDS,
-        bot.max_context_tokens or DEFAULT_CONTEXT_TOKENS, bot.system_prompt,
+        provider, model, round_provider, round_model, agent.get("max_rounds") or DEFAULT_ROUNDS,
+        agent.get("max_context_tokens") or DEFAULT_CONTEXT_TOKENS, agent.get("system_prompt"),
     )  # fmt: skip

@@ -51,6 +51,10 @@ class BotDef:
     pins: tuple[tuple[str, int], ...] = ()
     # the built-in skills it uses and their settings: {"qa": {"dataset": "faq", "top_k": 3}}
     skills: dict[str, dict[str, Any]] | None = None
+    # the agent loop's settings (model, tool_round_model, max_rounds, max_context_tokens,
+    # action_timeout_s, system_prompt, intent_detection, …): read with the registry, so a turn
+    # needs no query for them
+    agent: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,14 +77,20 @@ class MessageRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def append(self, session_id: str, tenant_id: str, bot: str, **fields: Any) -> MessageRow:
-        """The next message of the session (its ``seq`` follows the last one)."""
-        last = await self.session.scalar(
-            select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)
-        )
+    async def append(
+        self, session_id: str, tenant_id: str, bot: str, seq: int | None = None, **fields: Any
+    ) -> MessageRow:
+        """The next message of the session: ``seq`` when the caller knows it (a turn carries
+        its history), else the one after the last. A taken ``seq`` is a conflict, never a
+        message overwritten or reordered."""
+        if seq is None:
+            last = await self.session.scalar(
+                select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)
+            )
+            seq = (last or 0) + 1
         row = MessageRow(
             id=str(uuid.uuid4()), session_id=session_id, tenant_id=tenant_id, bot=bot,
-            seq=(last or 0) + 1, created_at=utcnow(), **fields,
+            seq=seq, created_at=utcnow(), **fields,
         )  # fmt: skip
         self.session.add(row)
         try:

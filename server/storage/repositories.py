@@ -600,7 +600,7 @@ def bot_def(row: BotRow) -> BotDef:
     names, pins = bot_tools(row.tools)
     return BotDef(
         name=row.name, tools=names, intents=intents, max_tools=row.max_tools, pins=pins,
-        skills=row.skills,
+        skills=row.skills, agent={key: getattr(row, key) for key in BOT_MODEL_FIELDS},
     )  # fmt: skip
 
 
@@ -674,6 +674,12 @@ class Store:
     def opened(self) -> AsyncSession | None:
         """The database session, if this unit of work has opened one."""
         return self._session
+
+    async def close(self) -> None:
+        """End a unit of work that only read: its database session, if it opened one, closes
+        (nothing to commit)."""
+        if self._session is not None:
+            await self._session.close()
 
     # the repositories, each made on first use
     tenants = _Repository(lambda s: TenantRepository(s.session))

@@ -470,3 +470,27 @@ async def test_detection_settings_are_checked(agents: Api, fake: FakeModel) -> N
     assert bad_regex.status_code == 422 and bad_regex.json()["errors"][0]["field"] == "intent_detection.rules.orders[0]"  # fmt: skip
     assert unknown.status_code == 422 and unknown.json()["errors"][0]["field"] == "intent_detection.rules.billing"  # fmt: skip
     assert no_intents.status_code == 422
+
+
+async def test_a_turn_uses_the_providers_and_bots_settings_as_changed_a_moment_ago(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    """The loop keeps a provider's and a bot's settings per node between turns: a change made
+    through the API is used by the very next turn (on every node, as registry changes are)."""
+    acme, sid = await setup(agents, fake)
+    fake.default = {"text": "ok"}
+    first = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "one"})
+    new_key = "sk-test-ROTATED-9d2e"
+    assert (await acme.dev.put("/v1/providers/main", json={"kind": "openai", "base_url": fake.base + "/v1", "api_key": new_key})).status_code == 200  # fmt: skip
+    second = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "two"})
+    changed = await acme.dev.put("/v1/bots/b", json={"name": "b", "tools": None, "model": "main/small", "system_prompt": "Be kind."})  # fmt: skip
+    assert changed.status_code == 200, changed.text
+    third = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "three"})
+
+    assert first.status_code == second.status_code == third.status_code == 200, third.text
+    one, two, three = fake.requests[-3:]
+    assert one["headers"]["authorization"] == f"Bearer {KEY}"
+    assert two["headers"]["authorization"] == f"Bearer {new_key}"  # the provider's change
+    assert (two["body"]["model"], three["body"]["model"]) == ("big", "small")  # the bot's
+    assert three["body"]["messages"][0] == {"role": "system", "content": "Be kind."}
+    assert [m["content"] for m in three["body"]["messages"] if m["role"] == "user"] == ["one", "two", "three"]  # fmt: skip
+    audit = (await acme.dev.get("/v1/audit")).json()["entries"]
+    assert [e["action"] for e in audit if e["action"].startswith("provider.")] == ["provider.put", "provider.put"]  # fmt: skip

@@ -46,7 +46,8 @@ async def put_provider(
     row, created = await store.providers.put(
         tenant_id, name, body.kind, body.base_url, body.models, body.api_key
     )
-    store.audit.record(principal.key_id, tenant_id, "provider.put", name, {"kind": body.kind})
+    # announced as a registry change: nodes' agent loops keep provider settings per registry version
+    await store.changed(principal.key_id, tenant_id, "provider.put", name, {"kind": body.kind})
     response.status_code = 201 if created else 200
     return _public(row)
 
@@ -72,7 +73,7 @@ async def delete_provider(
 ) -> Response:
     tenant_id = developer_tenant(principal, tenant)
     await store.providers.delete(tenant_id, name)
-    store.audit.record(principal.key_id, tenant_id, "provider.delete", name)
+    await store.changed(principal.key_id, tenant_id, "provider.delete", name)
     return Response(status_code=204)
 
 

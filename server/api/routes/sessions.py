@@ -24,6 +24,7 @@ from server.api.deps import (
     acting_tenant,
     developer_tenant,
     require,
+    unit_of_work,
 )
 from server.api.idempotency import IdempotencyKey, answer_once
 from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor, page
@@ -435,7 +436,7 @@ async def send_message(
     rounds and the tokens used. When the model calls a browser action (or a tool whose metadata
     says `requires_approval`), the turn pauses: `status: requires_action` (`requires_approval`)
     lists the calls; `POST …/messages/{mid}/results` answers them and the turn goes on."""
-    tenant_id = await _loop_scope(principal, runtime, sid, tenant)
+    tenant_id = await _loop_scope(principal, runtime, sid, tenant, check=body.stream)
     return await _run_turn(
         lambda emit, stream: runtime.agent.turn(tenant_id, sid, body.content, emit, stream),
         body.stream, sid,
@@ -455,7 +456,7 @@ async def answer_actions(
     """The outcomes of a paused turn's browser actions (`[{call_id, success, result|error}]`)
     or the decisions on its approvals (`[{call_id, approved, reason}]`); once every call is
     answered the loop resumes and answers as `POST …/messages` does (`?stream=true` for SSE)."""
-    tenant_id = await _loop_scope(principal, runtime, sid, tenant)
+    tenant_id = await _loop_scope(principal, runtime, sid, tenant, check=stream)
     given = [a.model_dump() for a in answers]
     return await _run_turn(
         lambda emit, streaming: runtime.agent.resume(tenant_id, sid, mid, given, emit, streaming),
@@ -463,11 +464,16 @@ async def answer_actions(
     )  # fmt: skip
 
 
-async def _loop_scope(principal, runtime: Runtime, sid: str, tenant: str | None) -> str:
+async def _loop_scope(
+    principal, runtime: Runtime, sid: str, tenant: str | None, check: bool = True
+) -> str:
+    """The tenant acted for; with ``check`` (an answer streamed: its status is sent before the
+    turn runs) a missing session is a 404 first. Otherwise the turn's own first read says so."""
     require(principal, "agent", "developer")
     tenant_id = acting_tenant(principal, tenant)
-    async with runtime.sessions() as session, session.begin():
-        await runtime.store(session).sessions.get(tenant_id, sid)  # 404 before anything runs
+    if check:
+        async with unit_of_work(runtime) as store:  # cached per node
+            await load_state(runtime, store, tenant_id, sid)
     return tenant_id
 
 
