@@ -1,0 +1,250 @@
+"""In-memory fakes of the call path's ports (``server.calls.ports``, ``server.registry.ports``)
+and a fake engine: the use cases composed as the server composes them, with no database, no
+worker process and no network — for fast unit tests of their rules. The HTTP, PostgreSQL and
+sandbox tests keep exercising the real adapters."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from types import SimpleNamespace
+from typing import Any
+
+from sandbox.engine import RunResult
+from server.calls.breakers import BreakerPolicy, MemoryBreakers
+from server.calls.cache import ResultCache
+from server.calls.calllog import CallLog
+from server.calls.pipeline import CallPipeline
+from server.calls.session_state import SessionStates
+from server.calls.sessions import SessionTracker, UsageRanking
+from server.registry.disk import DiskTools
+from server.registry.model import BotDef, SessionRecord, ToolDef
+from server.registry.ports import RegistryVersions, TenantRegistryData
+from server.registry.service import Registry
+
+
+@dataclass
+class Version:
+    """A stored tool version (``ports.StoredVersion``)."""
+
+    id: int
+    source: str | None = "# run by the fake engine"
+    module: bytes | None = None
+    webhook: dict[str, Any] | None = None
+
+
+class Tools:
+    def __init__(self) -> None:
+        self.reads = 0
+
+    async def stored_version(self, tool: ToolDef) -> Version:
+        self.reads += 1
+        return Version(tool.version_id)
+
+    def decrypt_secret(self, tenant_id: str, name: str, version: Any) -> str | None:
+        return None
+
+    async def artefact(self, version_id: int, engine: str) -> bytes | None:
+        return None
+
+    async def keep_artefact(self, version_id: int, engine: str, artefact: bytes) -> None:
+        return None
+
+
+class Secrets:
+    def __init__(self) -> None:
+        self.stored: dict[tuple[str, str], str] = {}
+
+    async def values(self, tenant_id: str, names: list[str]) -> dict[str, str]:
+        return {n: self.stored[(tenant_id, n)] for n in names if (tenant_id, n) in self.stored}
+
+
+class Limits:
+    async def limits(self, tenant_id: str) -> dict[str, Any] | None:
+        return None
+
+
+class Sessions:
+    """Sessions and their variables; every write marks the session touched, as storage does."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.touched: set[str] = set()
+        self.reads = 0
+
+    async def get_with_variables(self, tenant_id: str, session_id: str) -> tuple[SessionRecord, dict[str, Any]]:  # fmt: skip
+        from server.errors import NotFoundError
+
+        self.reads += 1
+        record = self.db.sessions.get(session_id)
+        if record is None or record.tenant_id != tenant_id:
+            raise NotFoundError(f"session {session_id!r} not found")
+        return record, dict(self.db.variables.get(session_id, {}))
+
+    async def variables(self, session_id: str) -> dict[str, Any]:
+        return dict(self.db.variables.get(session_id, {}))
+
+    async def set_variables(self, session_id: str, values: dict[str, Any]) -> None:
+        self.db.variables.setdefault(session_id, {}).update(values)
+        self.touched.add(session_id)
+
+    async def bump(self, session_id: str) -> None:
+        record = self.db.sessions[session_id]
+        self.db.sessions[session_id] = replace(record, version=record.version + 1)
+        self.touched.add(session_id)
+
+    async def count_failure(self, session_id: str, tool: str) -> int:
+        key = (session_id, tool)
+        self.db.failures[key] = self.db.failures.get(key, 0) + 1
+        return self.db.failures[key]
+
+    async def finish_claim(self, session_id: str, tool: str, done: bool) -> None:
+        self.db.claims[(session_id, tool)] = done
+
+    async def open_breaker(self, session_id: str, tool: str, until: float) -> None:
+        record = self.db.sessions[session_id]
+        breakers = (*record.open_breakers, {"tool": tool, "until": until})
+        self.db.sessions[session_id] = replace(record, open_breakers=breakers, version=record.version + 1)  # fmt: skip
+        self.db.failures.pop((session_id, tool), None)
+        self.touched.add(session_id)
+
+
+class Calls:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def breaker_opened(self, tenant: str, tool: str, scope: str, session_id: str | None) -> None:
+        self.db.openings.append((tenant, tool, scope, session_id))
+
+    async def most_used(self, tenant: str, since_s: float, limit: int = 200) -> list[str]:
+        return []
+
+
+class Lifecycle:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def hand_off(self, tenant_id: str, sid: str, now: datetime) -> bool:
+        record = self.db.sessions[sid]
+        if record.status != "active":
+            return False
+        self.db.sessions[sid] = replace(record, status="handed_off")
+        return True
+
+
+@dataclass
+class Database:
+    """What the fakes keep: the committed state every unit of work shares."""
+
+    tools: dict[str, list[ToolDef]] = field(default_factory=dict)  # by tenant
+    bots: dict[str, dict[str, BotDef]] = field(default_factory=dict)
+    versions: dict[str, int] = field(default_factory=dict)
+    sessions: dict[str, SessionRecord] = field(default_factory=dict)
+    variables: dict[str, dict[str, Any]] = field(default_factory=dict)
+    failures: dict[tuple[str, str], int] = field(default_factory=dict)
+    claims: dict[tuple[str, str], bool] = field(default_factory=dict)
+    openings: list[tuple[str, str, str, str | None]] = field(default_factory=list)
+    logged: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Store:
+    """One unit of work (``ports.CallStore``) over the shared ``Database``."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.answered = False
+        self.tools = Tools()
+        self.secrets = Secrets()
+        self.tenants = Limits()
+        self.sessions = Sessions(db)
+        self.calls = Calls(db)
+        self.lifecycle = Lifecycle(db)
+
+    async def registry_versions(self, tenant_id: str) -> RegistryVersions | None:
+        if tenant_id not in self.db.versions:
+            return None
+        return RegistryVersions(self.db.versions[tenant_id], 0)
+
+    async def load_registry(self, tenant_id: str) -> TenantRegistryData:
+        return TenantRegistryData(
+            allowlist=(), tenant_tools=tuple(self.db.tools.get(tenant_id, ())), global_tools=(),
+            bots=dict(self.db.bots.get(tenant_id, {})),
+        )  # fmt: skip
+
+
+Behaviour = Callable[[dict[str, Any], dict[str, Any]], RunResult]
+
+
+class Engine:
+    """Runs a tool as the test scripted it: ``behaviours[name](params, context)``."""
+
+    def __init__(self) -> None:
+        self.behaviours: dict[str, Behaviour] = {}
+        self.runs: list[tuple[str, dict[str, Any]]] = []
+
+    async def run(self, source: Any, name: str, params: Any, context: Any, limits: Any, host: Any, **kwargs: Any) -> RunResult:  # fmt: skip
+        self.runs.append((name, params))
+        return self.behaviours[name](params, context)
+
+
+class Claims:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def claim(self, session_id: str, tool: str, lease_s: float) -> bool:
+        if (session_id, tool) in self.db.claims:
+            return False
+        self.db.claims[(session_id, tool)] = False
+        return True
+
+
+class Handoffs:
+    def __init__(self) -> None:
+        self.announced: list[tuple[str, str, str, str, str]] = []
+
+    def announce(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None:
+        self.announced.append((tenant_id, sid, bot, tool, reason))
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def composed(db: Database) -> tuple[Any, Engine, CallLog]:
+    """The use cases' collaborators as ``server.bootstrap`` composes them, over the fakes: what
+    ``load_state`` and ``call_in_session`` need of a runtime."""
+    engine, clock = Engine(), Clock()
+    registry = Registry(DiskTools(), version_ttl_s=0)
+
+    async def write(rows: list[dict[str, Any]]) -> None:
+        db.logged.extend(rows)
+
+    log = CallLog(write, flush_interval_s=3600)
+    tracker = SessionTracker(MemoryBreakers(), BreakerPolicy(), UsageRanking(), clock=clock)
+
+    async def no_grants(store: Any, tenant: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return (), ()
+
+    pipeline = CallPipeline(
+        registry, {"restricted": engine}, None, None, log, 2000, 30_000,  # type: ignore[arg-type]
+        no_grants, tracker, ResultCache(100), Claims(db),
+    )  # fmt: skip
+    runtime = SimpleNamespace(
+        registry=registry, pipeline=pipeline, tracker=tracker, session_states=SessionStates(),
+        handoffs=Handoffs(), clock=clock,
+    )  # fmt: skip
+    return runtime, engine, log
+
+
+def python_tool(tenant: str, name: str, version_id: int, **metadata: Any) -> ToolDef:
+    return ToolDef(
+        name=name, description=f"{name} (fake)", metadata=metadata, kind="python",
+        origin="tenant", version=1, content_hash=f"h-{name}", tenant_id=tenant,
+        sandbox="restricted", version_id=version_id, on_error=False,
+        parameters={"type": "object", "properties": {"order_id": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{4}$"}}},
+    )  # fmt: skip
