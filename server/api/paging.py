@@ -41,6 +41,16 @@ def decode_cursor(cursor: str | None, arity: int) -> list[Any] | None:
     return key
 
 
+def decode_id_cursor(cursor: str | None) -> int | None:
+    """The row id a newest-first list's cursor names (the last row of the previous page)."""
+    key = decode_cursor(cursor, 1)
+    if key is None:
+        return None
+    if not isinstance(key[0], int) or isinstance(key[0], bool):
+        raise ValidationFailedError([FieldError("not a cursor this list gave out", field="cursor")])
+    return key[0]
+
+
 def page(
     items: Iterable[T], key: Callable[[T], list[Any]], limit: int, cursor: str | None
 ) -> tuple[list[T], str | None]:

@@ -18,6 +18,7 @@ const DETAIL = { tools: tools.detail, sessions: sessions.detail, tenants: admin.
 
 const main = document.getElementById("main");
 let expired = false;
+let navigation = 0;  // numbers route changes: a slow page never replaces a newer one
 
 function pages() {
   const role = auth.who?.role;
@@ -58,6 +59,7 @@ function interactive() {  // for the speed budget: the first screen can be used 
 auth.onExpired = () => {
   if (expired) return;
   expired = true;
+  navigation++;  // what was loading is not drawn over the sign-in form
   auth.key = null;
   auth.who = null;
   signIn("Your key is no longer valid (revoked or expired): sign in again to go on.");
@@ -75,7 +77,7 @@ function header() {
   const who = auth.who;
   const nav = document.getElementById("nav");
   clear(nav, pages().map(([id, title]) => h("a", { href: `#/${id}`, "data-page": id }, title)), h("a", { href: "/docs" }, "API docs"));
-  const out = h("button", { onclick: () => { auth.key = null; auth.who = null; location.hash = ""; signIn(); } }, "Sign out");
+  const out = h("button", { onclick: () => { navigation++; auth.key = null; auth.who = null; location.hash = ""; signIn(); } }, "Sign out");
   const parts = [h("span", {}, `${who.role}${who.tenant ? ` · ${who.tenant}` : ""}`)];
   if (who.role === "admin") {
     const tenant = h("input", { value: auth.tenant, size: 10, placeholder: "tenant id", onchange: (e) => { auth.tenant = e.target.value.trim(); route(); } });
@@ -104,13 +106,16 @@ async function route() {
     return;
   }
   const render = rest.length && DETAIL[page] ? DETAIL[page] : found[2];
+  const mine = ++navigation;
   clear(main, h("p", { class: "muted" }, "Loading…"));
+  const view = h("div");
   try {
-    await render(main, ...rest);
+    await render(view, ...rest);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return;
-    clear(main, h("h1", {}, "Something went wrong"), h("p", { role: "alert", class: "bad" }, error.message || String(error)));
+    clear(view, h("h1", {}, "Something went wrong"), h("p", { role: "alert", class: "bad" }, error.message || String(error)));
   }
+  if (mine === navigation) clear(main, view);  // else a newer navigation draws its own page
 }
 
 window.addEventListener("hashchange", route);

@@ -190,3 +190,23 @@ async def test_a_save_over_another_writers_version_is_refused_with_the_newest(ap
     assert fresh.status_code == 200 and fresh.json()["version"] == 3
     missing = await acme.dev.put("/v1/tools/other", json=simple_tool("other", "return {}"), headers={"If-Match": '"1"'})  # fmt: skip
     assert missing.status_code == 412 and missing.json()["current"] is None
+
+
+def test_the_tail_sends_a_row_committed_late_below_the_newest_once() -> None:
+    """On PostgreSQL ids are given out before commit: another node's row can appear below the
+    newest id already sent. The tail looks back and sends it — once; never a row from before
+    it started."""
+    from types import SimpleNamespace
+
+    from server.api.routes.calls import LOOKBACK_IDS, Tail
+
+    def rows(*ids: int) -> list[SimpleNamespace]:
+        return [SimpleNamespace(id=i) for i in ids]
+
+    tail = Tail(start=100)
+    assert tail.floor == 100  # nothing from before the tail started
+    assert [r.id for r in tail.unsent(rows(101, 103))] == [101, 103]
+    assert [r.id for r in tail.unsent(rows(101, 102, 103, 104))] == [102, 104]  # 102 came late
+    assert tail.unsent(rows(101, 102, 103, 104)) == []
+    tail.unsent(rows(100 + LOOKBACK_IDS + 50))
+    assert tail.floor == 150 and min(tail.sent) > 150  # what it remembers stays bounded

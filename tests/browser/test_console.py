@@ -337,3 +337,36 @@ async def test_webhook_and_wasm_tools_are_made_with_their_forms(
     await page.get_by_label("text").fill("one two three")
     await page.get_by_role("button", name="Run test").click()
     await page.get_by_text("Succeeded", exact=False).wait_for(timeout=WAIT)
+
+
+async def test_the_console_works_from_the_keyboard(api: Api, console: Pages) -> None:
+    acme = await api.tenant("acme")
+    await acme.dev.post("/v1/tools", json={"kind": "python", "source": FIXED})
+    await acme.dev.post("/v1/tools/greet/test", json={"arguments": {"name": "Kay"}})
+    page = await console.browser.new_page()
+    await page.goto(console.base + "/")
+    await page.keyboard.type(acme.dev_key)  # the key field has the focus
+    await page.keyboard.press("Enter")
+    await page.get_by_role("heading", name="Tools").wait_for(timeout=WAIT)
+
+    async def tab_to(name: str) -> None:
+        for _ in range(60):  # bounded: a control that Tab never reaches fails
+            await page.keyboard.press("Tab")
+            focused = await page.evaluate("() => document.activeElement.textContent.trim() || document.activeElement.getAttribute('aria-label') || ''")  # fmt: skip
+            if focused == name:
+                return
+        raise AssertionError(f"Tab never reached {name!r}")
+
+    await tab_to("Call log")
+    await page.keyboard.press("Enter")
+    await page.get_by_role("heading", name="Call log").wait_for(timeout=WAIT)
+    row = page.locator('table[aria-label="Logged calls"] tbody tr').first
+    await row.wait_for(timeout=WAIT)
+    await row.focus()
+    await page.keyboard.press("Enter")  # a call's details open from the keyboard
+    await page.get_by_text("info: greeting Kay").wait_for(timeout=WAIT)
+    unreachable = await page.evaluate(
+        """() => [...document.querySelectorAll("a, button, input, select, textarea, [onclick]")]
+            .filter((e) => !e.disabled && !e.hidden && e.tabIndex < 0).map((e) => e.outerHTML)"""
+    )
+    assert unreachable == []

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, developer_tenant
-from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor
+from server.api.paging import CursorQuery, LimitQuery, decode_id_cursor, encode_cursor
 from server.api.views import aware, call_public
 from server.errors import FieldError, TooManyStreamsError, ValidationFailedError
 from server.storage.calls import CallQuery
@@ -25,6 +25,33 @@ from server.storage.calls import CallQuery
 router = APIRouter(prefix="/v1/calls", tags=["calls"])
 
 TAIL_BATCH = 200
+LOOKBACK_IDS = 1000
+
+
+class Tail:
+    """What a live tail has sent. Row ids are handed out before their rows commit, so on
+    PostgreSQL another node's row can appear below the newest id already sent: the tail reads
+    back over the last ``LOOKBACK_IDS`` ids (never below where it started) and sends each row
+    once."""
+
+    def __init__(self, start: int) -> None:
+        self.start = self.newest = start
+        self.sent: set[int] = set()
+
+    @property
+    def floor(self) -> int:
+        return max(self.start, self.newest - LOOKBACK_IDS)
+
+    def unsent(self, rows: list[Any]) -> list[Any]:
+        fresh = [row for row in rows if row.id not in self.sent]
+        for row in fresh:
+            self.sent.add(row.id)
+            self.newest = max(self.newest, row.id)
+        floor = self.floor
+        self.sent = {i for i in self.sent if i > floor}
+        return fresh
+
+
 Outcome = Annotated[
     str | None,
     Query(
@@ -56,7 +83,7 @@ async def list_calls(
     since, until = aware(since, "since"), aware(until, "until")
     if since is not None and until is not None and until <= since:
         raise ValidationFailedError([FieldError("must be after since", field="until")])
-    before = _before(cursor)
+    before = decode_id_cursor(cursor)
     await runtime.call_log.flush()  # this node's pending rows first: read your own calls
     query = CallQuery(tool, session, outcome, since, until, before)
     rows = await store.calls.browse(tenant_id, query, limit + 1)
@@ -65,15 +92,6 @@ async def list_calls(
         "calls": [call_public(row, logs=True) for row in rows],
         "next_cursor": encode_cursor(rows[-1].id) if more and rows else None,
     }
-
-
-def _before(cursor: str | None) -> int | None:
-    key = decode_cursor(cursor, 1)
-    if key is None:
-        return None
-    if not isinstance(key[0], int) or isinstance(key[0], bool):
-        raise ValidationFailedError([FieldError("not a cursor this list gave out", field="cursor")])
-    return key[0]
 
 
 @router.get("/stream", response_class=StreamingResponse)
@@ -96,37 +114,35 @@ async def tail_calls(
             "open on this node; close one or raise QUIVER_MAX_STREAMS_PER_TENANT"
         )
     await runtime.call_log.flush()
-    last = await store.calls.newest_id(tenant_id)
+    tail = Tail(await store.calls.newest_id(tenant_id))
     watcher = hub.watch(tenant_id, f"calls:{tenant_id}")  # counted with the tenant's streams
     poll_s = runtime.settings.call_tail_poll_s
     heartbeat_s = runtime.settings.sse_heartbeat_s
 
     async def stream() -> AsyncIterator[bytes]:
-        nonlocal last
-        quiet = 0.0
+        clock = asyncio.get_running_loop().time
+        sent_at = clock()
         try:
             yield b"retry: 1000\n\n"
             while not hub.closing.is_set():
                 written = runtime.call_log.written()
                 async with runtime.sessions() as session:
                     rows = await runtime.store(session).calls.since_id(
-                        tenant_id, last, tool, TAIL_BATCH
+                        tenant_id, tail.floor, tool, TAIL_BATCH + len(tail.sent)
                     )
-                for row in rows:
-                    last = row.id
+                fresh = tail.unsent(rows)
+                for row in fresh:
                     data = orjson.dumps(call_public(row, logs=True))
                     yield b"event: call\nid: %d\ndata: %s\n\n" % (row.id, data)
-                if rows:
-                    quiet = 0.0
-                    if len(rows) == TAIL_BATCH:
+                if fresh:
+                    sent_at = clock()
+                    if len(fresh) >= TAIL_BATCH:
                         continue
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(poll_s):
                         await written.wait()
-                    continue
-                quiet += poll_s
-                if quiet >= heartbeat_s:
-                    quiet = 0.0
+                if clock() - sent_at >= heartbeat_s:
+                    sent_at = clock()
                     yield b": heartbeat\n\n"
             yield b'event: closed\ndata: {"reason": "server shutting down"}\n\n'
         finally:
