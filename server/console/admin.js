@@ -2,7 +2,7 @@
 // sandbox modules and egress allowlists; and the audit log (developers see their tenant's).
 import { del, get, post, put } from "./api.js";
 import { auth } from "./api.js";
-import { clear, confirmDialog, field, h, toast, when } from "./dom.js";
+import { clear, confirmDialog, field, h, pager, toast, when } from "./dom.js";
 
 export async function tenants(main) {
   const { tenants: rows } = await get("/v1/tenants", { limit: 1000 }, { scoped: false });
@@ -75,19 +75,14 @@ export async function audit(main) {
   const since = h("input", { type: "datetime-local" });
   const body = h("tbody");
   const more = h("button", { hidden: true }, "Load more");
-  let cursor = null;
-  async function load(reset) {
-    if (reset) { cursor = null; clear(body); }
+  const load = pager(body, more, async (cursor) => {
     const params = { since: since.value ? new Date(since.value).toISOString() : "", limit: 100, cursor };
     if (auth.who.role === "admin") params.tenant = tenantInput.value.trim();
     const page = await get("/v1/audit", params, { scoped: false });
-    body.append(...page.entries.map((e) => h("tr", {}, h("td", {}, when(e.at)), h("td", {}, e.actor || "(server)"), h("td", {}, e.tenant || ""), h("td", {}, e.action), h("td", {}, e.target),
-      h("td", {}, e.detail ? h("code", {}, JSON.stringify(e.detail)) : ""))));
-    if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 6, class: "muted" }, "Nothing recorded.")));
-    cursor = page.next_cursor;
-    more.hidden = !cursor;
-  }
-  more.addEventListener("click", () => load(false));
+    return { items: page.entries, next: page.next_cursor };
+  }, (e) => h("tr", {}, h("td", {}, when(e.at)), h("td", {}, e.actor || "(server)"), h("td", {}, e.tenant || ""), h("td", {}, e.action), h("td", {}, e.target),
+    h("td", {}, e.detail ? h("code", {}, JSON.stringify(e.detail)) : "")),
+  "Nothing recorded.", 6);
   clear(main, h("h1", {}, "Audit log"),
     h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); load(true); } }, field("Tenant", tenantInput), field("Since", since), h("button", { class: "primary", type: "submit" }, "Show")),
     h("table", {}, h("thead", {}, h("tr", {}, ["When", "Who (key)", "Tenant", "What", "Target", "Before / after"].map((c) => h("th", { scope: "col" }, c)))), body),

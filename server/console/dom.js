@@ -62,3 +62,19 @@ export function confirmDialog(question, yes = "Delete") {
     dialog.showModal();
   });
 }
+
+// A table body filled a page at a time: `load(cursor)` answers `{items, next}` (the API's
+// `next_cursor`); the "Load more" button asks for the next page. Returns `show(reset)`.
+export function pager(body, more, load, row, empty, columns) {
+  let cursor = null;
+  async function show(reset) {
+    if (reset) { cursor = null; clear(body); }
+    const page = await load(cursor);
+    body.append(...page.items.map(row));
+    if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: columns, class: "muted" }, empty)));
+    cursor = page.next;
+    more.hidden = !cursor;
+  }
+  more.addEventListener("click", () => show(false));
+  return show;
+}

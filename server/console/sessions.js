@@ -1,25 +1,20 @@
 // Sessions: the tenant's conversations (active, handed off and ended), and one session's
 // snapshot, variables, calls and transcript.
 import { get } from "./api.js";
-import { clear, field, h, json, when } from "./dom.js";
+import { clear, field, h, json, pager, when } from "./dom.js";
 
 export async function list(main) {
   const status = h("select", {}, ["", "active", "handed_off", "ended"].map((s) => h("option", { value: s }, s || "any")));
   const bot = h("input", { size: 12 });
   const body = h("tbody");
   const more = h("button", { hidden: true }, "Load more");
-  let cursor = null;
-  async function load(reset) {
-    if (reset) { cursor = null; clear(body); }
+  const load = pager(body, more, async (cursor) => {
     const page = await get("/v1/sessions", { status: status.value, bot: bot.value.trim(), limit: 50, cursor });
-    body.append(...page.sessions.map((s) => h("tr", {},
-      h("td", {}, h("a", { href: `#/sessions/${s.id}` }, s.id.slice(0, 8))), h("td", {}, s.bot), h("td", {}, s.status),
-      h("td", {}, s.customer || ""), h("td", {}, when(s.created_at)), h("td", {}, s.ended_at ? `${when(s.ended_at)} (${s.end_reason || ""})` : ""))));
-    if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No sessions.")));
-    cursor = page.next_cursor;
-    more.hidden = !cursor;
-  }
-  more.addEventListener("click", () => load(false));
+    return { items: page.sessions, next: page.next_cursor };
+  }, (s) => h("tr", {},
+    h("td", {}, h("a", { href: `#/sessions/${s.id}` }, s.id.slice(0, 8))), h("td", {}, s.bot), h("td", {}, s.status),
+    h("td", {}, s.customer || ""), h("td", {}, when(s.created_at)), h("td", {}, s.ended_at ? `${when(s.ended_at)} (${s.end_reason || ""})` : "")),
+  "No sessions.", 6);
   clear(main, h("h1", {}, "Sessions"),
     h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); load(true); } }, field("Status", status), field("Bot", bot), h("button", { class: "primary", type: "submit" }, "Filter")),
     h("table", {}, h("thead", {}, h("tr", {}, ["Session", "Bot", "Status", "Customer", "Started", "Ended"].map((c) => h("th", { scope: "col" }, c)))), body),

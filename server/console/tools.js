@@ -7,18 +7,19 @@ import { createEditor } from "./editor.js";
 import { clear, confirmDialog, field, h, json, toast, when } from "./dom.js";
 
 const PYTHON_TEMPLATE = `def execute(params, context):
-    context.modules.logger.info("looking up " + params["order_id"])
-    return {"success": True, "message": "Order " + params["order_id"] + " has shipped"}
+    amount = params["amount"]
+    context.modules.logger.info("converting %s USD" % amount)
+    return {"success": True, "message": "%.2f EUR" % (amount * 0.92)}
 
 
 tool = {
-    "name": "check_order",
-    "description": "Look up the status of an order by its id",
-    "parameters": {"order_id": {"type": "string", "required": True}},
+    "name": "usd_to_eur",
+    "description": "Convert an amount of US dollars to euros",
+    "parameters": {"amount": {"type": "number", "required": True}},
     "execute": execute,
 }
 `;
-const JS_TEMPLATE = `export default {
+const JS_TEMPLATE = `module.exports = {
   name: "greet",
   description: "Greets someone",
   parameters: { name: { type: "string", required: true } },

@@ -2,7 +2,7 @@
 // handful of bars needs no charting library), and the call log with filters, paging and a
 // live tail.
 import { get, stream } from "./api.js";
-import { clear, field, h, json, when } from "./dom.js";
+import { clear, field, h, json, pager, when } from "./dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const RANGES = [["1", "last hour"], ["24", "last day"], ["168", "last 7 days"], ["720", "last 30 days"]];
@@ -92,21 +92,16 @@ export async function calls(main) {
   const tailBody = h("tbody");
   const tailButton = h("button", { "aria-pressed": "false" }, "Start live tail");
   const tailStatus = h("span", { role: "status", class: "muted" });
-  let cursor = null, tail = null;
+  let tail = null;
   const open = (call) => { detailBox.hidden = false; callDetail(detailBox, call); };
   const filters = () => ({
     tool: tool.value.trim(), session: session.value.trim(), outcome: outcome.value,
     since: since.value ? new Date(since.value).toISOString() : "", until: until.value ? new Date(until.value).toISOString() : "",
   });
-  async function load(reset) {
-    if (reset) { cursor = null; clear(body); }
+  const load = pager(body, more, async (cursor) => {
     const page = await get("/v1/calls", { ...filters(), limit: 50, cursor });
-    body.append(...page.calls.map((c) => callRow(c, open)));
-    if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No calls match.")));
-    cursor = page.next_cursor;
-    more.hidden = !cursor;
-  }
-  more.addEventListener("click", () => load(false));
+    return { items: page.calls, next: page.next_cursor };
+  }, (c) => callRow(c, open), "No calls match.", 6);
   async function toggleTail() {
     if (tail) { tail.abort(); return; }
     tail = new AbortController();

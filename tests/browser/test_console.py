@@ -370,3 +370,14 @@ async def test_the_console_works_from_the_keyboard(api: Api, console: Pages) -> 
             .filter((e) => !e.disabled && !e.hidden && e.tabIndex < 0).map((e) => e.outerHTML)"""
     )
     assert unreachable == []
+
+
+async def test_the_new_tool_templates_are_valid_tools(api: Api) -> None:
+    """What the editor starts a new tool with validates as it is, in both languages."""
+    source = (Path(__file__).parents[2] / "server" / "console" / "tools.js").read_text()
+    acme = await api.tenant("acme")
+    for constant, kind in (("PYTHON_TEMPLATE", "python"), ("JS_TEMPLATE", "javascript")):
+        found = re.search(rf"const {constant} = `(.*?)`;", source, re.S)
+        assert found is not None, constant
+        checked = (await acme.dev.post("/v1/tools/validate", json={"kind": kind, "source": found.group(1)})).json()  # fmt: skip
+        assert checked["valid"], (kind, checked)

@@ -16,10 +16,11 @@ import orjson
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
+from server.api import sse
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, developer_tenant
 from server.api.paging import CursorQuery, LimitQuery, decode_id_cursor, encode_cursor
 from server.api.views import aware, call_public
-from server.errors import FieldError, TooManyStreamsError, ValidationFailedError
+from server.errors import FieldError, ValidationFailedError
 from server.storage.calls import CallQuery
 
 router = APIRouter(prefix="/v1/calls", tags=["calls"])
@@ -108,14 +109,13 @@ async def tail_calls(
     if principal.is_admin:
         await store.tenants.get(tenant_id)  # a tenant that does not exist: 404, not a stream
     hub = runtime.events
-    if hub.streams_of(tenant_id) >= runtime.settings.max_streams_per_tenant:
-        raise TooManyStreamsError(
-            f"this tenant already has {runtime.settings.max_streams_per_tenant} event streams "
-            "open on this node; close one or raise QUIVER_MAX_STREAMS_PER_TENANT"
-        )
-    await runtime.call_log.flush()
-    tail = Tail(await store.calls.newest_id(tenant_id))
-    watcher = hub.watch(tenant_id, f"calls:{tenant_id}")  # counted with the tenant's streams
+    watcher = sse.watch(runtime, tenant_id, f"calls:{tenant_id}")  # a stream of the tenant's
+    try:
+        await runtime.call_log.flush()
+        tail = Tail(await store.calls.newest_id(tenant_id))
+    except BaseException:
+        hub.unwatch(watcher)
+        raise
     poll_s = runtime.settings.call_tail_poll_s
     heartbeat_s = runtime.settings.sse_heartbeat_s
 
@@ -148,8 +148,4 @@ async def tail_calls(
         finally:
             hub.unwatch(watcher)
 
-    return StreamingResponse(
-        stream(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return sse.event_stream(stream())

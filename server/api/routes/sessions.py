@@ -15,6 +15,7 @@ import orjson
 from fastapi import APIRouter, Header, Path, Query, Response
 from fastapi.responses import StreamingResponse
 
+from server.api import sse
 from server.api.deps import (
     PrincipalAloneDep,
     PrincipalDep,
@@ -56,7 +57,6 @@ from server.errors import (
     NotFoundError,
     Problems,
     QuiverError,
-    TooManyStreamsError,
     ValidationFailedError,
 )
 from server.events import diff, fingerprints
@@ -348,13 +348,7 @@ async def events(
         int(last_event_id) if last_event_id and re.fullmatch(r"\d{1,18}", last_event_id) else None
     )
     hub = runtime.events
-    if hub.streams_of(state.tenant_id) >= runtime.settings.max_streams_per_tenant:
-        # every stream rebuilds its snapshot on each change of its tenant: bound the fan-out
-        raise TooManyStreamsError(
-            f"this tenant already has {runtime.settings.max_streams_per_tenant} event streams "
-            "open on this node; close one or raise QUIVER_MAX_STREAMS_PER_TENANT"
-        )
-    watcher = hub.watch(state.tenant_id, sid)
+    watcher = sse.watch(runtime, state.tenant_id, sid)  # each rebuilds its snapshot on a change
 
     async def stream() -> AsyncIterator[bytes]:
         sent_version, sent = last, hub.recall(sid, last) if last is not None else None
@@ -385,11 +379,7 @@ async def events(
         finally:
             hub.unwatch(watcher)
 
-    return StreamingResponse(
-        stream(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return sse.event_stream(stream())
 
 
 async def _current_snapshot(
@@ -508,9 +498,7 @@ async def _run_turn(run_turn, stream: bool, sid: str) -> Response:
             if not task.done():  # the client went away: the turn stops
                 task.cancel()
 
-    return StreamingResponse(
-        body(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
-    )
+    return sse.event_stream(body())
 
 
 @router.get("/{sid}/messages")
