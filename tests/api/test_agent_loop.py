@@ -474,7 +474,7 @@ async def test_detection_settings_are_checked(agents: Api, fake: FakeModel) -> N
 
 async def test_a_turn_uses_the_providers_and_bots_settings_as_changed_a_moment_ago(agents: Api, fake: FakeModel) -> None:  # fmt: skip
     """The loop keeps a provider's and a bot's settings per node between turns: a change made
-    through the API is used by the very next turn (on every node, as registry changes are)."""
+    through the API is used by the very next turn (other nodes hear of it as of a tool's)."""
     acme, sid = await setup(agents, fake)
     fake.default = {"text": "ok"}
     first = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "one"})
