@@ -210,3 +210,24 @@ def test_the_tail_sends_a_row_committed_late_below_the_newest_once() -> None:
     assert tail.unsent(rows(101, 102, 103, 104)) == []
     tail.unsent(rows(100 + LOOKBACK_IDS + 50))
     assert tail.floor == 150 and min(tail.sent) > 150  # what it remembers stays bounded
+
+
+async def test_the_catalog_lists_every_tool_the_tenants_agents_can_be_given(api: Api) -> None:
+    acme = await api.tenant("acme", shared=["shared_quiet"])
+    shared = simple_tool("shared_quiet", 'return {"success": True, "message": "global"}')
+    assert (await api.admin.post("/v1/tools", params={"tenant": "*"}, json=shared)).status_code == 201  # fmt: skip
+    hidden = simple_tool("not_shared", 'return {"success": True, "message": "global"}')
+    assert (await api.admin.post("/v1/tools", params={"tenant": "*"}, json=hidden)).status_code == 201  # fmt: skip
+    sid = await session_for(acme, [NOISY, QUIET])
+    await acme.dev.patch("/v1/tools/quiet", json={"enabled": False})
+    await _call(acme.agent, sid, "noisy", q="x")
+    await _call(acme.agent, sid, "noisy", fail=True)
+
+    tools = {t["name"]: t for t in (await acme.dev.get("/v1/catalog")).json()["tools"]}
+    assert "not_shared" not in tools
+    assert {n: (t["origin"], t["enabled"]) for n, t in tools.items() if n in ("noisy", "quiet", "shared_quiet")} == {  # fmt: skip
+        "noisy": ("tenant", True), "quiet": ("tenant", False), "shared_quiet": ("global", True),
+    }  # fmt: skip
+    assert (tools["noisy"]["calls_last_day"], tools["noisy"]["success_rate_last_day"]) == (2, 0.5)
+    assert tools["quiet"]["calls_last_day"] == 0 and tools["noisy"]["breaker"] == "closed"
+    assert (await acme.agent.get("/v1/catalog")).status_code == 403
