@@ -270,6 +270,8 @@ class WorkerPool:
         self._closed = False
 
     async def start(self) -> None:
+        if self._started:  # every request calls this: no lock once the workers run
+            return
         async with self._start_lock:
             if self._started:
                 return
