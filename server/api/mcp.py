@@ -184,6 +184,7 @@ class QuiverMcp:
         self._buses: dict[str, tuple[InMemorySubscriptionBus, ListenHandler]] = {}
         self._legacy: dict[str, weakref.WeakSet[Any]] = {}
         self._sessions: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+        self._creating: dict[tuple[str, str, str], asyncio.Lock] = {}  # first requests racing
         self._runtime: Any = None
         self._pending: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
@@ -319,14 +320,31 @@ class QuiverMcp:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
         sid = self._sessions.get(key)
         if sid is None:
-            row = await store.sessions.create(tenant, bot, None, principal.key_id)
-            sid = self._sessions[key] = row.id
-            while len(self._sessions) > MAX_CLIENTS:  # the oldest clients start afresh
-                self._sessions.popitem(last=False)
+            sid = await self._new_session(key, tenant, bot, principal.key_id)
         else:
             self._sessions.move_to_end(key)
         state = await load_state(runtime, store, tenant, sid)
         return state, runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
+
+    async def _new_session(self, key: tuple[str, str, str], tenant: str, bot: str, actor: str) -> str:  # fmt: skip
+        """The client's Quiver session, created once however many of its first requests race:
+        committed in its own unit of work before any request may use it (a request that saw
+        it uncommitted found no session)."""
+        lock = self._creating.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                sid = self._sessions.get(key)
+                if sid is None:
+                    runtime = self._runtime
+                    async with runtime.sessions() as session, session.begin():
+                        row = await runtime.store(session).sessions.create(tenant, bot, None, actor)
+                    sid = self._sessions[key] = row.id  # published once committed
+                    while len(self._sessions) > MAX_CLIENTS:  # the oldest clients start afresh
+                        self._sessions.popitem(last=False)
+                return sid
+        finally:
+            if self._creating.get(key) is lock and not lock.locked():
+                del self._creating[key]
 
     async def _list_tools(
         self, ctx: Any, params: types.PaginatedRequestParams | None

@@ -64,6 +64,26 @@ async def test_list_and_call_through_the_sdk_client(api: Api) -> None:
     assert {c["tool"] for c in calls} == {"check_order", "flaky"}  # the same pipeline and log
 
 
+async def test_concurrent_first_calls_of_a_new_mcp_session_all_answer(api: Api) -> None:
+    """The first requests of a client often come together (8 calls in flight): they must share
+    one Quiver session, created and committed once — never a request that sees it before it is
+    committed (it found no session: an internal error), never two sessions for one client."""
+    acme = await api.tenant("acme")
+    await ready(acme)
+    async with served(api.app) as base:
+        for bot, mode in (("b", "auto"), ("b", "legacy"), ("b", "legacy")):
+            async with mcp_client(base, acme.agent_key, bot, mode) as client:
+                answers = await asyncio.gather(
+                    *(client.call_tool("check_order", {"order_id": "AB1234"}) for _ in range(8)),
+                    client.list_tools(),
+                )
+            assert all(a.is_error is False for a in answers[:8]), answers
+    sessions = (await acme.dev.get("/v1/sessions")).json()["sessions"]
+    # clients without a session id (the modern protocol) share one per key and bot; each
+    # handshake-era client (its own Mcp-Session-Id) has its own
+    assert len(sessions) == 3, sessions
+
+
 async def test_pages_are_deterministic(api: Api, monkeypatch) -> None:
     from server.api import mcp as mcp_module
 
