@@ -255,9 +255,11 @@ def quiver_server(database: str, port: int, workers: int) -> tuple[subprocess.Po
             subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
         env["QUIVER_DATABASE_URL"] = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
         env["QUIVER_SECRET_KEY"] = generate_key()
+    log = os.environ.get("QUIVER_BENCH_SERVER_LOG")  # the server's log lines, to look into a run
     proc = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env, stdout=subprocess.DEVNULL,
+        stderr=open(log, "ab") if log else subprocess.DEVNULL,  # noqa: SIM115 - the child keeps it
     )  # fmt: skip
     return proc, f"http://127.0.0.1:{port}"
 

@@ -85,6 +85,7 @@ class WorkerProcess:
         os.set_blocking(self._rfd, False)
         os.set_blocking(self._wfd, False)
         self._buffer = bytearray()
+        self.spin = True  # poll briefly for a reply before parking (the pool says when)
 
     async def _wait(self, register: Any, unregister: Any, fd: int) -> None:
         future = asyncio.get_running_loop().create_future()
@@ -124,8 +125,11 @@ class WorkerProcess:
 
     def _read_soon(self) -> bytes:
         """Most replies arrive within tens of microseconds: poll briefly before parking on the
-        event loop, which would add two wake-ups to every round trip. Bounded by SPIN_S."""
-        deadline = time.perf_counter() + SPIN_S
+        event loop, which would add two wake-ups to every round trip. Bounded by SPIN_S, and
+        only while this is the one call in flight (``spin``): with others, the loop has their
+        work to do meanwhile, and spinning would hold it up (measured: ~11 % fewer calls/s at
+        8 in flight)."""
+        deadline = time.perf_counter() + (SPIN_S if self.spin else 0.0)
         while True:
             try:
                 return os.read(self._rfd, 1 << 16)
@@ -458,6 +462,7 @@ class WorkerPool:
         payload = {**payload, "timeout_ms": timeout_ms, "result_cap": self.config.result_cap}
         self.running.add(worker)
         self._running_changed.set()
+        worker.spin = len(self.running) == 1
         try:
             return await self._exchange(worker, payload, timeout_ms, host, source)
         finally:
