@@ -100,9 +100,10 @@ async function route() {
     return;
   }
   const found = available.find(([id]) => id === page);
-  if (!found) { location.hash = `#/${available[0][0]}`; return; }
-  if (auth.who.role === "admin" && !auth.tenant && page !== "tenants" && page !== "audit") {
-    clear(main, h("h1", {}, found[1]), h("p", {}, "Type the tenant to act for in the header (its id), or open Tenants."));
+  const chooseTenant = auth.who.role === "admin" && !auth.tenant;  // an admin acts for a tenant
+  if (!found) { location.hash = chooseTenant ? "#/tenants" : `#/${available[0][0]}`; return; }
+  if (chooseTenant && page !== "tenants" && page !== "audit") {
+    clear(main, h("h1", {}, found[1]), h("p", {}, "Type the tenant to act for in the header (its id), or pick one in ", h("a", { href: "#/tenants" }, "Tenants"), "."));
     return;
   }
   const render = rest.length && DETAIL[page] ? DETAIL[page] : found[2];

@@ -222,7 +222,8 @@ async def test_a_key_revoked_mid_session_asks_to_sign_in_again_and_logs_are_page
 async def test_an_admin_creates_a_tenant_and_a_key_and_edits_an_allowlist(api: Api, console: Pages) -> None:  # fmt: skip
     from tests.conftest import ADMIN_KEY
 
-    page = await console.signed_in(ADMIN_KEY, "#/tenants")
+    page = await console.signed_in(ADMIN_KEY)  # acting for no tenant yet: the tenants page
+    await page.wait_for_url(re.compile(r"#/tenants$"), timeout=WAIT)
     await page.get_by_label("Tenant id").fill("globex")
     await page.get_by_role("button", name="Create tenant").click()
     await page.wait_for_url(re.compile(r"#/tenants/globex$"), timeout=WAIT)
