@@ -44,7 +44,9 @@ class CallEndpoint:
         request = Request(scope, receive)
         try:
             response = await self._call(request, match)
-        except Exception as exc:  # noqa: BLE001 - each is rendered as the routes' errors are
+        except Exception as exc:  # noqa: BLE001 - the route's own error handling, outside routing:
+            # a QuiverError answers its code, the database away 503 `unavailable`, anything else
+            # is logged with its traceback and answers 500 `internal` (problems.render)
             response = await problems.render(request, exc)
         await response(scope, receive, send)
 

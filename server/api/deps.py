@@ -54,8 +54,7 @@ async def unit_of_work(runtime: Runtime) -> AsyncIterator[Store]:
             raise
         state_lost.warning("a call's session state was not saved (database away): %s", exc)
     finally:
-        if store.opened is not None:
-            await store.opened.close()
+        await store.close()
 
 
 async def get_store(runtime: RuntimeDep) -> AsyncIterator[Store]:

@@ -46,7 +46,8 @@ SECRET_KEY = re.compile(
 MAX_RESULT_CHARS = 4096
 MAX_ARGUMENT_CHARS = 8192
 MAX_LOG_LINES = 100  # of a call's own log lines, the log keeps the last 100 …
-MAX_LOG_CHARS = 16_384  # … of at most 16 KiB together, each line at most 1,000 characters
+MAX_LOG_CHARS = 16_384  # … of at most 16 KiB together …
+MAX_LOG_LINE_CHARS = 1_000  # … each line cut at 1,000 characters
 SECRET_ASSIGNMENT = re.compile(
     r"((?:pass(?:word)?|secret|token|api[_-]?key|auth(?:orization)?|credential)\w*[\"']?\s*[:=]\s*[\"']?)"
     r"(?:bearer\s+|basic\s+)?[^\s\"',;&]+",
@@ -94,7 +95,8 @@ def stored_logs(lines: Any) -> list[str] | None:
     size = 0
     for line in reversed(list(lines)):
         text = str(line)
-        text = text if len(text) <= 1000 else text[:1000] + "…"
+        if len(text) > MAX_LOG_LINE_CHARS:
+            text = text[:MAX_LOG_LINE_CHARS] + "…"
         text = BEARER.sub(r"\1 [redacted]", SECRET_ASSIGNMENT.sub(r"\1[redacted]", text))
         if len(kept) == MAX_LOG_LINES or size + len(text) > MAX_LOG_CHARS:
             break

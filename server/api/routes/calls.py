@@ -108,14 +108,10 @@ async def tail_calls(
     tenant_id = developer_tenant(principal, tenant)
     if principal.is_admin:
         await store.tenants.get(tenant_id)  # a tenant that does not exist: 404, not a stream
+    await runtime.call_log.flush()
+    tail = Tail(await store.calls.newest_id(tenant_id))
     hub = runtime.events
     watcher = sse.watch(runtime, tenant_id, f"calls:{tenant_id}")  # a stream of the tenant's
-    try:
-        await runtime.call_log.flush()
-        tail = Tail(await store.calls.newest_id(tenant_id))
-    except BaseException:
-        hub.unwatch(watcher)
-        raise
     poll_s = runtime.settings.call_tail_poll_s
     heartbeat_s = runtime.settings.sse_heartbeat_s
 
