@@ -16,8 +16,10 @@ import asyncio
 import dataclasses
 import difflib
 import functools
+import gc
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -293,6 +295,14 @@ def serve(data_dir, database_url, host, port, demo, tools_dir, watch, no_python_
             if runtime is not None:
                 runtime.events.close()
             super().handle_exit(sig, frame)
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            # What startup built (modules, the registry, the SDKs' types) lives as long as the
+            # process: out of the collector's sight, a full collection no longer walks it on
+            # the request path (measured: ~0.3 s pauses, ~36 us per call on average, gone).
+            gc.collect()
+            gc.freeze()
 
     config = uvicorn.Config(
         app,
