@@ -4,6 +4,7 @@ tier — never tenant or tool names, whose number has no bound."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -77,9 +78,18 @@ EVENT_STREAMS = Gauge(
 )
 
 
+_call_series: dict[tuple[str, str | None], tuple[Any, Any]] = {}  # bounded as the labels are
+
+
 def observe_call(kind: str, code: str | None, seconds: float) -> None:
-    CALLS.labels(kind=kind, outcome=code or "ok").inc()
-    CALL_SECONDS.labels(kind=kind, outcome="ok" if code is None else "error").observe(seconds)
+    series = _call_series.get((kind, code))
+    if series is None:  # ``labels`` builds its key and takes a lock: once per label pair
+        series = _call_series[(kind, code)] = (
+            CALLS.labels(kind=kind, outcome=code or "ok"),
+            CALL_SECONDS.labels(kind=kind, outcome="ok" if code is None else "error"),
+        )
+    series[0].inc()
+    series[1].observe(seconds)
 
 
 def watch_pool(

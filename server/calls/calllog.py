@@ -26,6 +26,7 @@ import fcntl
 import json
 import logging
 import os
+import random
 import re
 import uuid
 from collections.abc import Awaitable, Callable
@@ -78,7 +79,7 @@ def redact(value: Any, depth: int = 0) -> Any:
 def stored_arguments(arguments: Any) -> Any:
     """What the log keeps of a call's arguments: redacted, and a marker past the cap."""
     value = redact(arguments if isinstance(arguments, dict) else {})
-    text = json.dumps(value, default=str)
+    text = json_text(value)
     if len(text) <= MAX_ARGUMENT_CHARS:
         return value
     return {"truncated": True, "size": len(text), "preview": text[:1000]}
@@ -109,10 +110,18 @@ def stored_logs(lines: Any) -> list[str] | None:
     return kept
 
 
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON (anything JSON has no type for as its ``str``)."""
+    try:
+        return orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # what orjson will not write (an integer past 64 bits): the slower encoder
+        return json.dumps(value, default=str, separators=(",", ":"))
+
+
 def truncate(result: Any) -> str | None:
     if result is None:
         return None
-    text = json.dumps(redact(result), default=str)
+    text = json_text(redact(result))
     return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + "…[truncated]"
 
 
@@ -265,7 +274,9 @@ class CallLog:
 
     def record(self, **row: Any) -> None:
         row.setdefault("at", datetime.now(UTC))
-        row["uid"] = uuid.uuid4().hex
+        # unique (the writer skips a row it already has), not secret: 128 random bits, without
+        # a read of the kernel's random source for each call as uuid4 makes
+        row["uid"] = f"{random.getrandbits(128):032x}"  # noqa: S311
         row["arguments"] = stored_arguments(storable(row.get("arguments") or {}))
         if row.get("logs"):
             row["logs"] = storable(stored_logs(row["logs"]))

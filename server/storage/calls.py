@@ -71,9 +71,12 @@ class CallRows:
             for row in rows
         ]  # fmt: skip
         async with self.sessions() as session, session.begin():
-            statement = _NEW_ROWS[session.bind.dialect.name]
-            new = set((await session.execute(statement, params)).scalars())
-            await rollups.add(session, [r for r in rows if r["uid"] in new])
+            # Core statements on the session's connection: the ORM's bulk-insert path around
+            # them cost ~a quarter of the flush's CPU, for nothing an insert of dicts needs
+            connection = await session.connection()
+            statement = _NEW_ROWS[connection.dialect.name]
+            new = set((await connection.execute(statement, params)).scalars())
+            await rollups.add(connection, [r for r in rows if r["uid"] in new])
 
 
 EXACT_LIMIT = 20_000  # calls in range up to which percentiles are computed exactly

@@ -9,6 +9,7 @@ Test runs are not counted.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Iterable
@@ -18,6 +19,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from server.storage.tables import ToolCallDailyRow, ToolCallLatencyRow
 
@@ -62,41 +64,51 @@ def summarise(rows: Iterable[dict[str, Any]]) -> tuple[dict[tuple, list[int]], C
 
 
 async def add(session: Any, rows: Iterable[dict[str, Any]]) -> None:
-    """Add call-log rows to the rollups inside the caller's transaction."""
+    """Add call-log rows to the rollups inside the caller's transaction (``session``: an ORM
+    session or a connection): two upserts, each run as one executemany."""
     daily, latency = summarise(rows)
     if not daily:
         return
-    insert_ = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
-    d = ToolCallDailyRow
-    stmt = insert_(d).values(
+    dialect = session.dialect if isinstance(session, AsyncConnection) else session.bind.dialect
+    add_daily, add_latency = _upserts(dialect.name)
+    await session.execute(
+        add_daily,
         [
             {"tenant_id": t, "tool": tool, "day": day, "calls": c, "successes": s, "cached": h}
             for (t, tool, day), (c, s, h) in sorted(daily.items())
-        ]
+        ],
     )
     await session.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["tenant_id", "tool", "day"],
-            set_={
-                "calls": d.calls + stmt.excluded.calls,
-                "successes": d.successes + stmt.excluded.successes,
-                "cached": d.cached + stmt.excluded.cached,
-            },
-        )
-    )
-    h = ToolCallLatencyRow
-    stmt = insert_(h).values(
+        add_latency,
         [
             {"tenant_id": t, "tool": tool, "day": day, "bucket": b, "calls": n}
             for (t, tool, day, b), n in sorted(latency.items())
-        ]
+        ],
     )
-    await session.execute(
-        stmt.on_conflict_do_update(
-            index_elements=["tenant_id", "tool", "day", "bucket"],
-            set_={"calls": h.calls + stmt.excluded.calls},
-        )
+
+
+@functools.cache
+def _upserts(dialect: str) -> tuple[Any, Any]:
+    """The two upserts that add to the rollups, built once per dialect (their compiled form is
+    then cached too; a multi-row VALUES of each batch's length was compiled anew every time)."""
+    insert_ = pg_insert if dialect == "postgresql" else sqlite_insert
+    d = ToolCallDailyRow.__table__
+    daily = insert_(d)
+    daily = daily.on_conflict_do_update(
+        index_elements=["tenant_id", "tool", "day"],
+        set_={
+            "calls": d.c.calls + daily.excluded.calls,
+            "successes": d.c.successes + daily.excluded.successes,
+            "cached": d.c.cached + daily.excluded.cached,
+        },
     )
+    h = ToolCallLatencyRow.__table__
+    latency = insert_(h)
+    latency = latency.on_conflict_do_update(
+        index_elements=["tenant_id", "tool", "day", "bucket"],
+        set_={"calls": h.c.calls + latency.excluded.calls},
+    )
+    return daily, latency
 
 
 def rebuild_sql(dialect: str) -> list[str]:
