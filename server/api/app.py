@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from server import bootstrap, isolation
 from server.api import console, docs, openapi, problems
@@ -58,6 +59,24 @@ def _on_sighup(reload) -> Callable[[], None]:
     return lambda: loop.remove_signal_handler(signal.SIGHUP)
 
 
+class QuiverApp(FastAPI):
+    """FastAPI with a direct door for the hot path: a plain tool call that no CORS rule
+    concerns goes straight to the call endpoint, which does the middleware stack's work for it
+    itself (``server.api.call_endpoint``)."""
+
+    calls: CallEndpoint | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        calls = self.calls
+        sid = calls.direct(scope) if calls is not None and scope["type"] == "http" else None
+        if sid is None:
+            await super().__call__(scope, receive, send)
+            return
+        scope["app"] = self
+        assert calls is not None
+        await calls.serve_direct(scope, receive, send, sid)
+
+
 def create_app(settings: Settings) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -89,7 +108,7 @@ def create_app(settings: Settings) -> FastAPI:
             hangup()
             await runtime.close()
 
-    app = FastAPI(
+    app = QuiverApp(
         title="Quiver",
         version="0.1.0",
         description=DESCRIPTION,
@@ -116,6 +135,7 @@ def create_app(settings: Settings) -> FastAPI:
     docs.install(app)
     console.install(app)
     app.add_middleware(CallEndpoint, answer=sessions.answer_call)  # the hot path, unrouted
+    app.calls = CallEndpoint(app, sessions.answer_call, settings.max_body_bytes)  # its direct door
     app.add_middleware(RateLimitHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestIdMiddleware)

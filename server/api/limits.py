@@ -12,6 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server import inputs
 from server.api.deps import RATE_STATE
+from server.quotas import Admitted
 
 # Top-level body keys whose strings go to a tool as they are (and are logged escaped); "params"
 # holds an MCP tools/call's arguments.
@@ -29,37 +30,16 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refused = _url_problem(scope)
-        if refused is not None:
-            await _refuse(scope, send, *refused)
-            return
         if scope["method"] in ("GET", "HEAD", "OPTIONS") or _streamed(scope):
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._too_large(scope, send)
-            return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._too_large(scope, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        if inputs.may_need_a_look(body):
-            refused = _body_problem(body)
+            refused = _url_problem(scope)
             if refused is not None:
                 await _refuse(scope, send, *refused)
                 return
+            await self.app(scope, receive, send)
+            return
+        body = await checked_body(scope, receive, send, self.max_bytes)
+        if body is None:
+            return
         delivered = False
 
         async def replay() -> Message:
@@ -71,9 +51,49 @@ class BodyLimitMiddleware:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, scope: Scope, send: Send) -> None:
-        detail = f"the body is larger than {self.max_bytes} bytes"
-        await _problem(scope, send, 413, "payload_too_large", "Request body too large", detail)
+
+async def checked_body(scope: Scope, receive: Receive, send: Send, max_bytes: int) -> bytes | None:
+    """A request's whole body, once its URL and body passed the checks; ``None`` when they did
+    not — answered here already: 413 past ``max_bytes``, 422 naming the field for a NUL in the
+    URL or input that cannot be stored — or when the client left."""
+    refused = _url_problem(scope)
+    if refused is not None:
+        await _refuse(scope, send, *refused)
+        return None
+    declared = None
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            declared = value
+            break
+    if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+        await _too_large(scope, send, max_bytes)
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > max_bytes:
+            await _too_large(scope, send, max_bytes)
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    body = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    if inputs.may_need_a_look(body):
+        refused = _body_problem(body)
+        if refused is not None:
+            await _refuse(scope, send, *refused)
+            return None
+    return body
+
+
+async def _too_large(scope: Scope, send: Send, max_bytes: int) -> None:
+    detail = f"the body is larger than {max_bytes} bytes"
+    await _problem(scope, send, 413, "payload_too_large", "Request body too large", detail)
 
 
 STREAMED = re.compile(r"^/v1/datasets/[^/]+$")
@@ -148,12 +168,15 @@ class RateLimitHeadersMiddleware:
             if message["type"] == "http.response.start":
                 admitted = scope.get("state", {}).get(RATE_STATE)
                 if admitted is not None:
-                    message["headers"] = [
-                        *message.get("headers", []),
-                        (b"ratelimit-limit", str(admitted.limit).encode()),
-                        (b"ratelimit-remaining", str(admitted.remaining).encode()),
-                        (b"ratelimit-reset", str(admitted.reset_s).encode()),
-                    ]
+                    message["headers"] = [*message.get("headers", []), *rate_headers(admitted)]
             await send(message)
 
         await self.app(scope, receive, send_with_rate)
+
+
+def rate_headers(admitted: Admitted) -> list[tuple[bytes, bytes]]:
+    return [
+        (b"ratelimit-limit", str(admitted.limit).encode()),
+        (b"ratelimit-remaining", str(admitted.remaining).encode()),
+        (b"ratelimit-reset", str(admitted.reset_s).encode()),
+    ]

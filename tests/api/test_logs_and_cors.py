@@ -90,3 +90,45 @@ async def test_once_a_tool_call_ends_its_log_context_does_not_leak(api: Api) -> 
         logger.removeHandler(handler)
 
     assert "tool" not in handler.lines[0] and "request_id" not in handler.lines[0]
+
+
+async def test_a_call_answers_alike_through_both_doors(api: Api) -> None:
+    """A call from an agent's server (no Origin) takes the direct door past the middleware
+    stack; one from a page (Origin) goes through it: the same answer, request id, rate-limit
+    headers and refusals — and CORS headers for the page only."""
+    acme = await api.tenant("acme")
+    limits = {"key_requests": "100/hour"}
+    assert (await api.admin.put("/v1/tenants/acme/limits", json=limits)).status_code == 200
+    await acme.dev.post("/v1/tools", json=simple_tool("echo", 'return {"success": True}'))
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    path = f"/v1/sessions/{sid}/calls"
+    page = {"Origin": "https://shop.example"}
+
+    for door in ({}, page):
+        ok = await acme.agent.post(
+            path, json={"tool": "echo", "arguments": {}}, headers={**door, "X-Request-ID": "r-1"}
+        )
+        assert ok.status_code == 200 and ok.json()["success"] is True, ok.text
+        assert ok.headers["x-request-id"] == "r-1"
+        assert ok.headers["ratelimit-limit"] == "100"
+        assert int(ok.headers["ratelimit-remaining"]) < 100
+        assert ("access-control-allow-origin" in ok.headers) == bool(door)
+
+        nul = await acme.agent.post(path + "?format=%00", json={"tool": "echo"}, headers=door)
+        assert nul.status_code == 422 and nul.json()["errors"][0]["field"] == "format", nul.text
+        deep = b'{"tool": "echo", "arguments": ' + b'{"a": ' * 200 + b"1" + b"}" * 201
+        nested = await acme.agent.post(
+            path, content=deep, headers={**door, "Content-Type": "application/json"}
+        )
+        assert nested.status_code == 422 and nested.json()["code"] == "validation_error"
+        big = b'{"tool": "echo", "arguments": {"x": "' + b"a" * (17 << 20) + b'"}}'
+        large = await acme.agent.post(
+            path, content=big, headers={**door, "Content-Type": "application/json"}
+        )
+        assert large.status_code == 413 and large.json()["code"] == "payload_too_large"
+        assert "x-request-id" in large.headers
+        broken = await acme.agent.post(
+            path, content=b"{", headers={**door, "Content-Type": "application/json"}
+        )
+        assert broken.status_code in (400, 422) and "x-request-id" in broken.headers
