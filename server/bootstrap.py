@@ -295,6 +295,7 @@ def pool_config(settings: Settings) -> PoolConfig:
     return PoolConfig(
         size=settings.workers,
         memory_bytes=settings.worker_memory_mb * 1024 * 1024,
+        max_calls_per_worker=settings.worker_max_calls,
         tenant_concurrency=settings.tenant_concurrency,
         queue_wait_ms=settings.queue_wait_ms,
         base_uid=settings.worker_uid_base,

@@ -60,6 +60,11 @@ class Settings(BaseSettings):
         default_factory=lambda: max(1, os.cpu_count() or 1), description="sandbox worker processes"
     )
     worker_memory_mb: int = 512
+    worker_max_calls: int = Field(
+        default=10_000,
+        ge=1,
+        description="calls a sandbox worker serves before a fresh one takes its place",
+    )
     worker_uid_base: int | None = Field(
         default=61_000, description="workers run as uid base+i when started as root"
     )

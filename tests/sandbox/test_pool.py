@@ -143,6 +143,25 @@ async def test_a_dead_worker_is_replaced_by_a_warm_spare_at_once() -> None:
     assert len(new_spares) == 1 and new_spares[0] != spare
 
 
+async def test_a_worker_is_replaced_when_its_call_budget_is_spent() -> None:
+    """Every N requests a fresh process takes a worker's place (``QUIVER_WORKER_MAX_CALLS``),
+    without charging the caller's tenant a restart (its budget here is one)."""
+    engine = RestrictedEngine(PoolConfig(size=1, spares=0, max_calls_per_worker=3, restart_burst=1))
+    quick = tool_file("out = 'ok'")
+    pids: set[int] = set()
+    try:
+        results = []
+        for _ in range(12):
+            results.append(await run(engine, quick, tenant="steady"))
+            pids.update(engine.pool.idle_pids)
+    finally:
+        await engine.close()
+
+    assert all(r.ok and r.value["message"] == "ok" for r in results)  # no restart refused
+    assert len(pids) >= 4  # 12 calls, at most 3 requests per process
+    assert engine.pool.stats.spawned >= 4
+
+
 async def test_without_spares_the_place_waits_for_the_respawn() -> None:
     engine = RestrictedEngine(PoolConfig(size=1, spares=0))
     spinner = tool_file("while True:\n    pass")
