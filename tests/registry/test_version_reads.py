@@ -1,0 +1,113 @@
+"""The registry's version counters: read at most once per TTL by the injected clock, one read
+per tenant at a time however many callers find them stale, and never kept across a change."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.registry.disk import DiskTools
+from server.registry.ports import RegistryVersions, TenantRegistryData
+from server.registry.service import Registry
+
+
+class SlowStore:
+    """An in-memory ``RegistryStore`` whose version reads wait until the test lets them go."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.version = 1
+        self.fail_next = False
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def registry_versions(self, tenant_id: str) -> RegistryVersions | None:
+        self.reads += 1
+        seen = self.version  # what the database holds when the query runs
+        await self.gate.wait()
+        if self.fail_next:
+            self.fail_next = False
+            raise ConnectionError("the database went away")
+        return RegistryVersions(tenant=seen, global_=0)
+
+    async def load_registry(self, tenant_id: str) -> TenantRegistryData:
+        return TenantRegistryData(allowlist=(), tenant_tools=(), global_tools=(), bots={})
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_counters_are_trusted_for_the_ttl_of_the_injected_clock() -> None:
+    clock, store = Clock(), SlowStore()
+    registry = Registry(DiskTools(), version_ttl_s=1.0, clock=clock)
+
+    await registry.view(store, "t")
+    clock.now += 0.9
+    await registry.view(store, "t")
+    assert store.reads == 1
+    clock.now += 0.2
+    await registry.view(store, "t")
+    assert store.reads == 2
+
+
+async def test_callers_that_find_the_counters_stale_together_share_one_read() -> None:
+    store = SlowStore()
+    registry = Registry(DiskTools(), version_ttl_s=1.0, clock=Clock())
+    store.gate.clear()
+
+    views = [asyncio.create_task(registry.view(store, "t")) for _ in range(8)]
+    await _settle()
+    store.gate.set()
+    done = await asyncio.gather(*views)
+
+    assert store.reads == 1
+    assert {v.key for v in done} == {(1, 0, 0)}
+
+
+async def test_a_change_committed_during_a_read_is_seen_by_the_callers_after_it() -> None:
+    store = SlowStore()
+    registry = Registry(DiskTools(), version_ttl_s=1.0, clock=Clock())
+    store.gate.clear()
+    before = asyncio.create_task(registry.view(store, "t"))
+    await _settle()
+
+    store.version = 2  # a save on this node commits, and tells the registry
+    registry.invalidate({"t"})
+    after = asyncio.create_task(registry.view(store, "t"))
+    await _settle()
+    store.gate.set()
+
+    assert (await before).key == (1, 0, 0)  # begun before the change: either answer is right
+    assert (await after).key == (2, 0, 0)  # begun after it: must see it
+    assert store.reads == 2
+    assert (await registry.view(store, "t")).key == (2, 0, 0)
+    assert store.reads == 2  # the read begun after the change is the one kept
+
+
+async def test_when_the_shared_read_fails_the_waiters_read_for_themselves() -> None:
+    store = SlowStore()
+    registry = Registry(DiskTools(), version_ttl_s=1.0, clock=Clock())
+    store.gate.clear()
+    store.fail_next = True
+    first = asyncio.create_task(registry.view(store, "t"))
+    await _settle()
+    waiters = [asyncio.create_task(registry.view(store, "t")) for _ in range(3)]
+    await _settle()
+    store.gate.set()
+
+    with pytest.raises(ConnectionError):
+        await first
+    views = await asyncio.gather(*waiters)
+    assert {v.key for v in views} == {(1, 0, 0)}
+    assert store.reads == 2  # the failed one, then one for the three waiters
