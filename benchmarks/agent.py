@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import statistics
 import tempfile
@@ -115,7 +116,9 @@ async def main(turns: int, conversations: int) -> None:
         async def converse(session_id: str) -> bool:
             async with agent.stream("POST", f"/v1/sessions/{session_id}/messages", json={"content": "hi", "stream": True}) as r:  # fmt: skip
                 body = "".join([line async for line in r.aiter_lines()])
-            return r.status_code == 200 and "event: done" in body
+            if r.status_code == 200 and "event: done" in body:
+                return True
+            return f"{r.status_code} {body[-200:]}"
 
         started = time.perf_counter()
         outcomes = await asyncio.gather(*(converse(s) for s in sessions), return_exceptions=True)
@@ -125,6 +128,9 @@ async def main(turns: int, conversations: int) -> None:
         print(f"\n{conversations} concurrent streaming conversations, the model answering in 1 s")
         print(f"  errors {errors}, wall {took:.1f} s, RSS {before / 1024:.0f} -> {after / 1024:.0f} MB "
               f"({(after - before) / max(1, conversations):.1f} KB per conversation)")  # fmt: skip
+        kinds = collections.Counter(repr(o)[:160] for o in outcomes if o is not True)
+        for kind, count in kinds.most_common(5):
+            print(f"  {count:5d} x {kind}")
         for client in (admin, dev, agent):
             await client.aclose()
 

@@ -1,14 +1,14 @@
 """The registry service: a per-node cache of each tenant's resolved view, keyed by versions.
 
 A request reads the tenant's and the global version counters (one small query) when this node's
-copy is older than the TTL — one read per tenant at a time — or a change made them stale; when
+copy is older than the TTL — one caller per tenant at a time, the others keeping the last copy
+for that read's duration — or a change on this node dropped it; when
 they match the cached view, resolution and snapshot rendering are not repeated, and a matching
 ``If-None-Match`` is answered without building anything.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import time
 from collections import OrderedDict
@@ -77,13 +77,10 @@ class TenantView:
             raise NotFoundError(f"bot {name!r} not found") from None
 
 
-class _ReadFailed(Exception):
-    """The version read a caller waited on did not finish (it failed or was cancelled)."""
-
-
 class Registry:
     """Caches each tenant's view. Version counters are trusted for ``version_ttl_s``; changes
-    committed on this node invalidate at once, other nodes' changes are seen within the TTL."""
+        committed on this node invalidate at once, other nodes' changes are seen within the TTL (and
+    the one read that refreshes them)."""
 
     def __init__(
         self,
@@ -95,9 +92,11 @@ class Registry:
         self.disk = disk
         self._views: OrderedDict[str, TenantView] = OrderedDict()
         self._versions: dict[str, tuple[float, RegistryVersions]] = {}
-        # a tenant's counters being read now: callers that find them stale meanwhile wait for
-        # that read (one query, one pooled connection) instead of each sending its own
-        self._reading: dict[str, asyncio.Future[RegistryVersions | None]] = {}
+        # a tenant whose stale counters one caller is reading again: the callers meanwhile keep
+        # the last ones for that read's few milliseconds instead of each sending a query with a
+        # pooled connection held. They never wait for that read: a waiter holding a connection
+        # while the reader waits for one deadlocks a full pool.
+        self._refreshing: dict[str, object] = {}
         self._epoch = 0  # bumped by every invalidation: a read begun before one is not kept
         self._max_tenants = max_tenants
         self.version_ttl_s = version_ttl_s
@@ -108,47 +107,33 @@ class Registry:
         self._epoch += 1
         if GLOBAL_TENANT in tenant_ids:
             self._versions.clear()
-            self._reading.clear()
         for tenant_id in tenant_ids:
-            self._versions.pop(tenant_id, None)
-            self._reading.pop(tenant_id, None)  # a caller from now on reads after the change
+            self._versions.pop(tenant_id, None)  # a caller from now on reads after the change
 
     def forget_all(self, views: bool = False) -> None:
         """Trust nothing cached about versions (and, with ``views``, drop the tenant views)."""
         self._epoch += 1
         self._versions.clear()
-        self._reading.clear()
         if views:
             self._views.clear()
 
     async def _current_versions(
         self, store: RegistryStore, tenant_id: str
     ) -> RegistryVersions | None:
-        while True:
-            cached = self._versions.get(tenant_id)
-            now = self.clock()
-            if cached is not None and now - cached[0] <= self.version_ttl_s:
-                return cached[1]
-            reading = self._reading.get(tenant_id)
-            if reading is None:
-                break
-            try:
-                return await asyncio.shield(reading)
-            except _ReadFailed:
-                pass  # it failed or was cancelled: one of its waiters reads next, for all
-        reading = self._reading[tenant_id] = asyncio.get_running_loop().create_future()
+        cached = self._versions.get(tenant_id)
+        now = self.clock()
+        if cached is not None and (
+            now - cached[0] <= self.version_ttl_s or tenant_id in self._refreshing
+        ):
+            return cached[1]
+        token = object()
+        self._refreshing.setdefault(tenant_id, token)  # the first caller's, until it is done
         epoch = self._epoch
         try:
             versions = await store.registry_versions(tenant_id)
-        except BaseException:
-            reading.set_exception(_ReadFailed())
-            reading.exception()  # nobody may be waiting: retrieved, never logged
-            raise
-        else:
-            reading.set_result(versions)
         finally:
-            if self._reading.get(tenant_id) is reading:
-                del self._reading[tenant_id]
+            if self._refreshing.get(tenant_id) is token:
+                del self._refreshing[tenant_id]
         if versions is not None and self.version_ttl_s > 0 and epoch == self._epoch:
             if len(self._versions) >= 4 * self._max_tenants:
                 self._versions.clear()

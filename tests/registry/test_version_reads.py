@@ -1,5 +1,6 @@
-"""The registry's version counters: read at most once per TTL by the injected clock, one read
-per tenant at a time however many callers find them stale, and never kept across a change."""
+"""The registry's version counters: read at most once per TTL by the injected clock, by one
+caller per tenant at a time however many find them stale (the others keep the last copy for that
+read, never waiting on it), and never kept across a change."""
 
 from __future__ import annotations
 
@@ -61,18 +62,41 @@ async def test_counters_are_trusted_for_the_ttl_of_the_injected_clock() -> None:
     assert store.reads == 2
 
 
-async def test_callers_that_find_the_counters_stale_together_share_one_read() -> None:
+async def test_while_one_caller_refreshes_stale_counters_the_others_keep_the_last_copy() -> None:
+    clock, store = Clock(), SlowStore()
+    registry = Registry(DiskTools(), version_ttl_s=1.0, clock=clock)
+    await registry.view(store, "t")
+    clock.now += 2.0  # stale
+    store.version = 2  # another node's change
+    store.gate.clear()
+
+    refreshing = asyncio.create_task(registry.view(store, "t"))
+    await _settle()
+    others = [await registry.view(store, "t") for _ in range(8)]  # none of them waits
+    assert {v.key for v in others} == {(1, 0, 0)}
+    assert store.reads == 2  # the first read and the one refresh
+
+    store.gate.set()
+    assert (await refreshing).key == (2, 0, 0)
+    assert (await registry.view(store, "t")).key == (2, 0, 0)
+    assert store.reads == 2
+
+
+async def test_a_caller_with_nothing_cached_reads_itself_instead_of_waiting() -> None:
+    """Waiting on another caller's read while holding a pooled connection deadlocks a full pool
+    (the reader may be the one waiting for a connection): a caller never waits."""
     store = SlowStore()
     registry = Registry(DiskTools(), version_ttl_s=1.0, clock=Clock())
     store.gate.clear()
-
-    views = [asyncio.create_task(registry.view(store, "t")) for _ in range(8)]
+    blocked = asyncio.create_task(registry.view(store, "t"))
     await _settle()
-    store.gate.set()
-    done = await asyncio.gather(*views)
 
-    assert store.reads == 1
-    assert {v.key for v in done} == {(1, 0, 0)}
+    second = asyncio.create_task(registry.view(store, "t"))
+    await _settle()
+    assert store.reads == 2  # it sent its own read rather than queueing behind the first
+    store.gate.set()
+    assert (await second).key == (1, 0, 0)
+    assert (await blocked).key == (1, 0, 0)
 
 
 async def test_a_change_committed_during_a_read_is_seen_by_the_callers_after_it() -> None:
@@ -95,19 +119,15 @@ async def test_a_change_committed_during_a_read_is_seen_by_the_callers_after_it(
     assert store.reads == 2  # the read begun after the change is the one kept
 
 
-async def test_when_the_shared_read_fails_the_waiters_read_for_themselves() -> None:
-    store = SlowStore()
-    registry = Registry(DiskTools(), version_ttl_s=1.0, clock=Clock())
-    store.gate.clear()
+async def test_a_failed_refresh_leaves_the_next_caller_to_read_again() -> None:
+    clock, store = Clock(), SlowStore()
+    registry = Registry(DiskTools(), version_ttl_s=1.0, clock=clock)
+    await registry.view(store, "t")
+    clock.now += 2.0
     store.fail_next = True
-    first = asyncio.create_task(registry.view(store, "t"))
-    await _settle()
-    waiters = [asyncio.create_task(registry.view(store, "t")) for _ in range(3)]
-    await _settle()
-    store.gate.set()
 
     with pytest.raises(ConnectionError):
-        await first
-    views = await asyncio.gather(*waiters)
-    assert {v.key for v in views} == {(1, 0, 0)}
-    assert store.reads == 2  # the failed one, then one for the three waiters
+        await registry.view(store, "t")
+    store.version = 2
+    assert (await registry.view(store, "t")).key == (2, 0, 0)  # not the stale copy: read again
+    assert store.reads == 3
