@@ -2,8 +2,8 @@
 
 A request reads the tenant's and the global version counters (one small query) when this node's
 copy is older than the TTL — one caller per tenant at a time, the others keeping the last copy
-for that read's duration — or a change on this node dropped it; when
-they match the cached view, resolution and snapshot rendering are not repeated, and a matching
+for that read's duration — or a change on this node dropped it; when they match the cached
+view, resolution and snapshot rendering are not repeated, and a matching
 ``If-None-Match`` is answered without building anything.
 """
 
@@ -79,7 +79,7 @@ class TenantView:
 
 class Registry:
     """Caches each tenant's view. Version counters are trusted for ``version_ttl_s``; changes
-        committed on this node invalidate at once, other nodes' changes are seen within the TTL (and
+    committed on this node invalidate at once, other nodes' changes are seen within the TTL (and
     the one read that refreshes them)."""
 
     def __init__(
