@@ -494,3 +494,26 @@ async def test_a_turn_uses_the_providers_and_bots_settings_as_changed_a_moment_a
     assert [m["content"] for m in three["body"]["messages"] if m["role"] == "user"] == ["one", "two", "three"]  # fmt: skip
     audit = (await acme.dev.get("/v1/audit")).json()["entries"]
     assert [e["action"] for e in audit if e["action"].startswith("provider.")] == ["provider.put", "provider.put"]  # fmt: skip
+
+
+async def test_on_sqlite_a_turns_writes_wait_on_the_event_loop_for_the_one_writer(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    """SQLite has one writer: a turn whose writes find another's under way waits on the event
+    loop holding no pooled connection — not asleep in SQLite's busy handler with one, which ran
+    the pool dry at 1,000 concurrent turns. PostgreSQL takes them side by side."""
+    acme, sid = await setup(agents, fake)
+    loop = agents.runtime.agent
+    if agents.runtime.engine.dialect.name == "postgresql":
+        assert loop._writes is None
+        return
+    fake.reply({"text": "hello"})
+    async with loop._writes:  # another turn's writes under way
+        turn = asyncio.create_task(acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"}))  # fmt: skip
+        async with asyncio.timeout(10):
+            while not loop._writes._waiters:  # type: ignore[union-attr]  # noqa: ASYNC110 - asyncio.Lock has no event for it
+                await asyncio.sleep(0.01)
+        assert fake.requests == []  # it waits before its unit of work opens
+        transcript = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+        assert transcript == []
+    answered = await asyncio.wait_for(turn, 10)
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["message"]["content"] == "hello"
