@@ -56,7 +56,6 @@ from server.errors import (
 )
 from server.registry.formats import convert
 from server.skills.indexes import NoDataset
-from server.storage.database import is_postgres
 
 if TYPE_CHECKING:
     from server.bootstrap import Runtime
@@ -143,10 +142,6 @@ class AgentLoop:
         self.clients = ProviderClients()
         self._providers: OrderedDict[tuple[Any, ...], tuple[str, ProviderConfig]] = OrderedDict()
         self.test_sessions: set[str] = set()  # evals: their tools run in test mode
-        # SQLite has one writer: turns' writes queue here, on the event loop, rather than each
-        # holding a pooled connection asleep in SQLite's busy handler (1,000 concurrent turns
-        # exhausted the pool that way). PostgreSQL takes them side by side.
-        self._writes = None if is_postgres(runtime.engine) else asyncio.Lock()
 
     async def turn(
         self, tenant_id: str, sid: str, content: str, emit: Emit | None = None, stream: bool = False
@@ -257,15 +252,11 @@ class AgentLoop:
         finally:
             self._busy.discard(sid)
 
-    def _writing(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        """A unit of work of a turn that writes: one at a time on SQLite."""
-        return self._writes if self._writes is not None else contextlib.nullcontext()
-
     async def _setup(self, tenant_id: str, sid: str, user_content: str | None = None) -> Setup:
         """The bot's model settings and providers; with ``user_content``, the user's message
         joins the history in the same unit of work, and the history comes back with it."""
         runtime = self.runtime
-        writing = self._writing() if user_content is not None else contextlib.nullcontext()
+        writing = runtime.writes if user_content is not None else contextlib.nullcontext()
         async with writing, runtime.sessions() as session, session.begin():
             store = runtime.store(session)
             row = (await load_state(runtime, store, tenant_id, sid)).session  # cached per node
@@ -492,7 +483,7 @@ class AgentLoop:
 
     async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None, offered: list[str] | None = None) -> str:  # fmt: skip
         runtime = self.runtime
-        async with self._writing(), runtime.sessions() as session, session.begin():
+        async with runtime.writes, runtime.sessions() as session, session.begin():
             store = runtime.store(session)
             calls = [
                 {
@@ -516,7 +507,7 @@ class AgentLoop:
         if not calls:
             return
         runtime = self.runtime
-        async with self._writing(), runtime.sessions() as session, session.begin():
+        async with runtime.writes, runtime.sessions() as session, session.begin():
             store = runtime.store(session)
             saved = [
                 await store.messages.append(

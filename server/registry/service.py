@@ -96,7 +96,7 @@ class Registry:
         # the last ones for that read's few milliseconds instead of each sending a query with a
         # pooled connection held. They never wait for that read: a waiter holding a connection
         # while the reader waits for one deadlocks a full pool.
-        self._refreshing: dict[str, object] = {}
+        self._refreshing: set[str] = set()
         self._epoch = 0  # bumped by every invalidation: a read begun before one is not kept
         self._max_tenants = max_tenants
         self.version_ttl_s = version_ttl_s
@@ -126,14 +126,14 @@ class Registry:
             now - cached[0] <= self.version_ttl_s or tenant_id in self._refreshing
         ):
             return cached[1]
-        token = object()
-        self._refreshing.setdefault(tenant_id, token)  # the first caller's, until it is done
+        first = tenant_id not in self._refreshing  # the mark is the first caller's to remove
+        self._refreshing.add(tenant_id)
         epoch = self._epoch
         try:
             versions = await store.registry_versions(tenant_id)
         finally:
-            if self._refreshing.get(tenant_id) is token:
-                del self._refreshing[tenant_id]
+            if first:
+                self._refreshing.discard(tenant_id)
         if versions is not None and self.version_ttl_s > 0 and epoch == self._epoch:
             if len(self._versions) >= 4 * self._max_tenants:
                 self._versions.clear()

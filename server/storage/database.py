@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +85,11 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker:
 
 def is_postgres(engine: AsyncEngine) -> bool:
     return engine.dialect.name == "postgresql"
+
+
+def writer_gate(engine: AsyncEngine) -> AbstractAsyncContextManager[Any]:
+    """What a unit of work that writes holds from before it opens: SQLite has one writer, so a
+    node's writers queue on the event loop holding no pooled connection — not each asleep in
+    SQLite's busy handler with one (1,000 concurrent agent turns ran the pool dry that way).
+    PostgreSQL's writers go side by side."""
+    return contextlib.nullcontext() if is_postgres(engine) else asyncio.Lock()

@@ -501,19 +501,31 @@ async def test_on_sqlite_a_turns_writes_wait_on_the_event_loop_for_the_one_write
     loop holding no pooled connection — not asleep in SQLite's busy handler with one, which ran
     the pool dry at 1,000 concurrent turns. PostgreSQL takes them side by side."""
     acme, sid = await setup(agents, fake)
-    loop = agents.runtime.agent
-    if agents.runtime.engine.dialect.name == "postgresql":
-        assert loop._writes is None
+    runtime = agents.runtime
+    if runtime.engine.dialect.name == "postgresql":
+        assert not isinstance(runtime.writes, asyncio.Lock)
         return
     fake.reply({"text": "hello"})
-    async with loop._writes:  # another turn's writes under way
+    runtime.writes = gate = SeenLock()
+    async with gate:  # another turn's writes under way
         turn = asyncio.create_task(acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"}))  # fmt: skip
-        async with asyncio.timeout(10):
-            while not loop._writes._waiters:  # type: ignore[union-attr]  # noqa: ASYNC110 - asyncio.Lock has no event for it
-                await asyncio.sleep(0.01)
+        await asyncio.wait_for(gate.asked.wait(), 10)  # the turn is queued for the writer
         assert fake.requests == []  # it waits before its unit of work opens
         transcript = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
         assert transcript == []
     answered = await asyncio.wait_for(turn, 10)
     assert answered.status_code == 200, answered.text
     assert answered.json()["message"]["content"] == "hello"
+
+
+class SeenLock(asyncio.Lock):
+    """The node's writer gate, telling the test when someone asks for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = asyncio.Event()
+
+    async def acquire(self) -> bool:
+        if self.locked():
+            self.asked.set()
+        return await super().acquire()

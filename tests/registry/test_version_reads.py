@@ -22,9 +22,17 @@ class SlowStore:
         self.fail_next = False
         self.gate = asyncio.Event()
         self.gate.set()
+        self._read_sent = asyncio.Condition()
+
+    async def reads_reach(self, count: int) -> None:
+        """Wait (bounded) until ``count`` reads have been sent."""
+        async with asyncio.timeout(5), self._read_sent:
+            await self._read_sent.wait_for(lambda: self.reads >= count)
 
     async def registry_versions(self, tenant_id: str) -> RegistryVersions | None:
         self.reads += 1
+        async with self._read_sent:
+            self._read_sent.notify_all()
         seen = self.version  # what the database holds when the query runs
         await self.gate.wait()
         if self.fail_next:
@@ -42,11 +50,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-async def _settle() -> None:
-    for _ in range(5):
-        await asyncio.sleep(0)
 
 
 async def test_counters_are_trusted_for_the_ttl_of_the_injected_clock() -> None:
@@ -71,7 +74,7 @@ async def test_while_one_caller_refreshes_stale_counters_the_others_keep_the_las
     store.gate.clear()
 
     refreshing = asyncio.create_task(registry.view(store, "t"))
-    await _settle()
+    await store.reads_reach(2)
     others = [await registry.view(store, "t") for _ in range(8)]  # none of them waits
     assert {v.key for v in others} == {(1, 0, 0)}
     assert store.reads == 2  # the first read and the one refresh
@@ -89,10 +92,10 @@ async def test_a_caller_with_nothing_cached_reads_itself_instead_of_waiting() ->
     registry = Registry(DiskTools(), version_ttl_s=1.0, clock=Clock())
     store.gate.clear()
     blocked = asyncio.create_task(registry.view(store, "t"))
-    await _settle()
+    await store.reads_reach(1)
 
     second = asyncio.create_task(registry.view(store, "t"))
-    await _settle()
+    await store.reads_reach(2)
     assert store.reads == 2  # it sent its own read rather than queueing behind the first
     store.gate.set()
     assert (await second).key == (1, 0, 0)
@@ -104,12 +107,12 @@ async def test_a_change_committed_during_a_read_is_seen_by_the_callers_after_it(
     registry = Registry(DiskTools(), version_ttl_s=1.0, clock=Clock())
     store.gate.clear()
     before = asyncio.create_task(registry.view(store, "t"))
-    await _settle()
+    await store.reads_reach(1)
 
     store.version = 2  # a save on this node commits, and tells the registry
     registry.invalidate({"t"})
     after = asyncio.create_task(registry.view(store, "t"))
-    await _settle()
+    await store.reads_reach(2)
     store.gate.set()
 
     assert (await before).key == (1, 0, 0)  # begun before the change: either answer is right
