@@ -224,6 +224,10 @@ async def test_escape_attempts_fail_with_their_code_while_others_calls_go_on(api
 
     attacker = await api.tenant("attacker")
     bystander = await api.tenant("bystander")
+    # its calls below run back to back as a load, not at an agent's pace: the per-key rate limit
+    # (1000/s) is not what this test is about
+    lifted = await api.admin.put("/v1/tenants/bystander/limits", json={"requests": None, "key_requests": None})  # fmt: skip
+    assert lifted.status_code == 200, lifted.text
     echo = "module.exports = {name: 'echo', description: 'd', parameters: {x: {type: 'string'}}, execute: async (p) => ({echo: p.x || ''})};"  # fmt: skip
     assert (await bystander.dev.post("/v1/tools", json=js(echo))).status_code == 201
     await bystander.dev.post("/v1/bots", json={"name": "b", "tools": ["echo"]})
