@@ -4,6 +4,7 @@ first, long tool results shortened with a marker. The stored transcript stays wh
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 CHARS_PER_TOKEN = 4  # an estimate: budgets are approximate, what the provider counts is exact
@@ -52,3 +53,42 @@ def fit_to_budget(messages: list[dict[str, Any]], budget: int) -> list[dict[str,
         kept.append(turn)
         used += cost
     return [m for turn in reversed(kept) for m in turn]
+
+
+class Histories:
+    """The conversations this node answered last, so that a session's next turn reads no
+    history back: each one's neutral messages and the number its next message takes.
+
+    Kept exact without being told of other nodes' writes: a turn takes its copy out (``take``)
+    and writes its user message under the copy's next number; when another node (or anything
+    else) added a message meanwhile, that number is taken and the write is a conflict, upon
+    which the turn reads the history from the database. A turn gives the copy back (``keep``)
+    only when it ends knowing every message it wrote. Bounded by sessions and characters, the
+    least recently used going first."""
+
+    def __init__(self, max_sessions: int = 1_000, max_chars: int = 32 * 1024 * 1024) -> None:
+        self.max_sessions = max_sessions
+        self.max_chars = max_chars
+        self.chars = 0
+        self._entries: OrderedDict[str, tuple[list[dict[str, Any]], int, int]] = OrderedDict()
+
+    def take(self, session_id: str) -> tuple[list[dict[str, Any]], int] | None:
+        """The session's history and next message number, no longer kept; or None."""
+        entry = self._entries.pop(session_id, None)
+        if entry is None:
+            return None
+        self.chars -= entry[2]
+        return entry[0], entry[1]
+
+    def keep(self, session_id: str, history: list[dict[str, Any]], next_seq: int) -> None:
+        self.take(session_id)
+        size = sum(tokens(m) * CHARS_PER_TOKEN for m in history)
+        if size > self.max_chars // 8:  # one long conversation must not push out all others
+            return
+        self._entries[session_id] = (history, next_seq, size)
+        self.chars += size
+        while len(self._entries) > self.max_sessions or self.chars > self.max_chars:
+            self.chars -= self._entries.popitem(last=False)[1][2]
+
+    def __len__(self) -> int:
+        return len(self._entries)

@@ -14,7 +14,8 @@ words the user reads come from the main model and the mechanical rounds from the
 
 Everything is stored as it happens (user message, each assistant message with its tool calls and
 the tokens the provider reported, each tool result), and the call-log row of each call carries
-the id of the assistant message that asked for it.
+the id of the assistant message that asked for it. The node keeps the conversations it answered
+last (``Histories``): a session's next turn here reads no history back.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from server import metrics
-from server.agent.history import fit_to_budget, neutral
+from server.agent.history import Histories, fit_to_budget, neutral
 from server.agent.intents import by_classifier, model_prompt, parse_label
 from server.agent.intents import by_rules as intents_rules
 from server.agent.providers import (
@@ -130,6 +131,10 @@ class BotModel:
     system: str | None
 
 
+class _StaleHistory(Exception):
+    """The node's copy of a session's history missed a message written elsewhere."""
+
+
 async def _nothing(kind: str, data: dict[str, Any]) -> None:
     return None
 
@@ -142,15 +147,22 @@ class AgentLoop:
         self.clients = ProviderClients()
         self._providers: OrderedDict[tuple[Any, ...], tuple[str, ProviderConfig]] = OrderedDict()
         self.test_sessions: set[str] = set()  # evals: their tools run in test mode
+        self.histories = Histories()  # the conversations answered here last
 
     async def turn(
         self, tenant_id: str, sid: str, content: str, emit: Emit | None = None, stream: bool = False
     ) -> Turn:
         """A new user message and the bot's answer to it."""
         async with self._session_busy(sid):
-            setup = await self._setup(tenant_id, sid, content)
+            try:
+                setup = await self._setup(tenant_id, sid, content)
+            except _StaleHistory:  # the session changed elsewhere: read its history this time
+                setup = await self._setup(tenant_id, sid, content)
             await self.detect_intent(tenant_id, sid, content, emit or _nothing, setup)
-            return await self._rounds(setup, tenant_id, sid, setup.user_message, 0, emit or _nothing, stream)  # fmt: skip
+            turn = await self._rounds(setup, tenant_id, sid, setup.user_message, 0, emit or _nothing, stream)  # fmt: skip
+            if setup.history is not None and setup.next_seq:
+                self.histories.keep(sid, setup.history, setup.next_seq)
+            return turn
 
     async def detect_intent(
         self, tenant_id: str, sid: str, text: str, emit: Emit = _nothing, setup: Setup | None = None
@@ -215,6 +227,7 @@ class AgentLoop:
         """A paused turn goes on: the page's outcomes of browser actions, or an operator's
         approvals (an approved call runs here; a denial reaches the model as text)."""
         async with self._session_busy(sid):
+            self.histories.take(sid)  # the results join the history: the next turn reads it
             setup = await self._setup(tenant_id, sid)
             assistant, pending, rounds_done = await self._pending(tenant_id, sid, message_id)
             problems = [
@@ -274,10 +287,20 @@ class AgentLoop:
             }
             user, history, next_seq = None, None, 0
             if user_content is not None:
-                rows = await store.messages.history(sid)
-                next_seq = (rows[-1].seq if rows else 0) + 1
-                user = await store.messages.append(sid, tenant_id, row.bot, seq=next_seq, role="user", content=user_content)  # fmt: skip
-                history, next_seq = [*map(neutral, rows), neutral(user)], next_seq + 1
+                known = self.histories.take(sid)
+                if known is None:
+                    rows = await store.messages.history(sid)
+                    history, next_seq = [*map(neutral, rows)], (rows[-1].seq if rows else 0) + 1
+                else:
+                    history, next_seq = known
+                try:
+                    user = await store.messages.append(sid, tenant_id, row.bot, seq=next_seq, role="user", content=user_content)  # fmt: skip
+                except ConflictError:  # the number is taken: someone wrote since the copy was kept
+                    if known is None:
+                        raise
+                    raise _StaleHistory from None
+                history.append(neutral(user))
+                next_seq += 1
         timeout_s = float(agent.get("action_timeout_s") or DEFAULT_ACTION_TIMEOUT_S)
         return Setup(
             settings, providers, timeout_s, row.bot, user.id if user else "", history, next_seq,

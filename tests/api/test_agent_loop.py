@@ -10,7 +10,9 @@ import json
 import logging
 
 import pytest
+from sqlalchemy import event
 
+from server.agent.loop import AgentLoop
 from tests.api.test_calls import python
 from tests.conftest import Api, TenantKeys
 from tests.fake_models import FakeModel
@@ -529,3 +531,60 @@ class SeenLock(asyncio.Lock):
         if self.locked():
             self.asked.set()
         return await super().acquire()
+
+
+async def test_the_next_turn_on_the_node_that_answered_the_last_reads_no_history_back(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    """The node keeps the conversation it answered last: the session's next turn sends the model
+    the whole conversation without reading it from the database again."""
+    acme, sid = await setup(agents, fake)
+    fake.default = {"text": "ok"}
+    reads = HistoryReads(agents.runtime.engine.sync_engine)
+    with reads:
+        first = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "one"})
+    read_first, reads.count = reads.count, 0
+    with reads:
+        second = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "two"})
+
+    assert first.status_code == second.status_code == 200, second.text
+    assert (read_first, reads.count) == (1, 0)  # the first turn read it; the second did not
+    sent = [(m["role"], m["content"]) for m in fake.requests[-1]["body"]["messages"]]
+    assert sent == [("system", "Be brief."), ("user", "one"), ("assistant", "ok"), ("user", "two")]
+
+
+async def test_a_turn_answered_by_another_node_meanwhile_is_read_again(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    """Another node's turn makes this node's copy of the history stale: the next turn here finds
+    its message number taken, reads the history, and answers — nothing lost or out of order."""
+    acme, sid = await setup(agents, fake)
+    fake.default = {"text": "ok"}
+    other_node = AgentLoop(agents.runtime)  # its own caches over the same database
+    try:
+        first = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "one"})
+        await other_node.turn("acme", sid, "two")
+        third = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "three"})
+    finally:
+        await other_node.clients.close()
+
+    assert first.status_code == third.status_code == 200, third.text
+    sent = [m["content"] for m in fake.requests[-1]["body"]["messages"] if m["role"] == "user"]
+    assert sent == ["one", "two", "three"]
+    stored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+    assert [(m["role"], m["content"]) for m in stored] == [("user", "one"), ("assistant", "ok"), ("user", "two"), ("assistant", "ok"), ("user", "three"), ("assistant", "ok")]  # fmt: skip
+
+
+class HistoryReads:
+    """Counts the statements that read a session's history, while entered."""
+
+    def __init__(self, engine: object) -> None:
+        self.engine = engine
+        self.count = 0
+
+    def seen(self, conn: object, cursor: object, statement: str, *args: object) -> None:
+        if "FROM messages" in statement and "ORDER BY messages.seq" in statement:
+            self.count += 1
+
+    def __enter__(self) -> HistoryReads:
+        event.listen(self.engine, "before_cursor_execute", self.seen)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        event.remove(self.engine, "before_cursor_execute", self.seen)
