@@ -24,6 +24,9 @@ import anthropic
 import httpx
 import httpx2
 import openai
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from openai.types.responses import Response as OpenAIResponse
+from openai.types.responses import ResponseStreamEvent
 
 from server.agent.transport import guarded_client
 from server.errors import ProviderError
@@ -146,6 +149,13 @@ TRANSPORT_TIMEOUTS = (httpx.TimeoutException, httpx2.TimeoutException)
 TRANSPORT_ERRORS = (httpx.HTTPError, httpx2.HTTPError)
 
 
+# The OpenAI SDK's requests, posted as its own methods post them but for their transform of
+# the parameters: it walks every message against the SDK's typed dictionaries (measured: 0.6 ms
+# of CPU for a conversation's first round, 4.4 ms at 21 messages — paid again every round),
+# and the bodies built here are the wire format already, plain JSON data.
+_CHAT, _RESPONSES = "/chat/completions", "/responses"
+
+
 def _openai(config: ProviderConfig) -> openai.AsyncOpenAI:
     return openai.AsyncOpenAI(
         api_key=config.api_key or "none", base_url=config.base_url,
@@ -194,7 +204,7 @@ class OpenAIChat:
             kwargs["tools"] = tools
         try:
             if on_text is None:
-                response = await self.client.chat.completions.create(**kwargs)
+                response = await self.client.post(_CHAT, body=kwargs, cast_to=ChatCompletion)
                 return self._reply(response)
             return await self._stream(kwargs, on_text)
         except PROVIDER_ERRORS as exc:
@@ -210,9 +220,11 @@ class OpenAIChat:
         return Reply((choice.content or "") if choice else "", calls, _openai_usage(response.usage))
 
     async def _stream(self, kwargs: dict[str, Any], on_text: OnText) -> Reply:
-        stream = await self.client.chat.completions.create(
-            **kwargs, stream=True, stream_options={"include_usage": True}
-        )
+        body = {**kwargs, "stream": True, "stream_options": {"include_usage": True}}
+        stream = await self.client.post(
+            _CHAT, body=body, cast_to=ChatCompletion, stream=True,
+            stream_cls=openai.AsyncStream[ChatCompletionChunk],
+        )  # fmt: skip
         text: list[str] = []
         calls: dict[int, dict[str, Any]] = {}
         usage = Usage()
@@ -277,9 +289,12 @@ class OpenAIResponses:
             kwargs["tools"] = tools
         try:
             if on_text is None:
-                return self._reply(await self.client.responses.create(**kwargs))
+                return self._reply(await self.client.post(_RESPONSES, body=kwargs, cast_to=OpenAIResponse))  # fmt: skip
             final = None
-            stream = await self.client.responses.create(**kwargs, stream=True)
+            stream = await self.client.post(
+                _RESPONSES, body={**kwargs, "stream": True}, cast_to=OpenAIResponse, stream=True,
+                stream_cls=openai.AsyncStream[ResponseStreamEvent],
+            )  # fmt: skip
             async for event in stream:
                 if event.type == "response.output_text.delta":
                     await on_text(event.delta)
