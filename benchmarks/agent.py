@@ -5,8 +5,9 @@
 (a) Per-round overhead of the loop — everything but the model's and the tool's own time — in one
 run against a fake model server on loopback: the same SDK calling the same fake model directly
 is the baseline; a one-round turn (the model answers in text) through ``POST …/messages`` costs
-the baseline plus the loop's overhead; a two-round turn (a trivial tool call, then text) costs
-two model calls, one tool call and two rounds of overhead.
+the baseline plus the loop's overhead — a conversation's first turn, and its later ones; a
+two-round turn (a trivial tool call, then text) costs two model calls, one tool call and two
+rounds of overhead.
 (b) N concurrent streaming conversations on one node, the fake model answering each in 1 s:
 errors, wall time, and the node's RSS growth per conversation.
 """
@@ -75,7 +76,7 @@ async def main(turns: int, conversations: int) -> None:
 
         sdk = openai.AsyncOpenAI(base_url=fake.base + "/v1", api_key="sk-bench", max_retries=0)
         fake.default = {"text": "hello"}
-        direct, one_round, two_rounds, tool_calls = [], [], [], []
+        direct, one_round, later, two_rounds, tool_calls = [], [], [], [], []
         sid = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
         for _ in range(turns):
             started = time.perf_counter()
@@ -89,6 +90,14 @@ async def main(turns: int, conversations: int) -> None:
             answered = await agent.post(f"/v1/sessions/{fresh}/messages", json={"content": "hi"})
             one_round.append(time.perf_counter() - started)
             assert answered.status_code == 200, answered.text
+        for _ in range(max(1, turns // 10)):  # conversations of eleven turns
+            talk = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+            for number in range(11):
+                started = time.perf_counter()
+                answered = await agent.post(f"/v1/sessions/{talk}/messages", json={"content": "hi"})  # fmt: skip
+                if number:
+                    later.append(time.perf_counter() - started)
+                assert answered.status_code == 200, answered.text
         for _ in range(turns):
             started = time.perf_counter()
             await agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "ping"})
@@ -106,6 +115,7 @@ async def main(turns: int, conversations: int) -> None:
         print(f"per-round overhead ({turns} turns each, p50 ms, SQLite)")
         print(f"  the SDK calling the fake model directly      {model:8.2f}")
         print(f"  one-round turn through the loop               {one:8.2f}   overhead {one - model:6.2f} ms/round ({one / model:.2f}x)")  # fmt: skip
+        print(f"  a later one (turns 2-11 of a conversation)    {p50(later):8.2f}   overhead {p50(later) - model:6.2f} ms/round")  # fmt: skip
         print(f"  a trivial tool call through POST …/calls      {tool:8.2f}")
         print(f"  two-round turn (tool call, then text)         {two:8.2f}   overhead {(two - 2 * model - tool) / 2:6.2f} ms/round")  # fmt: skip
 
