@@ -206,6 +206,10 @@ class Runtime:
     def committed(self, store: Store) -> None:
         """Make this node's caches see what a committed unit of work changed (called by the
         unit of work as it commits: ``server.storage.database.UnitOfWork``)."""
+        for record in store.sessions.committed_creations():  # its first request reads nothing
+            self.session_states.put(record, {}, self.session_states.epoch)
+            if self.agent is not None:
+                self.agent.histories.keep(record.id, [], 1)
         if store.sessions.touched:
             self.session_states.forget(store.sessions.touched)
             store.sessions.touched = set()

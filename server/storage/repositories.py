@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, func, inspect, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -787,6 +787,7 @@ class SessionRepository:
         self._session = session  # opened on first use (``Store.session``)
         self.bumped: set[str] = set()  # sessions whose snapshot this unit of work changed
         self.touched: set[str] = set()  # sessions whose state (snapshot or variables) it changed
+        self._created: list[SessionRow] = []  # sessions it created (``committed_creations``)
 
     @property
     def session(self) -> AsyncSession:
@@ -823,7 +824,17 @@ class SessionRepository:
         )
         self.session.add(row)
         await self.session.flush()
+        self._created.append(row)
         return row
+
+    def committed_creations(self) -> list[SessionRecord]:
+        """The sessions this unit of work created, as it commits them (a row that a rollback
+        took back is not among them): their state is known without reading it."""
+        rows, self._created = self._created, []
+        return [
+            SessionRecord(id=r.id, tenant_id=r.tenant_id, bot=r.bot, intent=r.intent, customer=r.customer)
+            for r in rows if inspect(r).persistent
+        ]  # fmt: skip
 
     async def get(self, tenant_id: str, session_id: str) -> SessionRow:
         row = await self.session.get(SessionRow, session_id)

@@ -535,20 +535,25 @@ class SeenLock(asyncio.Lock):
 
 async def test_the_next_turn_on_the_node_that_answered_the_last_reads_no_history_back(agents: Api, fake: FakeModel) -> None:  # fmt: skip
     """The node keeps the conversation it answered last: the session's next turn sends the model
-    the whole conversation without reading it from the database again."""
+    the whole conversation without reading it from the database again. A session attached
+    through this node has a known, empty history: its first turn reads nothing either."""
     acme, sid = await setup(agents, fake)
+    attached_here = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    agents.runtime.agent.histories.take(sid)  # as if attached through another node
     fake.default = {"text": "ok"}
     reads = HistoryReads(agents.runtime.engine.sync_engine)
-    with reads:
-        first = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "one"})
-    read_first, reads.count = reads.count, 0
-    with reads:
-        second = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "two"})
+    counts = []
+    for session, text in ((sid, "one"), (sid, "two"), (attached_here, "hello")):
+        with reads:
+            answered = await acme.agent.post(f"/v1/sessions/{session}/messages", json={"content": text})  # fmt: skip
+        assert answered.status_code == 200, answered.text
+        counts.append(reads.count)
+        reads.count = 0
 
-    assert first.status_code == second.status_code == 200, second.text
-    assert (read_first, reads.count) == (1, 0)  # the first turn read it; the second did not
-    sent = [(m["role"], m["content"]) for m in fake.requests[-1]["body"]["messages"]]
-    assert sent == [("system", "Be brief."), ("user", "one"), ("assistant", "ok"), ("user", "two")]
+    assert counts == [1, 0, 0]  # the first turn read it; the second did not; nor did the new one
+    second, new = fake.requests[-2:]
+    assert [(m["role"], m["content"]) for m in second["body"]["messages"]] == [("system", "Be brief."), ("user", "one"), ("assistant", "ok"), ("user", "two")]  # fmt: skip
+    assert [m["content"] for m in new["body"]["messages"]] == ["Be brief.", "hello"]
 
 
 async def test_a_turn_answered_by_another_node_meanwhile_is_read_again(agents: Api, fake: FakeModel) -> None:  # fmt: skip

@@ -146,3 +146,39 @@ async def test_a_change_on_another_node_reaches_this_nodes_cached_state(
             break
 
     assert answer.status_code == 409 and answer.json()["code"] == "session_ended"
+
+
+async def test_a_session_attached_through_this_node_is_known_to_it_from_the_first_call(api: Api) -> None:  # fmt: skip
+    """Attaching commits the session's whole state (no variables, nothing open or completed):
+    the node keeps it as it commits, so the session's first call reads nothing either."""
+    acme = await api.tenant("acme")
+    await call(acme, await session_for(acme, [ECHO]), "echo")  # the tool's code is loaded
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    await api.runtime.call_log.flush()
+
+    with opened_sessions(api) as opened:
+        first = await call(acme, sid, "echo")
+
+    assert first["success"] is True and first["result"]["seen"] == {}
+    assert opened() == 0
+
+
+async def test_a_session_whose_creation_rolled_back_is_not_kept(api: Api) -> None:
+    """Only a committed creation is kept: a session its transaction took back stays unknown
+    (a call to it is 404), while one created in the next transaction of the same unit of work
+    is kept."""
+    acme = await api.tenant("acme")
+    await session_for(acme, [ECHO])  # the bot "b"
+    runtime = api.runtime
+    async with runtime.sessions() as session:
+        store = runtime.store(session)
+        transaction = await session.begin()
+        gone = (await store.sessions.create("acme", "b", None, None)).id
+        await transaction.rollback()
+        async with session.begin():
+            kept = (await store.sessions.create("acme", "b", None, None)).id
+
+    assert runtime.session_states.get(gone) is None
+    assert runtime.session_states.get(kept) is not None
+    refused = await acme.agent.post(f"/v1/sessions/{gone}/calls", json={"tool": "echo"})
+    assert refused.status_code == 404
