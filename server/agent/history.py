@@ -63,10 +63,11 @@ class Histories:
     and writes its user message under the copy's next number; when another node (or anything
     else) added a message meanwhile, that number is taken and the write is a conflict, upon
     which the turn reads the history from the database. A turn gives the copy back (``keep``)
-    only when it ends knowing every message it wrote. Bounded by sessions and characters, the
-    least recently used going first."""
+    only when it ends knowing every message it wrote; a session attached through this node
+    starts with its empty history (``Runtime.committed``). Bounded by sessions (an empty one
+    costs a few hundred bytes) and characters, the least recently used going first."""
 
-    def __init__(self, max_sessions: int = 1_000, max_chars: int = 32 * 1024 * 1024) -> None:
+    def __init__(self, max_sessions: int = 10_000, max_chars: int = 32 * 1024 * 1024) -> None:
         self.max_sessions = max_sessions
         self.max_chars = max_chars
         self.chars = 0
