@@ -34,7 +34,7 @@ demo: runner
 test: runner inspector
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist worksteal
 
 lint: install
 	$(BIN)/ruff check .
