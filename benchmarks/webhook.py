@@ -1,9 +1,10 @@
 """Webhook benchmark: a webhook tool through the call pipeline against a direct pooled httpx
 call to the same loopback server, in one run.
 
-    python -m benchmarks.webhook [--calls 3000] [--concurrency 64]
+    python -m benchmarks.webhook [--calls 3000] [--concurrency 64] [--host 127.0.0.1]
 
-The upstream is a tiny ASGI app under uvicorn on 127.0.0.1 (admitted by the allowlist). The
+The upstream is a tiny ASGI app under uvicorn on 127.0.0.1 (admitted by the allowlist); with
+``--host localhost`` both paths name it, so the guard resolves a name on every call. The
 pipeline path includes argument validation, the egress guard (checks, address pinning, redirect
 handling, capped read), the envelope and the call log; the baseline is ``client.get`` on a
 pooled ``httpx.AsyncClient``.
@@ -68,15 +69,15 @@ async def measure(call, calls: int, concurrency: int) -> tuple[float, float, flo
     )
 
 
-async def run(calls: int, concurrency: int, port: int) -> None:
-    url = f"http://127.0.0.1:{port}"
+async def run(calls: int, concurrency: int, port: int, host: str = "127.0.0.1") -> None:
+    url = f"http://{host}:{port}"
     tmp = Path(tempfile.mkdtemp())
     settings = Settings(
         _env_file=None,
         data_dir=tmp,
         admin_key=ADMIN,
         secret_key=generate_key(),
-        egress_allow="127.0.0.1",
+        egress_allow=host,
         workers=1,
         tenant_egress_concurrency=concurrency,
     )
@@ -143,6 +144,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=3000)
     parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--host", default="127.0.0.1", help="the name or address calls use")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -171,7 +173,7 @@ def main() -> None:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            asyncio.run(run(args.calls, args.concurrency, port))
+            asyncio.run(run(args.calls, args.concurrency, port, args.host))
         finally:
             server.terminate()
             server.wait(timeout=10)

@@ -11,7 +11,8 @@ For every request and every redirect hop:
   too (Python 3.11's ``ipaddress`` calls ``::ffff:127.0.0.1`` and ``::7f00:1`` global);
 * the connection goes to the address that was checked — the URL is rewritten to it and the
   ``Host`` header and TLS SNI keep the name — so a resolver that answers differently the second
-  time (DNS rebinding) changes nothing;
+  time (DNS rebinding) changes nothing; a name's addresses are kept for 10 s
+  (``CachedResolver``), never its verdict;
 * redirects are followed by hand, each hop checked again, at most three; a hop to another
   origin (scheme, host or port) drops the secret headers.
 
@@ -26,7 +27,8 @@ import asyncio
 import ipaddress
 import logging
 import socket
-from collections import defaultdict
+import time
+from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -173,6 +175,39 @@ async def system_resolver(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(info[4][0] for info in infos))
 
 
+class CachedResolver:
+    """A name's addresses, asked of ``resolve`` at most once per ``ttl_s`` (the system's
+    resolver is a thread hop per request and, where the host keeps no DNS cache, a round trip to
+    the name server — on every webhook call and model request). Only the addresses are kept:
+    each request's verdict is still worked out from them against the lists of that request, and
+    the connection still goes to the address checked, so an answer that changes within the TTL
+    is seen at the next ask and never connected to unchecked. Failures are not kept."""
+
+    def __init__(
+        self,
+        resolve: Resolver = system_resolver,
+        ttl_s: float = 10.0,
+        max_names: int = 1024,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.resolve = resolve
+        self.ttl_s = ttl_s
+        self.max_names = max_names
+        self.clock = clock
+        self._names: OrderedDict[str, tuple[float, list[str]]] = OrderedDict()
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        kept = self._names.get(host)
+        if kept is not None and kept[0] > self.clock():
+            return list(kept[1])
+        addresses = await self.resolve(host, port)
+        self._names[host] = (self.clock() + self.ttl_s, list(addresses))
+        self._names.move_to_end(host)
+        while len(self._names) > self.max_names:
+            self._names.popitem(last=False)
+        return addresses
+
+
 @dataclass(frozen=True)
 class Target:
     """A checked destination: connect to ``address``, speak to ``host``."""
@@ -187,12 +222,12 @@ class EgressGuard:
         self,
         client: httpx.AsyncClient,
         allow: Allowlist,
-        resolver: Resolver = system_resolver,
+        resolver: Resolver | None = None,
         per_tenant: int = 16,
     ) -> None:
         self.client = client
         self.allow = allow
-        self.resolver = resolver
+        self.resolver: Resolver = resolver or CachedResolver()
         self._slots: dict[str, asyncio.Semaphore] = defaultdict(
             lambda: asyncio.Semaphore(per_tenant)
         )

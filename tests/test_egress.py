@@ -8,7 +8,15 @@ import ipaddress
 import httpx
 import pytest
 
-from server.egress import Allowlist, EgressDenied, EgressGuard, TooManyRedirects, is_public
+from server.egress import (
+    Allowlist,
+    CachedResolver,
+    EgressDenied,
+    EgressGuard,
+    NameNotResolved,
+    TooManyRedirects,
+    is_public,
+)
 from tests.loopback import LoopbackServer
 
 
@@ -230,3 +238,76 @@ async def test_a_name_that_does_not_resolve_is_its_own_failure_not_a_refusal() -
 
     assert outcome.ok is False and outcome.code == "dns_error"
     assert "typo.example does not resolve" in (outcome.message or "")
+
+
+# a name's addresses are kept for a while; its verdict never is --------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def counted(*answers: list[str] | OSError):
+    """A resolver giving ``answers`` in turn (an OSError is raised), counting its asks."""
+    asks: list[str] = []
+
+    async def resolve(host: str, port: int) -> list[str]:
+        answer = answers[min(len(asks), len(answers) - 1)]
+        asks.append(host)
+        if isinstance(answer, OSError):
+            raise answer
+        return answer
+
+    return resolve, asks
+
+
+async def test_a_name_is_asked_once_within_its_ttl_and_again_after() -> None:
+    resolve, asks = counted(["93.184.216.34"], ["93.184.216.35"])
+    clock = Clock()
+    checked = guard(resolver=CachedResolver(resolve, ttl_s=10, clock=clock))
+
+    first = await checked.check("http://example.test/a")
+    again = await checked.check("https://example.test/b")
+    clock.now += 10.5
+    later = await checked.check("http://example.test/c")
+
+    assert (first.address, again.address, later.address) == ("93.184.216.34", "93.184.216.34", "93.184.216.35")  # fmt: skip
+    assert asks == ["example.test", "example.test"]
+
+
+async def test_a_failed_resolution_is_not_kept() -> None:
+    resolve, asks = counted(OSError("no answer"), ["93.184.216.34"])
+    checked = guard(resolver=CachedResolver(resolve, clock=Clock()))
+
+    with pytest.raises(NameNotResolved):
+        await checked.check("http://flaky.test/")
+    target = await checked.check("http://flaky.test/")
+
+    assert target.address == "93.184.216.34" and len(asks) == 2
+
+
+async def test_kept_addresses_are_judged_again_by_each_requests_lists() -> None:
+    """The cache keeps what a name resolves to, not whether it may be reached: the same kept
+    private address is admitted for a tenant whose list admits it and refused for another."""
+    resolve, asks = counted(["127.0.0.2"])
+    checked = guard(resolver=CachedResolver(resolve, clock=Clock()))
+
+    admitted = await checked.check("http://internal.test/", Allowlist.parse("127.0.0.2"))
+    with pytest.raises(EgressDenied):
+        await checked.check("http://internal.test/")  # another tenant, no list of its own
+
+    assert admitted.address == "127.0.0.2" and len(asks) == 1
+
+
+async def test_the_names_kept_are_bounded() -> None:
+    resolve, asks = counted(["93.184.216.34"])
+    cached = CachedResolver(resolve, max_names=2, clock=Clock())
+    for name in ("a.test", "b.test", "c.test", "a.test", "c.test"):
+        await cached(name, 80)
+
+    # a.test was pushed out by c.test and asked again; c.test, kept, was not
+    assert asks == ["a.test", "b.test", "c.test", "a.test"]
