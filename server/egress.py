@@ -201,6 +201,8 @@ class CachedResolver:
         if kept is not None and kept[0] > self.clock():
             return list(kept[1])
         addresses = await self.resolve(host, port)
+        if not addresses:  # no answer is a failure too
+            return addresses
         self._names[host] = (self.clock() + self.ttl_s, list(addresses))
         self._names.move_to_end(host)
         while len(self._names) > self.max_names:
