@@ -78,7 +78,14 @@ def opened_sessions(api: Api) -> Iterator[Callable[[], int]]:
         runtime.sessions = real
 
 
+def frozen_registry_clock(api: Api) -> None:
+    """The test's own clock for the registry: the tenant's version counters, read once, stay
+    fresh — on a slow machine their refresh (after 1 s) must not land in a counted window."""
+    api.runtime.registry.clock = lambda: 0.0
+
+
 async def test_a_call_that_changes_nothing_opens_no_database_session(api: Api) -> None:
+    frozen_registry_clock(api)
     acme = await api.tenant("acme")
     sid = await session_for(acme, [ECHO])
     await call(acme, sid, "echo")  # the node reads the session once
@@ -151,6 +158,7 @@ async def test_a_change_on_another_node_reaches_this_nodes_cached_state(
 async def test_a_session_attached_through_this_node_is_known_to_it_from_the_first_call(api: Api) -> None:  # fmt: skip
     """Attaching commits the session's whole state (no variables, nothing open or completed):
     the node keeps it as it commits, so the session's first call reads nothing either."""
+    frozen_registry_clock(api)
     acme = await api.tenant("acme")
     await call(acme, await session_for(acme, [ECHO]), "echo")  # the tool's code is loaded
     sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
