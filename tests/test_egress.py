@@ -17,6 +17,7 @@ from server.egress import (
     TooManyRedirects,
     is_public,
 )
+from tests.calls.fakes import Clock
 from tests.loopback import LoopbackServer
 
 
@@ -241,14 +242,6 @@ async def test_a_name_that_does_not_resolve_is_its_own_failure_not_a_refusal() -
 
 
 # a name's addresses are kept for a while; its verdict never is --------------------------------
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def counted(*answers: list[str] | OSError):

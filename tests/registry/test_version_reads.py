@@ -11,6 +11,7 @@ import pytest
 from server.registry.disk import DiskTools
 from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.registry.service import Registry
+from tests.calls.fakes import Clock
 
 
 class SlowStore:
@@ -42,14 +43,6 @@ class SlowStore:
 
     async def load_registry(self, tenant_id: str) -> TenantRegistryData:
         return TenantRegistryData(allowlist=(), tenant_tools=(), global_tools=(), bots={})
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def test_counters_are_trusted_for_the_ttl_of_the_injected_clock() -> None:
