@@ -22,7 +22,7 @@ from sandbox.wasm.javascript import build as quickjs_build
 from sandbox.wasm.javascript.engine import JavaScriptEngine
 from sandbox.wasm.python import build as python_runner
 from sandbox.wasm.python.engine import PythonWasmEngine
-from server import metrics
+from server import metrics, tls
 from server.calls.breakers import BreakerPolicy, FallbackBreakers, MemoryBreakers, RedisBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
@@ -415,6 +415,7 @@ async def start(settings: Settings) -> Runtime:
         )
     # One pooled client per node; proxies from the environment are ignored (trust_env=False).
     http_client = httpx.AsyncClient(
+        verify=tls.context("httpx"),
         trust_env=False,
         follow_redirects=False,
         limits=httpx.Limits(max_connections=200, max_keepalive_connections=64),

@@ -28,6 +28,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.responses import Response as OpenAIResponse
 from openai.types.responses import ResponseStreamEvent
 
+from server import tls
 from server.agent.transport import guarded_client
 from server.errors import ProviderError
 
@@ -115,6 +116,17 @@ def _client(config: ProviderConfig, module_name: str) -> Any:
 
     guard, extra = config.egress
     return guarded_client(importlib.import_module(module_name), guard, extra, config.timeout_s)
+
+
+class _Refused(httpx.BaseTransport):
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("synchronous requests are not made here", request=request)
+
+
+def _no_sync_client() -> httpx.Client:
+    """For an SDK that insists on a synchronous client beside the async one: it could only
+    reach the network past the egress guard, so it reaches nothing."""
+    return httpx.Client(transport=_Refused())
 
 
 def _arguments(text: str | None) -> dict[str, Any]:
@@ -426,6 +438,11 @@ class Gemini:
             base_url=config.base_url, timeout=int(config.timeout_s * 1000),
             retry_options=types.HttpRetryOptions(attempts=config.max_retries + 1),
             httpx_async_client=_client(config, HTTPX),
+            # the SDK makes a synchronous client and a websocket context as well, each loading
+            # the CA bundle (~33 ms on the event loop): neither is used here (every request is
+            # async, through the guard), so it gets a client that refuses and the shared context
+            httpx_client=_no_sync_client() if config.egress is not None else None,
+            async_client_args={"ssl": tls.context(HTTPX)},
         )  # fmt: skip
         self.client = genai.Client(api_key=config.api_key or "none", http_options=options)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from server import tls
 from server.egress import Allowlist, EgressDenied, EgressGuard
 
 
@@ -20,7 +21,7 @@ def guarded_client(
 ) -> Any:
     class GuardedTransport(http.AsyncBaseTransport):  # type: ignore[name-defined,misc]
         def __init__(self) -> None:
-            self.inner = http.AsyncHTTPTransport()
+            self.inner = http.AsyncHTTPTransport(verify=tls.context(http.__name__))
 
         async def handle_async_request(self, request: Any) -> Any:
             try:
