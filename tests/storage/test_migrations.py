@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import httpx
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
 from server.api.app import create_app
@@ -57,6 +58,27 @@ async def test_upgrade_is_idempotent_on_sqlite(tmp_path: Path) -> None:
     await migrate.upgrade(engine)
     await migrate.upgrade(engine)
 
+    assert await migrate.current_revision(engine) == migrate.head_revision()
+    await engine.dispose()
+
+
+async def test_a_schema_at_head_starts_without_running_alembic(tmp_path: Path, monkeypatch) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'q.db'}")
+    scripts = ScriptDirectory.from_config(migrate.alembic_config())
+    previous = scripts.get_revision(migrate.head_revision()).down_revision
+    await migrate.upgrade(engine, str(previous))  # a schema one release behind
+    runs: list[str] = []
+    real_upgrade = migrate.command.upgrade
+    monkeypatch.setattr(
+        migrate.command,
+        "upgrade",
+        lambda config, rev: runs.append(rev) or real_upgrade(config, rev),
+    )
+
+    await migrate.upgrade(engine)  # behind: Alembic runs
+    await migrate.upgrade(engine)  # every later start: one read, not Alembic's scripts
+
+    assert runs == ["head"]
     assert await migrate.current_revision(engine) == migrate.head_revision()
     await engine.dispose()
 
