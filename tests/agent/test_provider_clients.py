@@ -6,12 +6,12 @@ from __future__ import annotations
 import ssl
 from typing import Any
 
-import httpx
 import pytest
 
 from server import tls
 from server.agent.providers import ProviderConfig, make_provider
 from server.egress import EgressGuard
+from tests.test_egress import guard as egress_guard
 
 KINDS = ["openai", "openai-responses", "anthropic", "gemini"]
 
@@ -22,8 +22,9 @@ def _config(kind: str, base: str, guard: EgressGuard) -> ProviderConfig:
 
 @pytest.fixture
 async def guard() -> Any:
-    async with httpx.AsyncClient(trust_env=False) as client:
-        yield EgressGuard(client, [])
+    checked = egress_guard()
+    yield checked
+    await checked.client.aclose()
 
 
 async def test_a_providers_client_loads_no_ca_bundle(guard, monkeypatch) -> None:
