@@ -14,6 +14,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session
 
+from server.storage import sqlite_driver
+
 # A database that does not answer, is restarting, or whose disk is full: what was asked changed
 # nothing and may be retried. (Integrity and data errors are not here: they are bugs or input.)
 UNAVAILABLE: tuple[type[BaseException], ...] = (
@@ -52,7 +54,9 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
         if parsed.database and parsed.database != ":memory:":
             # 0700: the database holds every tenant's tool source; no other user may read it.
             Path(parsed.database).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        engine = create_async_engine(url, echo=echo, connect_args={"timeout": 30})
+        engine = create_async_engine(
+            url, echo=echo, async_creator=sqlite_driver.connector(parsed, timeout=30)
+        )
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True)

@@ -1,0 +1,119 @@
+"""SQLite for the async engine: a statement and its rows in one hop to the connection's thread.
+
+SQLAlchemy's driver for async SQLite (aiosqlite) runs every DBAPI step on the connection's
+thread, each step a hop of its own: a thread wake-up there and an event-loop wake-up here. A
+one-row insert and its commit were six hops: the cursor, the statement, its close, the commit,
+and the pool's rollback when the connection went back. A read was five. This connection runs a
+statement with its rows and the cursor's close in one hop, and answers a commit or a rollback
+with no transaction open (SQLite's own no-op) without one: an insert and commit is two hops,
+a read one.
+
+It is aiosqlite's connection, with its thread, its queue and its close, and only the cursor and
+the no-op commit and rollback changed; SQLAlchemy's aiosqlite dialect wraps it as it would the
+original (``async_creator``), so everything above the DBAPI is unchanged. Statements still never
+run on the event loop: a slow one (a report over a million rows) holds its own thread, not the
+node.
+"""
+
+from __future__ import annotations
+
+import collections
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import aiosqlite
+from sqlalchemy.engine import URL, make_url
+
+Row = tuple[Any, ...]
+_Outcome = tuple[Any, int, int | None, list[Row]]
+
+
+def _run(conn: sqlite3.Connection, sql: str, parameters: Any, many: bool) -> _Outcome:
+    """On the connection's thread: the statement, all its rows, and the cursor closed."""
+    cursor = conn.cursor()
+    try:
+        if many:
+            cursor.executemany(sql, parameters)
+        elif parameters is None:
+            cursor.execute(sql)
+        else:
+            cursor.execute(sql, parameters)
+        rows = cursor.fetchall() if cursor.description else []
+        return cursor.description, cursor.rowcount, cursor.lastrowid, rows
+    finally:
+        cursor.close()
+
+
+class Cursor:
+    """What SQLAlchemy's adapter asks of an aiosqlite cursor, with the rows already here."""
+
+    arraysize = 1
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self.description: Any = None
+        self.rowcount = -1
+        self.lastrowid: int | None = None
+        self._rows: collections.deque[Row] = collections.deque()
+
+    async def __aenter__(self) -> Cursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _execute(self, sql: str, parameters: Any, many: bool) -> Cursor:
+        outcome = await self._connection._execute(
+            _run, self._connection._conn, sql, parameters, many
+        )
+        self.description, self.rowcount, self.lastrowid, rows = outcome
+        self._rows = collections.deque(rows)
+        return self
+
+    async def execute(self, sql: str, parameters: Any = None) -> Cursor:
+        return await self._execute(sql, parameters, False)
+
+    async def executemany(self, sql: str, parameters: Sequence[Any]) -> Cursor:
+        return await self._execute(sql, parameters, True)
+
+    async def fetchone(self) -> Row | None:
+        return self._rows.popleft() if self._rows else None
+
+    async def fetchmany(self, size: int | None = None) -> list[Row]:
+        count = min(size or self.arraysize, len(self._rows))
+        return [self._rows.popleft() for _ in range(count)]
+
+    async def fetchall(self) -> list[Row]:
+        rows = list(self._rows)
+        self._rows.clear()
+        return rows
+
+    async def close(self) -> None:
+        self._rows.clear()
+
+
+class Connection(aiosqlite.Connection):
+    def cursor(self) -> Cursor:  # type: ignore[override]
+        return Cursor(self)
+
+    async def commit(self) -> None:
+        if self._connection is None or self._connection.in_transaction:
+            await super().commit()
+
+    async def rollback(self) -> None:
+        if self._connection is None or self._connection.in_transaction:
+            await super().rollback()
+
+
+def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connection]]:
+    """``async_creator`` for ``url``: its database and options as SQLAlchemy's SQLite dialect
+    reads them from the URL (``?uri=true``, ``timeout``, …), then ``overrides``."""
+    parsed = make_url(url)
+    args, options = parsed.get_dialect()().create_connect_args(parsed)
+    options = {**options, **overrides}
+
+    async def connect() -> Connection:
+        return await Connection(lambda: sqlite3.connect(*args, **options), 64)
+
+    return connect
