@@ -119,10 +119,16 @@ async def test_a_long_statement_leaves_the_event_loop_free(engine) -> None:
             return (await conn.execute(slow)).scalar_one()
 
     await bodies(engine)  # the pool's connection is open before the race
+    loop = asyncio.get_running_loop()
     task = asyncio.create_task(query())
     turns = 0
-    while not task.done():  # the loop gets turns while SQLite counts on its own thread
-        turns += 1
-        await asyncio.sleep(0)
+
+    def tick() -> None:  # the loop gets turns while SQLite counts on its own thread
+        nonlocal turns
+        if not task.done():
+            turns += 1
+            loop.call_soon(tick)
+
+    loop.call_soon(tick)
     assert await task == 3_000_000
     assert turns > 100
