@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import os
@@ -48,7 +47,7 @@ from server.skills.service import Skills
 from server.storage import migrate
 from server.storage.calls import CallRows
 from server.storage.claims import OnceClaims
-from server.storage.database import create_engine, is_unavailable, session_factory, writer_gate
+from server.storage.database import create_engine, is_unavailable, session_factory
 from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import Store
 from server.storage.skills import DatasetRepository
@@ -106,7 +105,6 @@ class Runtime:
     pipeline: CallPipeline
     tracker: SessionTracker
     events: EventHub
-    writes: Any = field(default_factory=contextlib.nullcontext)  # storage's writer_gate
     redis: Any = None
     redis_health: Dependency | None = None
     idempotency: IdempotencyKeys | None = None
@@ -485,7 +483,6 @@ async def start(settings: Settings) -> Runtime:
         session_states=SessionStates(settings.session_cache_size),
         engine=engine,
         sessions=sessions,
-        writes=writer_gate(engine),
         box=load_secret_box(settings),
         registry=registry,
         limits=limits,

@@ -57,6 +57,7 @@ from server.errors import (
 )
 from server.registry.formats import convert
 from server.skills.indexes import NoDataset
+from server.storage.conversations import MessageLog
 
 if TYPE_CHECKING:
     from server.bootstrap import Runtime
@@ -148,6 +149,7 @@ class AgentLoop:
         self._providers: OrderedDict[tuple[Any, ...], tuple[str, ProviderConfig]] = OrderedDict()
         self.test_sessions: set[str] = set()  # evals: their tools run in test mode
         self.histories = Histories()  # the conversations answered here last
+        self.messages = MessageLog(runtime.engine)
 
     async def turn(
         self, tenant_id: str, sid: str, content: str, emit: Emit | None = None, stream: bool = False
@@ -269,9 +271,8 @@ class AgentLoop:
         """The bot's model settings and providers; with ``user_content``, the user's message
         joins the history in the same unit of work, and the history comes back with it."""
         runtime = self.runtime
-        writing = runtime.writes if user_content is not None else contextlib.nullcontext()
-        async with writing, runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
+        store = runtime.store()  # opens a database session only for what no cache holds
+        try:
             row = (await load_state(runtime, store, tenant_id, sid)).session  # cached per node
             if row.status == "ended":
                 raise SessionEndedError(f"session {sid!r} has ended ({row.end_reason})")
@@ -285,22 +286,24 @@ class AgentLoop:
                 name: await self._provider(store, view, name)
                 for name in {settings.provider, settings.round_provider}
             }
-            user, history, next_seq = None, None, 0
-            if user_content is not None:
-                known = self.histories.take(sid)
-                if known is None:
-                    rows = await store.messages.history(sid)
-                    history, next_seq = [*map(neutral, rows)], (rows[-1].seq if rows else 0) + 1
-                else:
-                    history, next_seq = known
-                try:
-                    user = await store.messages.append(sid, tenant_id, row.bot, seq=next_seq, role="user", content=user_content)  # fmt: skip
-                except ConflictError:  # the number is taken: someone wrote since the copy was kept
-                    if known is None:
-                        raise
-                    raise _StaleHistory from None
-                history.append(neutral(user))
-                next_seq += 1
+            known = self.histories.take(sid) if user_content is not None else None
+            kept = known is not None  # the node's copy, which may miss a message written elsewhere
+            if user_content is not None and known is None:
+                rows = await store.messages.history(sid)
+                known = [*map(neutral, rows)], (rows[-1].seq if rows else 0) + 1
+        finally:
+            await store.close()
+        user, history, next_seq = None, None, 0
+        if user_content is not None and known is not None:
+            history, next_seq = known
+            try:
+                (user,) = await self.messages.append(sid, tenant_id, row.bot, [{"role": "user", "content": user_content}], seq=next_seq)  # fmt: skip
+            except ConflictError:  # the number is taken: someone wrote since it was read
+                if not kept:
+                    raise
+                raise _StaleHistory from None
+            history.append(neutral(user))
+            next_seq += 1
         timeout_s = float(agent.get("action_timeout_s") or DEFAULT_ACTION_TIMEOUT_S)
         return Setup(
             settings, providers, timeout_s, row.bot, user.id if user else "", history, next_seq,
@@ -505,49 +508,38 @@ class AgentLoop:
         return envelope
 
     async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None, offered: list[str] | None = None) -> str:  # fmt: skip
-        runtime = self.runtime
-        async with runtime.writes, runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
-            calls = [
-                {
-                    "id": c.id,
-                    "name": c.name,
-                    "arguments": c.arguments,
-                    **({"waits": waits[c.id]} if waits and c.id in waits else {}),
-                }  # fmt: skip
-                for c in reply.tool_calls
-            ]
-            saved = await store.messages.append(
-                sid, tenant_id, setup.bot, seq=setup.next_seq or None, role="assistant",
-                content=reply.text or None, tool_calls=calls or None, turn=turn_id, model=model,
-                input_tokens=reply.usage.input, output_tokens=reply.usage.output,
-                cached_tokens=reply.usage.cached, tool_round=tool_round, offered=offered or None,
-            )  # fmt: skip
+        calls = [
+            {
+                "id": c.id,
+                "name": c.name,
+                "arguments": c.arguments,
+                **({"waits": waits[c.id]} if waits and c.id in waits else {}),
+            }  # fmt: skip
+            for c in reply.tool_calls
+        ]
+        message = {
+            "role": "assistant", "content": reply.text or None, "tool_calls": calls or None,
+            "turn": turn_id, "model": model, "input_tokens": reply.usage.input,
+            "output_tokens": reply.usage.output, "cached_tokens": reply.usage.cached,
+            "tool_round": tool_round, "offered": offered or None,
+        }  # fmt: skip
+        (saved,) = await self.messages.append(sid, tenant_id, setup.bot, [message], setup.next_seq or None)  # fmt: skip
         _remember(setup, saved)
         return saved.id
 
     async def _save_results(self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results) -> None:  # fmt: skip
-        if not calls:
-            return
-        runtime = self.runtime
-        async with runtime.writes, runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
-            saved = [
-                await store.messages.append(
-                    sid,
-                    tenant_id,
-                    setup.bot,
-                    seq=setup.next_seq + i if setup.next_seq else None,
-                    role="tool",
-                    tool_call_id=call.id,
-                    name=call.name,
-                    content=tool_text(envelope),
-                    turn=turn_id,
-                )  # fmt: skip
-                for i, (call, envelope) in enumerate(zip(calls, results, strict=True))
-            ]
-        for row in saved:
-            _remember(setup, row)
+        messages = [
+            {
+                "role": "tool",
+                "tool_call_id": call.id,
+                "name": call.name,
+                "content": tool_text(envelope),
+                "turn": turn_id,
+            }  # fmt: skip
+            for call, envelope in zip(calls, results, strict=True)
+        ]
+        for saved in await self.messages.append(sid, tenant_id, setup.bot, messages, setup.next_seq or None):  # fmt: skip
+            _remember(setup, saved)
 
 
 class ProviderClients:

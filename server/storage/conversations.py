@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from server.errors import ConflictError, NotFoundError
 from server.secretbox import SecretBox
+from server.storage.database import writer_gate
 from server.storage.tables import EvalRunRow, MessageRow, ProviderRow, utcnow
 
 
@@ -73,31 +75,79 @@ class ProviderRepository:
         return changed
 
 
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message as the turn that wrote it knows it (what the history it carries needs)."""
+
+    id: str
+    seq: int
+    role: str
+    content: str | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    tool_call_id: str | None = None
+    name: str | None = None
+
+
+class MessageLog:
+    """Appends a session's messages: one Core insert on a connection of its own, in one
+    transaction. A message is written once and never read back by the turn that wrote it, so
+    an ORM unit of work (identity map, flush plan, attribute events) would be all overhead —
+    measured, it cost as much as the database's own work for the insert."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.writes = writer_gate(engine)  # SQLite's writers queue here, before connecting
+
+    async def append(
+        self, session_id: str, tenant_id: str, bot: str, messages: list[dict[str, Any]],
+        seq: int | None = None,
+    ) -> list[Message]:  # fmt: skip
+        """``messages`` (column values; each the same columns) as the session's next ones,
+        numbered from ``seq`` when the caller knows it (a turn carries its history), else from
+        the one after the last. A taken number is a conflict, never a message overwritten or
+        reordered."""
+        if not messages:
+            return []
+        async with self.writes, self.engine.begin() as connection:
+            if seq is None:
+                last = await connection.scalar(
+                    select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)
+                )
+                seq = (last or 0) + 1
+            now = utcnow()
+            rows = [
+                {
+                    "id": str(uuid.uuid4()),
+                    "session_id": session_id,
+                    "tenant_id": tenant_id,
+                    "bot": bot,
+                    "seq": seq + i,
+                    "created_at": now,
+                    **fields,
+                }  # fmt: skip
+                for i, fields in enumerate(messages)
+            ]
+            try:
+                await connection.execute(insert(MessageRow), rows)
+            except IntegrityError:
+                raise ConflictError("another message of this session is being answered") from None
+        return [
+            Message(
+                r["id"],
+                r["seq"],
+                r["role"],
+                r.get("content"),
+                r.get("tool_calls"),
+                r.get("tool_call_id"),
+                r.get("name"),
+            )  # fmt: skip
+            for r in rows
+        ]
+
+
 class MessageRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
-
-    async def append(
-        self, session_id: str, tenant_id: str, bot: str, seq: int | None = None, **fields: Any
-    ) -> MessageRow:
-        """The next message of the session: ``seq`` when the caller knows it (a turn carries
-        its history), else the one after the last. A taken ``seq`` is a conflict, never a
-        message overwritten or reordered."""
-        if seq is None:
-            last = await self.session.scalar(
-                select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)
-            )
-            seq = (last or 0) + 1
-        row = MessageRow(
-            id=str(uuid.uuid4()), session_id=session_id, tenant_id=tenant_id, bot=bot,
-            seq=seq, created_at=utcnow(), **fields,
-        )  # fmt: skip
-        self.session.add(row)
-        try:
-            await self.session.flush()
-        except IntegrityError:
-            raise ConflictError("another message of this session is being answered") from None
-        return row
 
     async def history(self, session_id: str) -> list[MessageRow]:
         stmt = select(MessageRow).where(MessageRow.session_id == session_id).order_by(MessageRow.seq)  # fmt: skip

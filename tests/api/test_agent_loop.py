@@ -505,10 +505,10 @@ async def test_on_sqlite_a_turns_writes_wait_on_the_event_loop_for_the_one_write
     acme, sid = await setup(agents, fake)
     runtime = agents.runtime
     if runtime.engine.dialect.name == "postgresql":
-        assert not isinstance(runtime.writes, asyncio.Lock)
+        assert not isinstance(runtime.agent.messages.writes, asyncio.Lock)
         return
     fake.reply({"text": "hello"})
-    runtime.writes = gate = SeenLock()
+    runtime.agent.messages.writes = gate = SeenLock()
     async with gate:  # another turn's writes under way
         turn = asyncio.create_task(acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"}))  # fmt: skip
         await asyncio.wait_for(gate.asked.wait(), 10)  # the turn is queued for the writer

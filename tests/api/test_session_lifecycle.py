@@ -178,11 +178,10 @@ async def test_session_end_hooks_run_once_with_the_transcript(
     for source in (SUMMARY_HOOK, FAILING_HOOK):
         assert (await acme.dev.post("/v1/tools", json=python(source))).status_code == 201
     sid = await attach(acme)
-    async with hooks.runtime.sessions() as session, session.begin():  # a conversation happened
-        store = hooks.runtime.store(session)
-        await store.sessions.set_variables(sid, {"crm": upstream_http.base})
-        for role, content in (("user", "Where is AB1234?"), ("assistant", "It has shipped.")):
-            await store.messages.append(sid, "acme", "b", role=role, content=content)
+    async with hooks.runtime.sessions() as session, session.begin():
+        await hooks.runtime.store(session).sessions.set_variables(sid, {"crm": upstream_http.base})
+    conversation = [{"role": "user", "content": "Where is AB1234?"}, {"role": "assistant", "content": "It has shipped."}]  # fmt: skip
+    await hooks.runtime.agent.messages.append(sid, "acme", "b", conversation)  # it happened
 
     ended = await acme.agent.post(f"/v1/sessions/{sid}/end", json={"reason": "customer left"})
     first = await hooks.runtime.hooks.run_pending()
