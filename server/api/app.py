@@ -15,7 +15,7 @@ from starlette.types import Receive, Scope, Send
 
 from server import bootstrap, isolation
 from server.api import console, docs, openapi, problems
-from server.api.call_endpoint import CallEndpoint
+from server.api.direct_door import DirectDoor
 from server.api.limits import BodyLimitMiddleware, RateLimitHeadersMiddleware
 from server.api.mcp import QuiverMcp, protected_resource
 from server.api.routes import (
@@ -60,21 +60,21 @@ def _on_sighup(reload) -> Callable[[], None]:
 
 
 class QuiverApp(FastAPI):
-    """FastAPI with a direct door for the hot path: a plain tool call that no CORS rule
-    concerns goes straight to the call endpoint, which does the middleware stack's work for it
-    itself (``server.api.call_endpoint``)."""
+    """FastAPI with a direct door for the hot paths: a plain tool call or turn that no CORS rule
+    concerns goes straight to its endpoint, which does the middleware stack's work for it itself
+    (``server.api.direct_door``)."""
 
-    calls: CallEndpoint | None = None
+    door: DirectDoor | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        calls = self.calls
-        sid = calls.direct(scope) if calls is not None and scope["type"] == "http" else None
-        if sid is None:
+        door = self.door
+        hot = door.direct(scope) if door is not None and scope["type"] == "http" else None
+        if hot is None:
             await super().__call__(scope, receive, send)
             return
         scope["app"] = self
-        assert calls is not None
-        await calls.serve_direct(scope, receive, send, sid)
+        assert door is not None
+        await door.serve_direct(scope, receive, send, hot)
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -134,8 +134,9 @@ def create_app(settings: Settings) -> FastAPI:
     openapi.install(app)
     docs.install(app)
     console.install(app)
-    app.add_middleware(CallEndpoint, answer=sessions.answer_call)  # the hot path, unrouted
-    app.calls = CallEndpoint(app, sessions.answer_call, settings.max_body_bytes)  # its direct door
+    hot = {"answer_call": sessions.answer_call, "send_message": sessions.send_message}
+    app.add_middleware(DirectDoor, **hot)  # the hot paths, unrouted
+    app.door = DirectDoor(app, **hot, max_body_bytes=settings.max_body_bytes)  # past the stack
     app.add_middleware(RateLimitHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestIdMiddleware)

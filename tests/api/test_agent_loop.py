@@ -172,6 +172,47 @@ async def test_a_streamed_turn_sends_text_tool_events_usage_and_done(
     assert all(r["body"].get("stream") for r in fake.requests)
 
 
+async def test_a_turn_answers_alike_through_both_doors(agents: Api, fake: FakeModel) -> None:
+    """A turn asked by an agent's server (no Origin) takes the direct door past the middleware
+    stack; one from a page (Origin) goes through it: the same answer (JSON or a stream), request
+    id, rate-limit headers and refusals — and CORS headers for the page only."""
+    acme, sid = await setup(agents, fake)
+    limits = {"key_requests": "100/hour"}
+    assert (await agents.admin.put("/v1/tenants/acme/limits", json=limits)).status_code == 200
+    path = f"/v1/sessions/{sid}/messages"
+    page = {"Origin": "https://shop.example"}
+
+    for door in ({}, page):
+        fake.reply({"text": "hello"}, {"text": "streamed"})
+        ok = await acme.agent.post(path, json={"content": "hi"}, headers={**door, "X-Request-ID": "r-1"})  # fmt: skip
+        assert ok.status_code == 200 and ok.json()["message"]["content"] == "hello", ok.text
+        assert ok.headers["x-request-id"] == "r-1"
+        assert ok.headers["ratelimit-limit"] == "100"
+        assert int(ok.headers["ratelimit-remaining"]) < 100
+        assert ("access-control-allow-origin" in ok.headers) == bool(door)
+        async with acme.agent.stream("POST", path, json={"content": "hi", "stream": True}, headers=door) as streamed:  # fmt: skip
+            assert streamed.headers["content-type"].startswith("text/event-stream")
+            assert "x-request-id" in streamed.headers
+            events = await read_events(streamed)
+        assert events[-1][0] == "done" and events[-1][1]["message"]["content"] == "streamed"
+
+        empty = await acme.agent.post(path, json={"content": ""}, headers=door)
+        assert empty.status_code == 422 and empty.json()["errors"][0]["field"] == "content"
+        extra = await acme.agent.post(path, json={"content": "hi", "model": "x"}, headers=door)
+        assert extra.status_code == 422, extra.text
+        unknown = await acme.agent.post("/v1/sessions/nope/messages", json={"content": "hi"}, headers=door)  # fmt: skip
+        assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
+        anonymous = await agents.client(None).post(path, json={"content": "hi"}, headers=door)
+        assert anonymous.status_code == 401 and "x-request-id" in anonymous.headers
+        big = b'{"content": "' + b"a" * (17 << 20) + b'"}'
+        large = await acme.agent.post(path, content=big, headers={**door, "Content-Type": "application/json"})  # fmt: skip
+        assert large.status_code == 413 and large.json()["code"] == "payload_too_large"
+        broken = await acme.agent.post(path, content=b"{", headers={**door, "Content-Type": "application/json"})  # fmt: skip
+        assert broken.status_code in (400, 422) and "x-request-id" in broken.headers
+    transcript = (await acme.agent.get(path)).json()["messages"]
+    assert [m["content"] for m in transcript] == ["hi", "hello", "hi", "streamed"] * 2
+
+
 async def test_the_round_limit_asks_for_a_final_answer_without_tools(agents: Api, fake: FakeModel) -> None:  # fmt: skip
     acme, sid = await setup(agents, fake, max_rounds=2)
     again = {"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]}

@@ -1,12 +1,14 @@
-"""``POST /v1/sessions/{sid}/calls`` served outside FastAPI's routing and dependency solving.
+"""The hot paths served outside FastAPI's routing and dependency solving: a tool call
+(``POST /v1/sessions/{sid}/calls``) and an agent loop's turn (``POST …/messages``).
 
-A tool call is the hot path: the router's matching and the generic dependency chain cost more
-than the sandbox's round trip. This ASGI middleware takes the plain case — a JSON body, no
-``Idempotency-Key`` — and answers it with the same pieces the FastAPI route uses
-(``authenticate``, ``admit``, ``unit_of_work``, ``answer_call``, the problem renderer), so the
-behaviour exists once; anything else (an idempotent retry, another content type) goes on to
-the route, which stays the documented one. It sits inside the request id, body cap, rate-limit
-header and CORS middlewares, which see it as any route.
+Their routers' matching and generic dependency chains cost more than the sandbox's round trip
+or the loop's own work. This ASGI middleware takes the plain case — a JSON body, no
+``Idempotency-Key`` — and answers it with the same pieces the FastAPI routes use
+(``authenticate``, ``admit``, ``unit_of_work``, ``answer_call``, ``send_message``, the problem
+renderer), so the behaviour exists once; anything else (an idempotent retry, another content
+type) goes on to the route, which stays the documented one. It sits inside the request id, body
+cap, rate-limit header and CORS middlewares, which see it as any route; a request without
+``Origin`` (an agent's server, not a page) may take its direct door past them all.
 """
 
 from __future__ import annotations
@@ -24,42 +26,48 @@ from server import logs
 from server.api import problems
 from server.api.deps import RATE_STATE, admit, authenticate, unit_of_work
 from server.api.limits import checked_body, rate_headers
-from server.api.views import CallBody
+from server.api.views import CallBody, MessageBody
 from server.calls.messages import MessageFormat
 from server.errors import FieldError, UnauthenticatedError, ValidationFailedError
 
-CALLS_PATH = re.compile(r"^/v1/sessions/([^/]+)/calls$")
+HOT_PATH = re.compile(r"^/v1/sessions/([^/]+)/(calls|messages)$")
 FORMATS: tuple[str, ...] = get_args(MessageFormat)
 JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
 
 
-class CallEndpoint:
-    def __init__(self, app: ASGIApp, answer: Any, max_body_bytes: int = 0) -> None:
+Hot = tuple[str, str]  # a session id, and "calls" or "messages"
+
+
+class DirectDoor:
+    def __init__(
+        self, app: ASGIApp, answer_call: Any, send_message: Any, max_body_bytes: int = 0
+    ) -> None:
         self.app = app
-        self.answer = answer  # server.api.routes.sessions.answer_call
+        self.answer_call = answer_call  # server.api.routes.sessions.answer_call
+        self.send_message = send_message  # server.api.routes.sessions.send_message
         self.max_body_bytes = max_body_bytes  # the direct door's cap (the stack's, inside it)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The door inside the middleware stack."""
-        match = _plain_call(scope)
-        if match is None:
+        hot = _plain(scope)
+        if hot is None:
             await self.app(scope, receive, send)
             return
         request = Request(scope, receive)
-        response = await self._respond(request, match, None)
+        response = await self._respond(request, hot, None)
         await response(scope, receive, send)
 
-    def direct(self, scope: Scope) -> str | None:
-        """The session id of a plain call that may take the direct door (else None)."""
-        sid = _plain_call(scope)
-        if sid is None:
+    def direct(self, scope: Scope) -> Hot | None:
+        """The hot path a plain request without ``Origin`` takes by the direct door (else None)."""
+        hot = _plain(scope)
+        if hot is None:
             return None
         for name, _ in scope["headers"]:
             if name == b"origin":
                 return None
-        return sid
+        return hot
 
-    async def serve_direct(self, scope: Scope, receive: Receive, send: Send, sid: str) -> None:
+    async def serve_direct(self, scope: Scope, receive: Receive, send: Send, hot: Hot) -> None:
         """The direct door: the middleware stack's work for this request, and the call."""
         token, request_id = logs.start_request(scope)
         try:
@@ -73,7 +81,7 @@ class CallEndpoint:
             if body is None:
                 return  # refused (answered) or the client left
             request = Request(scope, receive)
-            response = await self._respond(request, sid, body)
+            response = await self._respond(request, hot, body)
             response.raw_headers.append(request_id)
             admitted = scope.get("state", {}).get(RATE_STATE)
             if admitted is not None:
@@ -82,9 +90,12 @@ class CallEndpoint:
         finally:
             logs.end_request(token)
 
-    async def _respond(self, request: Request, sid: str, body: bytes | None) -> Any:
+    async def _respond(self, request: Request, hot: Hot, body: bytes | None) -> Any:
+        sid, kind = hot
         try:
-            return await self._call(request, sid, body)
+            if kind == "calls":
+                return await self._call(request, sid, body)
+            return await self._message(request, sid, body)
         except Exception as exc:  # noqa: BLE001 - the route's own error handling, outside routing:
             # a QuiverError answers its code, the database away 503 `unavailable`, anything else
             # is logged with its traceback and answers 500 `internal` (problems.render)
@@ -104,21 +115,38 @@ class CallEndpoint:
             if fmt is not None and fmt not in FORMATS:
                 message = f"must be one of {', '.join(FORMATS)}"
                 raise ValidationFailedError([FieldError(message, field="format")])
-            try:
-                call = CallBody.model_validate_json(
-                    body if body is not None else await request.body()
-                )
-            except ValidationError as exc:
-                errors = [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
-                raise RequestValidationError(errors) from None
-            return await self.answer(sid, call, principal, runtime, store, query.get("tenant"), fmt)  # fmt: skip
+            call = await _parsed(CallBody, request, body)
+            return await self.answer_call(sid, call, principal, runtime, store, query.get("tenant"), fmt)  # fmt: skip
+
+    async def _message(self, request: Request, sid: str, body: bytes | None) -> Any:
+        """As the route: the caller in a unit of work of its own, over before the turn (which
+        opens its own), then the input, then the turn."""
+        runtime = request.app.state.runtime
+        token = _bearer(request)
+        async with unit_of_work(runtime) as store:
+            principal = await authenticate(runtime, store, token)
+            admitted = await admit(runtime, store, principal)
+        if admitted is not None:
+            request.scope.setdefault("state", {})[RATE_STATE] = admitted
+        message = await _parsed(MessageBody, request, body)
+        query = dict(parse_qsl(request.scope["query_string"].decode("latin-1"), True))
+        return await self.send_message(sid, message, principal, runtime, query.get("tenant"))
 
 
-def _plain_call(scope: Scope) -> str | None:
-    """The session id of a plain call request (else None: the route takes it)."""
+async def _parsed(model: Any, request: Request, body: bytes | None) -> Any:
+    """The body as ``model``; invalid, the 422 the route answers."""
+    try:
+        return model.model_validate_json(body if body is not None else await request.body())
+    except ValidationError as exc:
+        errors = [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+        raise RequestValidationError(errors) from None
+
+
+def _plain(scope: Scope) -> Hot | None:
+    """The hot path of a plain request (else None: the route takes it)."""
     if scope["type"] != "http" or scope["method"] != "POST":
         return None
-    match = CALLS_PATH.match(scope["path"])
+    match = HOT_PATH.match(scope["path"])
     if match is None:
         return None
     content_type = None
@@ -127,7 +155,7 @@ def _plain_call(scope: Scope) -> str | None:
             return None
         if name == b"content-type":
             content_type = value.lower()
-    return match.group(1) if content_type in JSON_TYPES else None
+    return (match.group(1), match.group(2)) if content_type in JSON_TYPES else None
 
 
 def _bearer(request: Request) -> str:
