@@ -36,6 +36,7 @@ class FakeModel:
         self.default: dict[str, Any] = {"text": "(the script is over)"}  # once the script is
         self.record = True  # keep every request (off for long benchmark runs)
         self.closed = asyncio.Event()
+        self.hanging = asyncio.Event()  # set when a request starts to hang
         self.app = Starlette(routes=[
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/responses", self._responses, methods=["POST"]),
@@ -57,6 +58,7 @@ class FakeModel:
             self.requests.append({"path": request.url.path, "headers": dict(request.headers), "body": body})  # fmt: skip
         step = self.script.pop(0) if self.script else self.default
         if step.get("hang"):  # never answers (a provider timeout); ends with the server
+            self.hanging.set()
             await self.closed.wait()
         if step.get("delay_s"):  # a model that takes its time (benchmarks)
             await asyncio.sleep(step["delay_s"])

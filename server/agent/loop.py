@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ from server.errors import (
 )
 from server.registry.formats import convert
 from server.skills.indexes import NoDataset
-from server.storage.conversations import MessageLog
+from server.storage.conversations import Message, MessageLog
 
 if TYPE_CHECKING:
     from server.bootstrap import Runtime
@@ -115,6 +116,10 @@ class Setup:
     # kept up to date as the turn saves messages, so its rounds read no history back
     history: list[dict[str, Any]] | None = None
     next_seq: int = 0
+    # messages in the history not written yet: the user's, written with the model's first
+    # answer in one transaction (``AgentLoop._write``); ``kept``: the history is the node's copy
+    unsaved: list[dict[str, Any]] = field(default_factory=list)
+    kept: bool = False
     # what intent detection needs: the session's intent, the bot's intents and its settings
     intent: str | None = None
     intents: dict[str, Any] | None = None
@@ -134,6 +139,18 @@ class BotModel:
 
 class _StaleHistory(Exception):
     """The node's copy of a session's history missed a message written elsewhere."""
+
+
+class _Said:
+    """The turn's emit, remembering whether the caller was told anything yet."""
+
+    def __init__(self, emit: Emit) -> None:
+        self.emit = emit
+        self.anything = False
+
+    async def __call__(self, kind: str, data: dict[str, Any]) -> None:
+        self.anything = True
+        await self.emit(kind, data)
 
 
 async def _nothing(kind: str, data: dict[str, Any]) -> None:
@@ -156,15 +173,23 @@ class AgentLoop:
     ) -> Turn:
         """A new user message and the bot's answer to it."""
         async with self._session_busy(sid):
-            try:
+            for again in (False, True):
                 setup = await self._setup(tenant_id, sid, content)
-            except _StaleHistory:  # the session changed elsewhere: read its history this time
-                setup = await self._setup(tenant_id, sid, content)
-            await self.detect_intent(tenant_id, sid, content, emit or _nothing, setup)
-            turn = await self._rounds(setup, tenant_id, sid, setup.user_message, 0, emit or _nothing, stream)  # fmt: skip
-            if setup.history is not None and setup.next_seq:
-                self.histories.keep(sid, setup.history, setup.next_seq)
-            return turn
+                said = _Said(emit or _nothing)
+                try:
+                    await self.detect_intent(tenant_id, sid, content, said, setup)
+                    turn = await self._rounds(setup, tenant_id, sid, setup.user_message, 0, said, stream)  # fmt: skip
+                except _StaleHistory:  # the node's copy missed a turn answered elsewhere
+                    if again or said.anything:  # the caller heard part of this answer already
+                        raise ConflictError("this session was answered elsewhere meanwhile; send the message again") from None  # fmt: skip
+                    continue  # the copy is dropped: this time the history is read
+                except BaseException:
+                    await self._write_unsaved(setup, tenant_id, sid)
+                    raise
+                if setup.history is not None and setup.next_seq:
+                    self.histories.keep(sid, setup.history, setup.next_seq)
+                return turn
+            raise AssertionError("unreachable")
 
     async def detect_intent(
         self, tenant_id: str, sid: str, text: str, emit: Emit = _nothing, setup: Setup | None = None
@@ -296,17 +321,12 @@ class AgentLoop:
         user, history, next_seq = None, None, 0
         if user_content is not None and known is not None:
             history, next_seq = known
-            try:
-                (user,) = await self.messages.append(sid, tenant_id, row.bot, [{"role": "user", "content": user_content}], seq=next_seq)  # fmt: skip
-            except ConflictError:  # the number is taken: someone wrote since it was read
-                if not kept:
-                    raise
-                raise _StaleHistory from None
+            user = Message(str(uuid.uuid4()), next_seq, "user", user_content)
             history.append(neutral(user))
-            next_seq += 1
         timeout_s = float(agent.get("action_timeout_s") or DEFAULT_ACTION_TIMEOUT_S)
         return Setup(
             settings, providers, timeout_s, row.bot, user.id if user else "", history, next_seq,
+            [{"id": user.id, "role": "user", "content": user.content}] if user else [], kept,
             row.intent, bot.intents, agent.get("intent_detection"),
         )  # fmt: skip
 
@@ -523,8 +543,7 @@ class AgentLoop:
             "output_tokens": reply.usage.output, "cached_tokens": reply.usage.cached,
             "tool_round": tool_round, "offered": offered or None,
         }  # fmt: skip
-        (saved,) = await self.messages.append(sid, tenant_id, setup.bot, [message], setup.next_seq or None)  # fmt: skip
-        _remember(setup, saved)
+        (saved,) = await self._write(setup, tenant_id, sid, [message])
         return saved.id
 
     async def _save_results(self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results) -> None:  # fmt: skip
@@ -538,8 +557,38 @@ class AgentLoop:
             }  # fmt: skip
             for call, envelope in zip(calls, results, strict=True)
         ]
-        for saved in await self.messages.append(sid, tenant_id, setup.bot, messages, setup.next_seq or None):  # fmt: skip
-            _remember(setup, saved)
+        await self._write(setup, tenant_id, sid, messages)
+
+    async def _write(self, setup: Setup, tenant_id: str, sid: str, messages: list[dict[str, Any]]) -> list[Message]:  # fmt: skip
+        """Store the turn's ``messages`` after those of the history not written yet (the user's:
+        held back until the model's first answer, the two are one transaction — a turn's
+        first durable step, before any tool runs or the caller reads an answer). The history
+        the turn carries learns the new ones."""
+        unsaved = setup.unsaved
+        try:
+            saved = await self.messages.append(sid, tenant_id, setup.bot, [*unsaved, *messages], setup.next_seq or None)  # fmt: skip
+        except ConflictError:  # the number is taken: someone wrote since the history was read
+            if unsaved and setup.kept:
+                raise _StaleHistory from None
+            raise
+        setup.unsaved = []
+        new = saved[len(unsaved) :]
+        if setup.history is not None:
+            setup.history.extend(map(neutral, new))
+        setup.next_seq = saved[-1].seq + 1 if setup.next_seq and saved else 0
+        return new
+
+    async def _write_unsaved(self, setup: Setup, tenant_id: str, sid: str) -> None:
+        """A turn that fails before its first write (the provider, a cancelled stream) still
+        leaves the user's message in the history, as if written first."""
+        if not setup.unsaved:
+            return
+        try:
+            await asyncio.shield(self._write(setup, tenant_id, sid, []))
+        except (ConflictError, _StaleHistory):
+            pass  # written elsewhere meanwhile: the caller hears the turn's failure and resends
+        except Exception:  # the turn's own failure is what the caller hears
+            log.warning("the user's message of session %s was not stored", sid, exc_info=True)
 
 
 class ProviderClients:
@@ -592,13 +641,6 @@ def tool_text(envelope: dict[str, Any]) -> str:
     if envelope.get("success"):
         return orjson.dumps(envelope.get("result")).decode()
     return str(envelope.get("modelMessage") or (envelope.get("error") or {}).get("message") or "the tool failed")  # fmt: skip
-
-
-def _remember(setup: Setup, row: Any) -> None:
-    """A message the turn saved joins the history it carries (once it is committed)."""
-    if setup.history is not None:
-        setup.history.append(neutral(row))
-    setup.next_seq = row.seq + 1 if setup.next_seq else 0
 
 
 def _bot_model(name: str, agent: dict[str, Any]) -> BotModel:

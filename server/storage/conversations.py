@@ -88,6 +88,16 @@ class Message:
     name: str | None = None
 
 
+# Every column a message may leave out: one insert of several rows names the same columns in
+# each (an executemany takes the first row's), so a user's message beside an assistant's with
+# tool calls and tokens keeps them.
+BLANK_MESSAGE: dict[str, Any] = {
+    "content": None, "tool_calls": None, "tool_call_id": None, "name": None, "turn": None,
+    "model": None, "input_tokens": 0, "output_tokens": 0, "cached_tokens": 0,
+    "tool_round": False, "offered": None,
+}  # fmt: skip
+
+
 class MessageLog:
     """Appends a session's messages: one Core insert on a connection of its own, in one
     transaction. A message is written once and never read back by the turn that wrote it, so
@@ -102,10 +112,10 @@ class MessageLog:
         self, session_id: str, tenant_id: str, bot: str, messages: list[dict[str, Any]],
         seq: int | None = None,
     ) -> list[Message]:  # fmt: skip
-        """``messages`` (column values; each the same columns) as the session's next ones,
-        numbered from ``seq`` when the caller knows it (a turn carries its history), else from
-        the one after the last. A taken number is a conflict, never a message overwritten or
-        reordered."""
+        """``messages`` (column values, an ``id`` if the caller chose it) as the session's next
+        ones, numbered from ``seq`` when the caller knows it (a turn carries its history), else
+        from the one after the last. A taken number is a conflict, never a message overwritten
+        or reordered."""
         if not messages:
             return []
         async with self.writes, self.engine.begin() as connection:
@@ -117,6 +127,7 @@ class MessageLog:
             now = utcnow()
             rows = [
                 {
+                    **BLANK_MESSAGE,
                     "id": str(uuid.uuid4()),
                     "session_id": session_id,
                     "tenant_id": tenant_id,

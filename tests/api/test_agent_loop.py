@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import event
 
 from server.agent.loop import AgentLoop
+from server.errors import ConflictError
 from tests.api.test_calls import python
 from tests.conftest import Api, TenantKeys
 from tests.fake_models import FakeModel
@@ -288,6 +289,8 @@ async def test_provider_failures_are_problems_with_stable_codes(
     assert answered.status_code == status, answered.text
     assert answered.headers["content-type"] == "application/problem+json"
     assert answered.json()["code"] == code and KEY not in answered.text
+    stored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+    assert [(m["role"], m["content"]) for m in stored] == [("user", "hi")]  # the message stays
 
 
 async def test_a_provider_outside_the_egress_policy_is_never_reached(agents: Api, fake: FakeModel) -> None:  # fmt: skip
@@ -553,7 +556,7 @@ async def test_on_sqlite_a_turns_writes_wait_on_the_event_loop_for_the_one_write
     async with gate:  # another turn's writes under way
         turn = asyncio.create_task(acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"}))  # fmt: skip
         await asyncio.wait_for(gate.asked.wait(), 10)  # the turn is queued for the writer
-        assert fake.requests == []  # it waits before its unit of work opens
+        assert runtime.engine.pool.checkedout() == 0  # it waits holding no connection
         transcript = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
         assert transcript == []
     answered = await asyncio.wait_for(turn, 10)
@@ -615,6 +618,73 @@ async def test_a_turn_answered_by_another_node_meanwhile_is_read_again(agents: A
     assert sent == ["one", "two", "three"]
     stored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
     assert [(m["role"], m["content"]) for m in stored] == [("user", "one"), ("assistant", "ok"), ("user", "two"), ("assistant", "ok"), ("user", "three"), ("assistant", "ok")]  # fmt: skip
+
+
+async def test_messages_written_together_keep_each_ones_columns(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    """A turn's user message is written with the model's first answer in one insert: each row
+    keeps its own columns (tool calls, tokens, the tool's name), and a taken number writes
+    nothing."""
+    acme, sid = await setup(agents, fake)
+    log = agents.runtime.agent.messages
+    call = {"id": "c1", "name": "check_order", "arguments": {"order_id": "AB1234"}}
+    written = await log.append(sid, "acme", "b", [
+        {"role": "user", "content": "Order AB1234?"},
+        {"role": "assistant", "tool_calls": [call], "model": "big", "input_tokens": 7, "output_tokens": 3, "tool_round": True},
+        {"role": "tool", "tool_call_id": "c1", "name": "check_order", "content": "{}"},
+    ], seq=1)  # fmt: skip
+    with pytest.raises(ConflictError):
+        await log.append(sid, "acme", "b", [{"role": "user", "content": "lost?"}, {"role": "assistant", "content": "no"}], seq=3)  # fmt: skip
+
+    stored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+    assert [m["id"] for m in stored] == [m.id for m in written]
+    user, assistant, tool = stored
+    assert (user["role"], user["content"], user["seq"]) == ("user", "Order AB1234?", 1)
+    assert assistant["tool_calls"] == [call] and assistant["content"] is None
+    assert (assistant["model"], assistant["tool_round"], assistant["usage"]) == ("big", True, {"input": 7, "output": 3, "cached": 0})  # fmt: skip
+    assert (tool["tool_call_id"], tool["name"], tool["content"], tool["seq"]) == ("c1", "check_order", "{}", 3)  # fmt: skip
+
+
+async def test_a_streamed_answer_to_a_session_answered_elsewhere_meanwhile_ends_in_a_conflict(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    """The node finds its copy of the history stale only as it writes the user's message with
+    the model's answer; that answer was already streaming, so the stream ends with `conflict`,
+    nothing of it is stored, and the message sent again is answered with the whole history."""
+    acme, sid = await setup(agents, fake)
+    fake.default = {"text": "ok"}
+    path = f"/v1/sessions/{sid}/messages"
+    other_node = AgentLoop(agents.runtime)  # its own caches over the same database
+    try:
+        assert (await acme.agent.post(path, json={"content": "one"})).status_code == 200
+        await other_node.turn("acme", sid, "two")
+        async with acme.agent.stream("POST", path, json={"content": "three", "stream": True}) as streamed:  # fmt: skip
+            events = await read_events(streamed)
+        again = await acme.agent.post(path, json={"content": "three"})
+    finally:
+        await other_node.clients.close()
+
+    assert [k for k, _ in events] == ["text", "error"] and events[-1][1]["code"] == "conflict"
+    assert again.status_code == 200, again.text
+    sent = [m["content"] for m in fake.requests[-1]["body"]["messages"] if m["role"] == "user"]
+    assert sent == ["one", "two", "three"]
+    stored = (await acme.agent.get(path)).json()["messages"]
+    assert [(m["role"], m["content"]) for m in stored] == [("user", "one"), ("assistant", "ok"), ("user", "two"), ("assistant", "ok"), ("user", "three"), ("assistant", "ok")]  # fmt: skip
+
+
+async def test_a_turn_stopped_while_the_model_thinks_keeps_the_users_message(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    """The user's message is written with the model's first answer; a turn stopped before
+    that (the client left a stream) still leaves it in the history, and the session answers
+    the next message."""
+    acme, sid = await setup(agents, fake)
+    fake.reply({"hang": True}, {"text": "back"})
+    turn = asyncio.create_task(agents.runtime.agent.turn("acme", sid, "are you there?"))
+    await asyncio.wait_for(fake.hanging.wait(), 10)
+    turn.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(turn, 10)
+    answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hello?"})
+
+    assert answered.status_code == 200, answered.text
+    stored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+    assert [(m["role"], m["content"]) for m in stored] == [("user", "are you there?"), ("user", "hello?"), ("assistant", "back")]  # fmt: skip
 
 
 class HistoryReads:
