@@ -5,9 +5,11 @@
 (a) Per-round overhead of the loop — everything but the model's and the tool's own time — in one
 run against a fake model server on loopback: the same SDK calling the same fake model directly
 is the baseline; a one-round turn (the model answers in text) through ``POST …/messages`` costs
-the baseline plus the loop's overhead — a conversation's first turn, and its later ones; a
-two-round turn (a trivial tool call, then text) costs two model calls, one tool call and two
-rounds of overhead.
+the baseline plus the loop's overhead — a conversation's first turn, and its later ones (against
+the same one-message baseline: their longer requests count as overhead); a two-round turn (a trivial tool call, then text) costs two model calls, one tool call and two
+rounds of overhead. The turns are asked with the HTTP client the SDK is built on (httpx2), so
+the load generator is the same on both sides. For reference, the SDK's ``post`` of the same
+body without its parameter transform (what the loop's providers send) is timed too.
 (b) N concurrent streaming conversations on one node, the fake model answering each in 1 s:
 errors, wall time, and the node's RSS growth per conversation.
 """
@@ -24,7 +26,9 @@ import time
 from pathlib import Path
 
 import httpx
+import httpx2
 import openai
+from openai.types.chat import ChatCompletion
 
 from server.api.app import create_app
 from server.secretbox import generate_key
@@ -68,15 +72,15 @@ async def main(turns: int, conversations: int) -> None:
         dev_key = (await admin.post("/v1/tenants/bench/keys", json={"role": "developer"})).json()["key"]  # fmt: skip
         agent_key = (await admin.post("/v1/tenants/bench/keys", json={"role": "agent"})).json()["key"]  # fmt: skip
         dev = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {dev_key}"}, timeout=120)  # fmt: skip
-        limits = httpx.Limits(max_connections=conversations + 10, max_keepalive_connections=conversations + 10)  # fmt: skip
-        agent = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {agent_key}"}, timeout=300, limits=limits)  # fmt: skip
+        limits = httpx2.Limits(max_connections=conversations + 10, max_keepalive_connections=conversations + 10)  # fmt: skip
+        agent = httpx2.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {agent_key}"}, timeout=300, limits=limits)  # fmt: skip
         await dev.put("/v1/providers/fake", json={"kind": "openai", "base_url": fake.base + "/v1", "api_key": "sk-bench"})  # fmt: skip
         await dev.post("/v1/tools", json=TOOL)
         await dev.post("/v1/bots", json={"name": "b", "tools": None, "model": "fake/m"})
 
         sdk = openai.AsyncOpenAI(base_url=fake.base + "/v1", api_key="sk-bench", max_retries=0)
         fake.default = {"text": "hello"}
-        direct, one_round, later, two_rounds, tool_calls = [], [], [], [], []
+        direct, posted, one_round, later, two_rounds, tool_calls = [], [], [], [], [], []
         sid = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
         for _ in range(turns):
             started = time.perf_counter()
@@ -84,6 +88,11 @@ async def main(turns: int, conversations: int) -> None:
                 model="m", messages=[{"role": "user", "content": "hi"}]
             )
             direct.append(time.perf_counter() - started)
+        for _ in range(turns):
+            started = time.perf_counter()
+            body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+            await sdk.post("/chat/completions", body=body, cast_to=ChatCompletion)
+            posted.append(time.perf_counter() - started)
         for _ in range(turns):
             fresh = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
             started = time.perf_counter()
@@ -117,6 +126,7 @@ async def main(turns: int, conversations: int) -> None:
         print(f"  one-round turn through the loop               {one:8.2f}   overhead {one - model:6.2f} ms/round ({one / model:.2f}x)")  # fmt: skip
         print(f"  a later one (turns 2-11 of a conversation)    {p50(later):8.2f}   overhead {p50(later) - model:6.2f} ms/round")  # fmt: skip
         print(f"  a trivial tool call through POST …/calls      {tool:8.2f}")
+        print(f"  (the SDK's post, no parameter transform       {p50(posted):8.2f}   one-round overhead against it {one - p50(posted):6.2f})")  # fmt: skip
         print(f"  two-round turn (tool call, then text)         {two:8.2f}   overhead {(two - 2 * model - tool) / 2:6.2f} ms/round")  # fmt: skip
 
         fake.default = {"text": "a slow answer", "delay_s": 1.0}
