@@ -173,23 +173,27 @@ class AgentLoop:
     ) -> Turn:
         """A new user message and the bot's answer to it."""
         async with self._session_busy(sid):
-            for again in (False, True):
-                setup = await self._setup(tenant_id, sid, content)
-                said = _Said(emit or _nothing)
-                try:
-                    await self.detect_intent(tenant_id, sid, content, said, setup)
-                    turn = await self._rounds(setup, tenant_id, sid, setup.user_message, 0, said, stream)  # fmt: skip
-                except _StaleHistory:  # the node's copy missed a turn answered elsewhere
-                    if again or said.anything:  # the caller heard part of this answer already
-                        raise ConflictError("this session was answered elsewhere meanwhile; send the message again") from None  # fmt: skip
-                    continue  # the copy is dropped: this time the history is read
-                except BaseException:
-                    await self._write_unsaved(setup, tenant_id, sid)
-                    raise
-                if setup.history is not None and setup.next_seq:
-                    self.histories.keep(sid, setup.history, setup.next_seq)
-                return turn
-            raise AssertionError("unreachable")
+            said = _Said(emit or _nothing)
+            try:
+                return await self._turn(tenant_id, sid, content, said, stream)
+            except _StaleHistory:  # the node's copy missed a turn answered elsewhere
+                if said.anything:  # the caller heard part of that answer already
+                    raise ConflictError("this session was answered elsewhere meanwhile; send the message again") from None  # fmt: skip
+            return await self._turn(tenant_id, sid, content, said, stream)  # the history read
+
+    async def _turn(self, tenant_id: str, sid: str, content: str, emit: Emit, stream: bool) -> Turn:
+        setup = await self._setup(tenant_id, sid, content)
+        try:
+            await self.detect_intent(tenant_id, sid, content, emit, setup)
+            turn = await self._rounds(setup, tenant_id, sid, setup.user_message, 0, emit, stream)
+        except _StaleHistory:
+            raise  # nothing of this turn is stored: it is answered again, or refused
+        except BaseException:
+            await self._write_unsaved(setup, tenant_id, sid)
+            raise
+        if setup.history is not None and setup.next_seq:
+            self.histories.keep(sid, setup.history, setup.next_seq)
+        return turn
 
     async def detect_intent(
         self, tenant_id: str, sid: str, text: str, emit: Emit = _nothing, setup: Setup | None = None
@@ -293,8 +297,9 @@ class AgentLoop:
             self._busy.discard(sid)
 
     async def _setup(self, tenant_id: str, sid: str, user_content: str | None = None) -> Setup:
-        """The bot's model settings and providers; with ``user_content``, the user's message
-        joins the history in the same unit of work, and the history comes back with it."""
+        """The bot's model settings and providers, from the node's caches; with
+        ``user_content``, the session's history with the user's message at its end (not written
+        yet: ``Setup.unsaved``)."""
         runtime = self.runtime
         store = runtime.store()  # opens a database session only for what no cache holds
         try:
@@ -565,6 +570,8 @@ class AgentLoop:
         first durable step, before any tool runs or the caller reads an answer). The history
         the turn carries learns the new ones."""
         unsaved = setup.unsaved
+        if not unsaved and not messages:
+            return []
         try:
             saved = await self.messages.append(sid, tenant_id, setup.bot, [*unsaved, *messages], setup.next_seq or None)  # fmt: skip
         except ConflictError:  # the number is taken: someone wrote since the history was read
@@ -575,7 +582,7 @@ class AgentLoop:
         new = saved[len(unsaved) :]
         if setup.history is not None:
             setup.history.extend(map(neutral, new))
-        setup.next_seq = saved[-1].seq + 1 if setup.next_seq and saved else 0
+        setup.next_seq = saved[-1].seq + 1 if setup.next_seq else 0
         return new
 
     async def _write_unsaved(self, setup: Setup, tenant_id: str, sid: str) -> None:
