@@ -1,6 +1,6 @@
 """Agent loop benchmark.
 
-    python -m benchmarks.agent [--turns 200] [--conversations 1000]
+    python -m benchmarks.agent [--turns 200] [--conversations 1000] [--database sqlite|postgresql]
 
 (a) Per-round overhead of the loop — everything but the model's and the tool's own time — in one
 run against a fake model server on loopback: the same SDK calling the same fake model directly
@@ -21,6 +21,7 @@ import asyncio
 import collections
 import os
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -57,11 +58,22 @@ def p50(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-async def main(turns: int, conversations: int) -> None:
+def database_url(database: str) -> str | None:
+    """None: the embedded SQLite default; else a fresh PostgreSQL database on this machine."""
+    if database == "sqlite":
+        return None
+    name = "quiver_bench_agent"
+    for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
+    return f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+
+
+async def main(turns: int, conversations: int, database: str = "sqlite") -> None:
     data = Path(tempfile.mkdtemp(prefix="quiver-bench-agent-"))
     settings = Settings(
         _env_file=None, data_dir=data, admin_key=ADMIN, secret_key=generate_key(), workers=1,
         require_isolation=False, log_level="warning", tenant_requests=None, key_requests=None,
+        database_url=database_url(database),
     )  # fmt: skip
     app = create_app(settings)
     async with app.router.lifespan_context(app), fake_model_server() as fake, served(app) as base:
@@ -121,7 +133,7 @@ async def main(turns: int, conversations: int) -> None:
         await sdk.close()
 
         model, one, tool, two = p50(direct), p50(one_round), p50(tool_calls), p50(two_rounds)
-        print(f"per-round overhead ({turns} turns each, p50 ms, SQLite)")
+        print(f"per-round overhead ({turns} turns each, p50 ms, {database})")
         print(f"  the SDK calling the fake model directly      {model:8.2f}")
         print(f"  one-round turn through the loop               {one:8.2f}   overhead {one - model:6.2f} ms/round ({one / model:.2f}x)")  # fmt: skip
         print(f"  a later one (turns 2-11 of a conversation)    {p50(later):8.2f}   overhead {p50(later) - model:6.2f} ms/round")  # fmt: skip
@@ -159,6 +171,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--conversations", type=int, default=1000)
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     args = parser.parse_args()
     os.environ.setdefault("QUIVER_LOG_LEVEL", "warning")
-    asyncio.run(main(args.turns, args.conversations))
+    asyncio.run(main(args.turns, args.conversations, args.database))
