@@ -236,7 +236,7 @@ class Runtime:
             await self.propagation.stop()
         await self.call_log.stop()
         if self.agent is not None:
-            await self.agent.clients.close()
+            await self.agent.close()
         if self.sweeper is not None:
             await self.sweeper.stop()
         if self.handoffs is not None:

@@ -168,6 +168,10 @@ class AgentLoop:
         self.histories = Histories()  # the conversations answered here last
         self.messages = MessageLog(runtime.engine)
 
+    async def close(self) -> None:
+        await self.clients.close()
+        await self.messages.close()
+
     async def turn(
         self, tenant_id: str, sid: str, content: str, emit: Emit | None = None, stream: bool = False
     ) -> Turn:

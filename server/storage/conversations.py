@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -9,11 +10,11 @@ from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engine
 
 from server.errors import ConflictError, NotFoundError
 from server.secretbox import SecretBox
-from server.storage.database import writer_gate
+from server.storage.database import is_postgres, writer_gate
 from server.storage.tables import EvalRunRow, MessageRow, ProviderRow, utcnow
 
 
@@ -99,14 +100,35 @@ BLANK_MESSAGE: dict[str, Any] = {
 
 
 class MessageLog:
-    """Appends a session's messages: one Core insert on a connection of its own, in one
-    transaction. A message is written once and never read back by the turn that wrote it, so
-    an ORM unit of work (identity map, flush plan, attribute events) would be all overhead —
-    measured, it cost as much as the database's own work for the insert."""
+    """Appends a session's messages: one Core insert on a connection of its own, atomic. A
+    message is written once and never read back by the turn that wrote it, so an ORM unit of
+    work (identity map, flush plan, attribute events) would be all overhead — measured, it cost
+    as much as the database's own work for the insert.
+
+    On PostgreSQL the insert is one statement on a connection in autocommit (asyncpg's
+    executemany is atomic), from a small pool of such connections: no BEGIN and COMMIT round
+    trips, and the pool's ping at checkout is one round trip instead of a transaction's three
+    (measured alone: 1.34 -> 0.79 ms a write). SQLite writes in a transaction, in one hop to
+    its connection's thread."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.writes = writer_gate(engine)  # SQLite's writers queue here, before connecting
+        self.autocommit = (
+            create_async_engine(
+                engine.url,
+                isolation_level="AUTOCOMMIT",
+                pool_size=5,
+                max_overflow=15,
+                pool_pre_ping=True,
+            )  # fmt: skip
+            if is_postgres(engine)
+            else None
+        )
+
+    async def close(self) -> None:
+        if self.autocommit is not None:
+            await self.autocommit.dispose()
 
     async def append(
         self, session_id: str, tenant_id: str, bot: str, messages: list[dict[str, Any]],
@@ -118,17 +140,21 @@ class MessageLog:
         or reordered."""
         if not messages:
             return []
-        async with self.writes, self.engine.connect() as connection:
-            # one hop into SQLAlchemy's synchronous core for the whole transaction, not one per
-            # step (measured: 0.40 ms for an insert and its commit on SQLite, against 0.51)
-            return await connection.run_sync(_insert, session_id, tenant_id, bot, messages, seq)
+        engine = self.autocommit or self.engine
+        async with self.writes, engine.connect() as connection:
+            # one hop into SQLAlchemy's synchronous core for the whole write, not one per step
+            # (measured: 0.40 ms for an insert and its commit on SQLite, against 0.51)
+            return await connection.run_sync(
+                _insert, session_id, tenant_id, bot, messages, seq, engine is self.autocommit
+            )
 
 
 def _insert(
     connection: Connection, session_id: str, tenant_id: str, bot: str,
-    messages: list[dict[str, Any]], seq: int | None,
+    messages: list[dict[str, Any]], seq: int | None, autocommit: bool,
 ) -> list[Message]:  # fmt: skip
-    with connection.begin():
+    """The rows, atomically: in a transaction, or (autocommit) as one statement."""
+    with contextlib.nullcontext() if autocommit else connection.begin():
         if seq is None:
             last = connection.scalar(
                 select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)

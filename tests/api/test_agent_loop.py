@@ -611,7 +611,7 @@ async def test_a_turn_answered_by_another_node_meanwhile_is_read_again(agents: A
         await other_node.turn("acme", sid, "two")
         third = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "three"})
     finally:
-        await other_node.clients.close()
+        await other_node.close()
 
     assert first.status_code == third.status_code == 200, third.text
     sent = [m["content"] for m in fake.requests[-1]["body"]["messages"] if m["role"] == "user"]
@@ -659,7 +659,7 @@ async def test_a_streamed_answer_to_a_session_answered_elsewhere_meanwhile_ends_
             events = await read_events(streamed)
         again = await acme.agent.post(path, json={"content": "three"})
     finally:
-        await other_node.clients.close()
+        await other_node.close()
 
     assert [k for k, _ in events] == ["text", "error"] and events[-1][1]["code"] == "conflict"
     assert again.status_code == 200, again.text
