@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, create_async_engin
 
 from server.errors import ConflictError, NotFoundError
 from server.secretbox import SecretBox
+from server.storage import sqlite_driver
 from server.storage.database import is_postgres, writer_gate
 from server.storage.tables import EvalRunRow, MessageRow, ProviderRow, utcnow
 
@@ -175,7 +176,8 @@ def _insert(
             for i, fields in enumerate(messages)
         ]
         try:
-            connection.execute(insert(MessageRow), rows)
+            with sqlite_driver.commits_with(connection):  # SQLite: the insert and commit, one hop
+                connection.execute(insert(MessageRow), rows)
         except IntegrityError:
             raise ConflictError("another message of this session is being answered") from None
     return [

@@ -6,7 +6,8 @@ one-row insert and its commit were six hops: the cursor, the statement, its clos
 and the pool's rollback when the connection went back. A read was five. This connection runs a
 statement with its rows and the cursor's close in one hop, and answers a commit or a rollback
 with no transaction open (SQLite's own no-op) without one: an insert and commit is two hops,
-a read one.
+a read one — and one when the write asks its statement to commit in the same hop
+(``commits_with``).
 
 It is aiosqlite's connection, with its thread, its queue and its close, and only the cursor and
 the no-op commit and rollback changed; SQLAlchemy's aiosqlite dialect wraps it as it would the
@@ -18,8 +19,9 @@ node.
 from __future__ import annotations
 
 import collections
+import contextlib
 import sqlite3
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
 import aiosqlite
@@ -29,8 +31,11 @@ Row = tuple[Any, ...]
 _Outcome = tuple[Any, int, int | None, list[Row]]
 
 
-def _run(conn: sqlite3.Connection, sql: str, parameters: Any, many: bool) -> _Outcome:
-    """On the connection's thread: the statement, all its rows, and the cursor closed."""
+def _run(
+    conn: sqlite3.Connection, sql: str, parameters: Any, many: bool, commit: bool = False
+) -> _Outcome:
+    """On the connection's thread: the statement, all its rows, the cursor closed — and, when
+    asked, the transaction committed (only if the statement succeeded)."""
     cursor = conn.cursor()
     try:
         if many:
@@ -40,7 +45,10 @@ def _run(conn: sqlite3.Connection, sql: str, parameters: Any, many: bool) -> _Ou
         else:
             cursor.execute(sql, parameters)
         rows = cursor.fetchall() if cursor.description else []
-        return cursor.description, cursor.rowcount, cursor.lastrowid, rows
+        outcome = cursor.description, cursor.rowcount, cursor.lastrowid, rows
+        if commit:
+            conn.commit()
+        return outcome
     finally:
         cursor.close()
 
@@ -64,8 +72,9 @@ class Cursor:
         await self.close()
 
     async def _execute(self, sql: str, parameters: Any, many: bool) -> Cursor:
+        commit, self._connection.commit_next = self._connection.commit_next, False
         outcome = await self._connection._execute(
-            _run, self._connection._conn, sql, parameters, many
+            _run, self._connection._conn, sql, parameters, many, commit
         )
         self.description, self.rowcount, self.lastrowid, rows = outcome
         self._rows = collections.deque(rows)
@@ -94,6 +103,10 @@ class Cursor:
 
 
 class Connection(aiosqlite.Connection):
+    # the next statement commits its transaction in its own hop (``commits_with``); the commit
+    # that follows finds none open and takes no hop
+    commit_next = False
+
     def cursor(self) -> Cursor:  # type: ignore[override]
         return Cursor(self)
 
@@ -104,6 +117,23 @@ class Connection(aiosqlite.Connection):
     async def rollback(self) -> None:
         if self._connection is None or self._connection.in_transaction:
             await super().rollback()
+
+
+@contextlib.contextmanager
+def commits_with(connection: Any) -> Iterator[None]:
+    """The statement run inside commits the transaction in the same hop to the connection's
+    thread (a write and its commit: one hop, not two). ``connection`` is SQLAlchemy's
+    synchronous connection; any other driver is left alone. The flag never outlives the block:
+    a statement that fails before it reaches the driver leaves no commit pending."""
+    driver = connection.connection.driver_connection
+    if not isinstance(driver, Connection):
+        yield
+        return
+    driver.commit_next = True
+    try:
+        yield
+    finally:
+        driver.commit_next = False
 
 
 def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connection]]:

@@ -108,6 +108,55 @@ async def test_an_insert_and_commit_is_two_hops_and_a_read_one(engine, monkeypat
     assert hops == ["_run"]
 
 
+async def test_a_write_that_commits_with_its_statement_is_one_hop(engine, monkeypatch) -> None:
+    hops: list[str] = []
+    execute = sqlite_driver.Connection._execute
+
+    async def counted(self, fn, *args, **kwargs):
+        hops.append(getattr(fn, "__name__", repr(fn)))
+        return await execute(self, fn, *args, **kwargs)
+
+    def write(conn, body: str) -> None:
+        with conn.begin(), sqlite_driver.commits_with(conn):
+            conn.execute(insert(notes).values(body=body))
+
+    await bodies(engine)  # the pool's connection is open before counting
+    monkeypatch.setattr(sqlite_driver.Connection, "_execute", counted)
+    async with engine.connect() as conn:
+        await conn.run_sync(write, "x")
+    assert hops == ["_run"]
+    assert await bodies(engine) == ["x"]  # committed: another connection's read sees it
+
+
+async def test_a_failed_write_commits_nothing_and_leaves_no_commit_pending(engine) -> None:
+    def taken(conn) -> None:
+        with conn.begin():
+            conn.execute(insert(notes).values(body="first of the transaction"))
+            with sqlite_driver.commits_with(conn):
+                conn.execute(insert(notes).values(body="x"))  # taken: fails in the driver
+
+    def unbuildable(conn) -> None:
+        with sqlite_driver.commits_with(conn):
+            conn.execute(insert(notes).values(nope=1))  # fails before the driver
+
+    def later(conn) -> None:  # a transaction that rolls back: nothing of it may stay
+        with conn.begin() as transaction:
+            conn.execute(insert(notes).values(body="rolled back"))
+            transaction.rollback()
+
+    async with engine.begin() as conn:
+        await conn.execute(insert(notes).values(body="x"))
+    async with engine.connect() as conn:
+        with pytest.raises(exc.IntegrityError):
+            await conn.run_sync(taken)
+        with pytest.raises(exc.CompileError):
+            await conn.run_sync(unbuildable)
+        await conn.rollback()
+        await conn.run_sync(later)
+
+    assert await bodies(engine) == ["x"]
+
+
 async def test_a_long_statement_leaves_the_event_loop_free(engine) -> None:
     slow = text(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) "
