@@ -89,16 +89,22 @@ async def test_errors_are_sqlalchemys_and_the_connection_serves_on(engine) -> No
     assert await bodies(engine) == ["one", "two"]
 
 
-async def test_an_insert_and_commit_is_two_hops_and_a_read_one(engine, monkeypatch) -> None:
-    hops: list[str] = []
+@pytest.fixture
+async def hops(engine, monkeypatch) -> list[str]:
+    """The hops to a connection's thread from here on, by the function each ran."""
+    seen: list[str] = []
     execute = sqlite_driver.Connection._execute
 
     async def counted(self, fn, *args, **kwargs):
-        hops.append(getattr(fn, "__name__", repr(fn)))
+        seen.append(getattr(fn, "__name__", repr(fn)))
         return await execute(self, fn, *args, **kwargs)
 
     await bodies(engine)  # the pool's connection is open before counting
     monkeypatch.setattr(sqlite_driver.Connection, "_execute", counted)
+    return seen
+
+
+async def test_an_insert_and_commit_is_two_hops_and_a_read_one(engine, hops) -> None:
     async with engine.begin() as conn:
         await conn.execute(insert(notes).values(body="x"))
     assert hops == ["_run", "commit"]
@@ -108,20 +114,11 @@ async def test_an_insert_and_commit_is_two_hops_and_a_read_one(engine, monkeypat
     assert hops == ["_run"]
 
 
-async def test_a_write_that_commits_with_its_statement_is_one_hop(engine, monkeypatch) -> None:
-    hops: list[str] = []
-    execute = sqlite_driver.Connection._execute
-
-    async def counted(self, fn, *args, **kwargs):
-        hops.append(getattr(fn, "__name__", repr(fn)))
-        return await execute(self, fn, *args, **kwargs)
-
+async def test_a_write_that_commits_with_its_statement_is_one_hop(engine, hops) -> None:
     def write(conn, body: str) -> None:
         with conn.begin(), sqlite_driver.commits_with(conn):
             conn.execute(insert(notes).values(body=body))
 
-    await bodies(engine)  # the pool's connection is open before counting
-    monkeypatch.setattr(sqlite_driver.Connection, "_execute", counted)
     async with engine.connect() as conn:
         await conn.run_sync(write, "x")
     assert hops == ["_run"]
