@@ -117,6 +117,13 @@ MODEL_TOKENS = Counter(
     ["kind"],
     registry=REGISTRY,
 )
+UNSTORED_MESSAGES = Counter(
+    "quiver_unstored_user_messages_total",
+    "A failed turn's user message that could not be stored either, by code: unavailable (the "
+    "database away) or internal",
+    ["code"],
+    registry=REGISTRY,
+)
 BACKGROUND_FAILURES = Counter(
     "quiver_background_failures_total",
     "Background work that failed and was logged (the request that started it had answered): "

@@ -59,6 +59,7 @@ from server.errors import (
 from server.registry.formats import convert
 from server.skills.indexes import NoDataset
 from server.storage.conversations import Message, MessageLog
+from server.storage.database import is_unavailable
 
 if TYPE_CHECKING:
     from server.bootstrap import Runtime
@@ -192,8 +193,8 @@ class AgentLoop:
             turn = await self._rounds(setup, tenant_id, sid, setup.user_message, 0, emit, stream)
         except _StaleHistory:
             raise  # nothing of this turn is stored: it is answered again, or refused
-        except BaseException:
-            await self._write_unsaved(setup, tenant_id, sid)
+        except BaseException:  # any failure, a cancelled stream too: the user's message is
+            await self._write_unsaved(setup, tenant_id, sid)  # stored, then the failure goes on
             raise
         if setup.history is not None and setup.next_seq:
             self.histories.keep(sid, setup.history, setup.next_seq)
@@ -598,8 +599,11 @@ class AgentLoop:
             await asyncio.shield(self._write(setup, tenant_id, sid, []))
         except (ConflictError, _StaleHistory):
             pass  # written elsewhere meanwhile: the caller hears the turn's failure and resends
-        except Exception:  # the turn's own failure is what the caller hears
-            log.warning("the user's message of session %s was not stored", sid, exc_info=True)
+        except Exception as exc:  # the turn's own failure is what the caller hears: this one
+            # is logged and counted under its code, never raised over it
+            code = "unavailable" if is_unavailable(exc) else "internal"
+            metrics.UNSTORED_MESSAGES.labels(code=code).inc()
+            log.warning("the user's message of session %s was not stored (%s)", sid, code, exc_info=True)  # fmt: skip
 
 
 class ProviderClients:

@@ -11,7 +11,9 @@ import logging
 
 import pytest
 from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 
+from server import metrics
 from server.agent.loop import AgentLoop
 from server.errors import ConflictError
 from tests.api.test_calls import python
@@ -291,6 +293,24 @@ async def test_provider_failures_are_problems_with_stable_codes(
     assert answered.json()["code"] == code and KEY not in answered.text
     stored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
     assert [(m["role"], m["content"]) for m in stored] == [("user", "hi")]  # the message stays
+
+
+async def test_a_failed_turn_whose_message_cannot_be_stored_either_says_the_turns_failure(agents: Api, fake: FakeModel, monkeypatch) -> None:  # fmt: skip
+    """The provider fails, and storing the user's message then fails too (the database went
+    away): the caller hears the provider's failure; the lost write is counted and logged."""
+    acme, sid = await setup(agents, fake)
+    fake.reply({"status": 500})
+
+    async def database_away(*args: object, **kwargs: object) -> None:
+        raise OperationalError("INSERT INTO messages", {}, ConnectionError("gone"))
+
+    monkeypatch.setattr(agents.runtime.agent.messages, "append", database_away)
+    before = metrics.REGISTRY.get_sample_value("quiver_unstored_user_messages_total", {"code": "unavailable"}) or 0  # fmt: skip
+    answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"})
+    after = metrics.REGISTRY.get_sample_value("quiver_unstored_user_messages_total", {"code": "unavailable"})  # fmt: skip
+
+    assert answered.status_code == 502 and answered.json()["code"] == "provider_error"
+    assert after == before + 1
 
 
 async def test_a_provider_outside_the_egress_policy_is_never_reached(agents: Api, fake: FakeModel) -> None:  # fmt: skip
