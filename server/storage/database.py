@@ -14,6 +14,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session
 
+from server.errors import UnavailableError
 from server.storage import sqlite_driver
 
 # A database that does not answer, is restarting, or whose disk is full: what was asked changed
@@ -31,20 +32,22 @@ UNAVAILABLE_STATES = ("08", "57P01", "57P02", "57P03", "53")
 
 
 def is_unavailable(exc: BaseException) -> bool:
-    """Does ``exc`` say the database is away (rather than that a statement was wrong)?"""
-    if isinstance(exc, UNAVAILABLE):
+    """Does ``exc`` say the database is away (rather than that a statement was wrong)? Asked of
+    SQLAlchemy's errors and of the driver's own (the message log speaks asyncpg directly)."""
+    if isinstance(exc, (*UNAVAILABLE, UnavailableError)):
         return True
-    if isinstance(exc, sa_exc.DBAPIError):
-        if exc.connection_invalidated:
+    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    cause: BaseException | None = exc
+    for _ in range(8):  # the chain is short; a bound, should it ever loop
+        if cause is None:
+            break
+        state = getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+        if isinstance(state, str) and state.startswith(UNAVAILABLE_STATES):
             return True
-        original = exc.orig
-        while original is not None:
-            state = getattr(original, "sqlstate", None) or getattr(original, "pgcode", None)
-            if isinstance(state, str) and state.startswith(UNAVAILABLE_STATES):
-                return True
-            if isinstance(original, ConnectionError | TimeoutError):
-                return True
-            original = original.__cause__ or getattr(original, "orig", None)
+        if isinstance(cause, ConnectionError | TimeoutError):
+            return True
+        cause = cause.__cause__ or getattr(cause, "orig", None)
     return False
 
 

@@ -19,13 +19,17 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
+from server import metrics
 from server.secretbox import generate_key
 from server.settings import Settings
 from server.storage.tables import ToolCallRow
+from tests.api.test_agent_loop import setup as agent_setup
 from tests.api.test_calls import ORDER_TOOL, python, session_for
 from tests.conftest import ADMIN_KEY, Api, api_for
+from tests.fake_models import FakeModel
 from tests.servers import free_port, served
 
+UNSTORED = "quiver_unstored_user_messages_total"
 BINARIES = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
 
 
@@ -151,6 +155,35 @@ async def test_a_postgresql_restart_under_load_answers_503_not_500_and_loses_no_
     assert set(seen) <= {200, 503}, seen
     assert after == Counter({200: 20})
     assert rows == seen[200] + after[200]
+
+
+async def test_agent_turns_across_a_postgresql_restart_answer_503_then_resume_and_keep_their_messages(  # fmt: skip
+    own_settings: Settings, private_cluster: PrivateCluster, fake: FakeModel
+) -> None:
+    """The message log's own connections (asyncpg's, not SQLAlchemy's) die with the server: a
+    turn while it is down is a 503 `unavailable`, never a 500, and the first turn after it is
+    back is answered on a new connection, its messages beside the ones written before."""
+    quick = {"database_url": private_cluster.url, "provider_retries": 0, "provider_timeout_s": 2.0}
+    async with api_for(own_settings.model_copy(update=quick)) as api:
+        acme, sid = await agent_setup(api, fake)
+        fake.default = {"text": "hello"}
+        path = f"/v1/sessions/{sid}/messages"
+        first = await acme.agent.post(path, json={"content": "one"})
+
+        await asyncio.to_thread(private_cluster.stop)
+        unstored = metrics.REGISTRY.get_sample_value(UNSTORED, {"code": "unavailable"}) or 0
+        down = await acme.agent.post(path, json={"content": "two"})
+        unstored = (metrics.REGISTRY.get_sample_value(UNSTORED, {"code": "unavailable"}) or 0) - unstored  # fmt: skip
+        await asyncio.to_thread(private_cluster.start)
+        back = await acme.agent.post(path, json={"content": "three"})
+        transcript = (await acme.agent.get(path)).json()["messages"]
+
+    assert first.status_code == 200, first.text
+    assert down.status_code == 503 and down.json()["code"] == "unavailable", down.text
+    assert unstored == 1  # the model answered; the write of the turn's messages found no server
+    assert back.status_code == 200, back.text
+    said = [(m["role"], m["content"]) for m in transcript]
+    assert said == [("user", "one"), ("assistant", "hello"), ("user", "three"), ("assistant", "hello")]  # fmt: skip
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small filesystem needs root")

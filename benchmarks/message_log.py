@@ -1,0 +1,112 @@
+"""A turn's one write of its messages on PostgreSQL, measured alone.
+
+    python -m benchmarks.message_log [--writes 3000]
+
+Writes a user's and an assistant's message together, ``--writes`` times, one after another, in
+alternating rounds of: the message log as it is (one prepared statement on asyncpg's own pool);
+the way it wrote before, as the baseline (a Core insert on SQLAlchemy's pool in autocommit, with
+its pre-ping); and ``SELECT 1`` on a bare asyncpg connection (one round trip, the floor).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+
+import asyncpg
+from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from server.storage.conversations import BLANK_MESSAGE, MessageLog
+from server.storage.tables import Base, MessageRow, SessionRow, TenantRow, utcnow
+
+NAME = "quiver_bench_messages"
+URL = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{NAME}"
+ROUNDS = 5
+
+
+def fresh_database() -> None:
+    for sql in (f"DROP DATABASE IF EXISTS {NAME}", f"CREATE DATABASE {NAME}"):
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
+
+
+async def timed(write: Callable[[], Awaitable[object]], n: int) -> list[float]:
+    samples = []
+    for _ in range(n):
+        started = time.perf_counter()
+        await write()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+async def main(writes: int) -> None:
+    fresh_database()
+    engine = create_async_engine(URL)
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.create_all)
+        await connection.execute(insert(TenantRow), {"id": "bench", "name": "Bench"})
+        await connection.execute(insert(SessionRow), {"id": "s", "tenant_id": "bench", "bot": "b"})
+    turn = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    seq = 0
+
+    def numbered() -> int:
+        nonlocal seq
+        seq += 2
+        return seq - 1
+
+    log = MessageLog(engine)
+
+    async def message_log() -> None:
+        await log.append("s", "bench", "b", turn, numbered())
+
+    before = create_async_engine(URL, isolation_level="AUTOCOMMIT", pool_size=5, pool_pre_ping=True)
+
+    async def sqlalchemy_autocommit() -> None:
+        first = numbered()
+        rows = [
+            {**BLANK_MESSAGE, "id": str(uuid.uuid4()), "session_id": "s", "tenant_id": "bench",
+             "bot": "b", "seq": first + i, "created_at": utcnow(), **m}
+            for i, m in enumerate(turn)
+        ]  # fmt: skip
+        async with before.connect() as connection:
+            await connection.run_sync(lambda sync: sync.execute(insert(MessageRow), rows))
+
+    bare = await asyncpg.connect(f"postgresql://postgres@127.0.0.1:5432/{NAME}")
+
+    async def round_trip() -> None:
+        await bare.fetchval("SELECT 1")
+
+    ways = {
+        "the message log (asyncpg pool)": message_log,
+        "SQLAlchemy pool, autocommit, pre-ping (baseline)": sqlalchemy_autocommit,
+        "SELECT 1 on a bare connection (one round trip)": round_trip,
+    }
+    samples: dict[str, list[float]] = {name: [] for name in ways}
+    for way in ways.values():
+        await timed(way, 200)  # warm: connections made, statements prepared
+    for _ in range(ROUNDS):
+        for name, way in ways.items():
+            samples[name] += await timed(way, writes // ROUNDS)
+    await log.close()
+    await before.dispose()
+    await bare.close()
+    await engine.dispose()
+
+    baseline = statistics.median(samples["SQLAlchemy pool, autocommit, pre-ping (baseline)"])
+    print(f"two messages written together, {writes} writes each, {ROUNDS} alternating rounds")
+    print(f"{'':52}{'p50 ms':>8}{'p99 ms':>8}{'of baseline':>13}")
+    for name, xs in samples.items():
+        xs.sort()
+        p50, p99 = statistics.median(xs), xs[int(0.99 * (len(xs) - 1))]
+        print(f"{name:52}{p50 * 1000:8.3f}{p99 * 1000:8.3f}{p50 / baseline:12.0%}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--writes", type=int, default=3000)
+    asyncio.run(main(parser.parse_args().writes))
