@@ -276,6 +276,7 @@ def serve(data_dir, database_url, host, port, demo, tools_dir, watch, no_python_
     import uvicorn
 
     from server.api.app import create_app
+    from server.api.http_protocol import OneWriteHttpTools
 
     settings = _settings(
         data_dir=data_dir, database_url=database_url, host=host, port=port,
@@ -312,6 +313,7 @@ def serve(data_dir, database_url, host, port, demo, tools_dir, watch, no_python_
         log_config=None,  # uvicorn's loggers go through the JSON handler too
         proxy_headers=True,
         timeout_graceful_shutdown=10,
+        http=OneWriteHttpTools,
     )
     Server(config).run()
 

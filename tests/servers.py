@@ -19,6 +19,7 @@ import httpx
 import orjson
 import uvicorn
 
+from server.api.http_protocol import OneWriteHttpTools
 from server.settings import Settings
 
 
@@ -49,7 +50,9 @@ class _Server(uvicorn.Server):
 async def served(app: Any, host: str = "127.0.0.1", port: int | None = None) -> AsyncIterator[str]:
     """Serve an app (already started: its lifespan is the caller's) on a free loopback port."""
     port = port or free_port()
-    config = uvicorn.Config(app, host=host, port=port, lifespan="off", log_level="warning")
+    config = uvicorn.Config(
+        app, host=host, port=port, lifespan="off", log_level="warning", http=OneWriteHttpTools
+    )
     server = _Server(config)
     task = asyncio.create_task(server.serve())
     listening = asyncio.create_task(server.listening.wait())
