@@ -21,7 +21,6 @@ import asyncio
 import collections
 import os
 import statistics
-import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ import httpx2
 import openai
 from openai.types.chat import ChatCompletion
 
+from benchmarks.databases import fresh_postgres
 from server.api.app import create_app
 from server.secretbox import generate_key
 from server.settings import Settings
@@ -62,10 +62,7 @@ def database_url(database: str) -> str | None:
     """None: the embedded SQLite default; else a fresh PostgreSQL database on this machine."""
     if database == "sqlite":
         return None
-    name = "quiver_bench_agent"
-    for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
-    return f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+    return fresh_postgres("quiver_bench_agent")
 
 
 async def main(turns: int, conversations: int, database: str = "sqlite") -> None:

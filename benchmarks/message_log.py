@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import subprocess
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -22,17 +21,12 @@ import asyncpg
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from benchmarks.databases import fresh_postgres
 from server.storage.conversations import BLANK_MESSAGE, MessageLog
 from server.storage.tables import Base, MessageRow, SessionRow, TenantRow, utcnow
 
 NAME = "quiver_bench_messages"
-URL = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{NAME}"
 ROUNDS = 5
-
-
-def fresh_database() -> None:
-    for sql in (f"DROP DATABASE IF EXISTS {NAME}", f"CREATE DATABASE {NAME}"):
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
 
 
 async def timed(write: Callable[[], Awaitable[object]], n: int) -> list[float]:
@@ -45,8 +39,8 @@ async def timed(write: Callable[[], Awaitable[object]], n: int) -> list[float]:
 
 
 async def main(writes: int) -> None:
-    fresh_database()
-    engine = create_async_engine(URL)
+    url = fresh_postgres(NAME)
+    engine = create_async_engine(url)
     async with engine.begin() as connection:
         await connection.run_sync(Base.metadata.create_all)
         await connection.execute(insert(TenantRow), {"id": "bench", "name": "Bench"})
@@ -64,7 +58,7 @@ async def main(writes: int) -> None:
     async def message_log() -> None:
         await log.append("s", "bench", "b", turn, numbered())
 
-    before = create_async_engine(URL, isolation_level="AUTOCOMMIT", pool_size=5, pool_pre_ping=True)
+    before = create_async_engine(url, isolation_level="AUTOCOMMIT", pool_size=5, pool_pre_ping=True)
 
     async def sqlalchemy_autocommit() -> None:
         first = numbered()

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import httpx
 
+from benchmarks.databases import fresh_postgres
 from sandbox import channel
 from sandbox.engine import Limits, ToolSource
 from sandbox.pool import PoolConfig
@@ -250,10 +251,7 @@ def quiver_server(database: str, port: int, workers: int) -> tuple[subprocess.Po
         "QUIVER_TENANT_REQUESTS": "100000/second",
     }
     if database == "postgresql":
-        name = "quiver_bench"
-        for sql in (f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name}"):
-            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
-        env["QUIVER_DATABASE_URL"] = f"postgresql+asyncpg://postgres@127.0.0.1:5432/{name}"
+        env["QUIVER_DATABASE_URL"] = fresh_postgres("quiver_bench")
         env["QUIVER_SECRET_KEY"] = generate_key()
     log = os.environ.get("QUIVER_BENCH_SERVER_LOG")  # the server's log lines, to look into a run
     proc = subprocess.Popen(

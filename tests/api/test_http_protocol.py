@@ -32,7 +32,10 @@ class Recording(asyncio.Transport):
 
 
 async def turn() -> None:
-    await asyncio.sleep(0)
+    """Until the event loop has run what this turn queued (callbacks run in order), bounded."""
+    ran = asyncio.get_running_loop().create_future()
+    asyncio.get_running_loop().call_soon(ran.set_result, None)
+    await asyncio.wait_for(ran, 5)
 
 
 async def test_writes_in_one_turn_are_one_write_and_later_ones_their_own() -> None:
