@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 
 import pytest
 
 from sandbox.engine import Limits, ToolSource
-from sandbox.pool import PoolConfig
+from sandbox import channel
+from sandbox.pool import BUFFER_CAP, PoolConfig, WorkerProcess
 from sandbox.restricted.engine import RestrictedEngine
 from tests.sandbox.conftest import run, tool_file
 
@@ -175,3 +178,33 @@ async def test_without_spares_the_place_waits_for_the_respawn() -> None:
 
     assert killed.code == "timeout" and serving_at_once == []
     assert after.ok
+
+
+async def test_a_worker_writing_unasked_is_not_read_past_a_bound() -> None:
+    """A worker (escaped, say) that floods its reply pipe between requests cannot grow the
+    server's memory: past ``BUFFER_CAP`` its output is no longer read (the pipe fills and the
+    worker blocks), and the next request finds the junk a protocol error."""
+    flood = "import os\nfor _ in range(128):\n    os.write(1, b'\\xff' * 65536)\n"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", flood], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    worker = WorkerProcess(0, proc, {})
+    stopped = asyncio.Event()
+    read_off = worker._read_off
+
+    def stop_reading() -> None:
+        read_off()
+        stopped.set()
+
+    worker._read_off = stop_reading  # type: ignore[method-assign]
+    try:
+        await asyncio.wait_for(stopped.wait(), 30)
+        buffered = len(worker._buffer)
+        still_writing = proc.poll() is None
+        with pytest.raises(channel.ChannelError):
+            await worker._read(1 << 20)
+    finally:
+        await worker.stop()
+
+    assert BUFFER_CAP < buffered <= BUFFER_CAP + 65536
+    assert still_writing  # 8 MiB written: it waits on the pipe, not on the server's memory
