@@ -75,8 +75,7 @@ class WorkerProcess:
     """One worker, driven over raw non-blocking pipe fds. Its reply pipe has a reader callback
     on the event loop for the worker's whole life, which drains what arrives into a bounded
     buffer and wakes the request waiting for it: a round trip costs one wake-up, with no
-    reader added and removed per call (nor a spin waiting for the reply, which under load held
-    the loop up while other requests waited)."""
+    reader added and removed per call (and, on a quiet node, not even that: ``_spin``)."""
 
     def __init__(self, index: int, proc: subprocess.Popen[bytes], layers: dict[str, str]) -> None:
         assert proc.stdin is not None and proc.stdout is not None

@@ -53,8 +53,6 @@ class CallQuery:
 
 _TABLE = ToolCallRow.__table__
 COLUMNS = tuple(c.name for c in _TABLE.columns if c.name != "id")
-
-
 _RECORD = ", ".join(  # the columns as PostgreSQL's ``jsonb_to_recordset`` is told them
     f"{c.name} {c.type.compile(dialect=postgresql.dialect())}"
     for c in _TABLE.columns

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from sandbox.engine import Limits, ToolSource
 from sandbox import channel
+from sandbox.engine import Limits, ToolSource
 from sandbox.pool import BUFFER_CAP, PoolConfig, WorkerProcess
 from sandbox.restricted.engine import RestrictedEngine
 from tests.sandbox.conftest import run, tool_file
@@ -185,7 +185,7 @@ async def test_a_worker_writing_unasked_is_not_read_past_a_bound() -> None:
     server's memory: past ``BUFFER_CAP`` its output is no longer read (the pipe fills and the
     worker blocks), and the next request finds the junk a protocol error."""
     flood = "import os\nfor _ in range(128):\n    os.write(1, b'\\xff' * 65536)\n"
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # noqa: ASYNC220 - fork+exec returns at once, as the pool's own
         [sys.executable, "-c", flood], stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
     worker = WorkerProcess(0, proc, {})
