@@ -305,11 +305,15 @@ class CallLog:
         async with self._lock:
             if self.journal is not None:
                 self.journal.seal()  # what is queued now can be retired once written
-            while self._pending:
-                batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
+            # only what is queued now: rows that come while it is written wait for the next
+            # flush (writing them too, in the small batches they trickle in by, kept the writer
+            # in a transaction every ~10 ms under load — measured: 80 a second at 1,800 calls/s)
+            taken, self._pending = self._pending, []
+            while taken:
+                batch, taken = taken[:BATCH], taken[BATCH:]
                 kept = await self._write(batch)
                 if kept:
-                    self._pending[:0] = kept
+                    self._pending[:0] = kept + taken  # before the newer rows, in order
                     self.unavailable = True
                     return
             self.unavailable = False
@@ -386,5 +390,7 @@ class CallLog:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         await self.flush()
+        while self._pending and not self.unavailable:  # rows of calls that ended meanwhile
+            await self.flush()
         if self.journal is not None and not self._pending:
             self.journal.close()

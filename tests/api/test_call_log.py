@@ -212,3 +212,27 @@ async def test_sources_schemas_and_numbers_that_cannot_be_handled_are_422_naming
     assert enum.json()["errors"][0]["field"] == "parameters.properties.a.enum"
     assert schema.status_code == 422 and schema.json()["errors"][0]["field"] == "parameters"
     assert version.status_code == 422 and version.json()["errors"][0]["field"] == "version"
+
+
+async def test_a_flush_writes_what_was_queued_when_it_began(tmp_path: Path) -> None:
+    """Rows recorded while a batch is being written wait for the next flush: a flush that took
+    them too would, under steady load, keep the writer in a transaction every few milliseconds
+    with the handful of rows that trickled in meanwhile."""
+    batches: list[list[str]] = []
+    log: CallLog
+
+    async def write(rows: list[dict]) -> None:
+        batches.append([r["tool"] for r in rows])
+        if len(batches) == 1:
+            log.record(**row(tool="during"))  # a call answered while the batch is written
+
+    log = CallLog(write, journal_dir=tmp_path / "journal")
+    log.record(**row(tool="before"))
+
+    await log.flush()
+    after_first = list(batches)
+    await log.flush()
+
+    assert after_first == [["before"]]
+    assert batches == [["before"], ["during"]]
+    log.journal.close()
