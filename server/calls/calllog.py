@@ -311,7 +311,11 @@ class CallLog:
             taken, self._pending = self._pending, []
             while taken:
                 batch, taken = taken[:BATCH], taken[BATCH:]
-                kept = await self._write(batch)
+                try:
+                    kept = await self._write(batch)
+                except BaseException:  # cancelled (a reader that left): the rows stay queued,
+                    self._pending[:0] = batch + taken  # a batch that did commit is skipped by uid
+                    raise
                 if kept:
                     self._pending[:0] = kept + taken  # before the newer rows, in order
                     self.unavailable = True

@@ -4,12 +4,14 @@ node answered are replayed from its journal. SQLite and PostgreSQL, real process
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
 from pathlib import Path
 
 import httpx
+import pytest
 from sqlalchemy import func, select
 
 from server.calls.calllog import CallLog
@@ -235,4 +237,33 @@ async def test_a_flush_writes_what_was_queued_when_it_began(tmp_path: Path) -> N
 
     assert after_first == [["before"]]
     assert batches == [["before"], ["during"]]
+    log.journal.close()
+
+
+async def test_a_flush_cancelled_mid_write_keeps_its_rows_queued(tmp_path: Path) -> None:
+    """A reader that flushes to see its own calls and then leaves cancels the flush while a
+    batch is in the database's hands: its rows, and those behind it, stay queued."""
+    writing = asyncio.Event()
+
+    async def stuck(rows: list[dict]) -> None:
+        writing.set()
+        await asyncio.Event().wait()  # the database does not answer before the reader leaves
+
+    log = CallLog(stuck, journal_dir=tmp_path / "journal")
+    for i in range(3):
+        log.record(**row(tool=f"kept{i}"))
+    flush = asyncio.create_task(log.flush())
+    await asyncio.wait_for(writing.wait(), 10)
+    flush.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await flush
+    written: list[str] = []
+
+    async def write(rows: list[dict]) -> None:
+        written.extend(r["tool"] for r in rows)
+
+    log.write = write
+    await log.flush()
+
+    assert written == ["kept0", "kept1", "kept2"]
     log.journal.close()
