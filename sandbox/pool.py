@@ -157,18 +157,12 @@ class WorkerProcess:
         the loop has other requests to serve meanwhile, and polling would hold them up."""
         if not self._reading:  # at its end, or over its buffer's cap
             return False
+        before = len(self._buffer)
         deadline = time.perf_counter() + SPIN_S
         while time.perf_counter() < deadline:
-            try:
-                chunk = os.read(self._rfd, 1 << 16)
-            except BlockingIOError:
-                continue
-            except OSError:
-                return False  # the reader callback finds the end
-            if not chunk:
-                return False  # likewise
-            self._buffer += chunk
-            return True
+            self._readable()  # what the loop's callback would do, now
+            if self._eof or len(self._buffer) != before:
+                return True
         return False
 
     async def _wait_writable(self) -> None:

@@ -12,8 +12,11 @@ escaped (a tool's arguments and results).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
+
+import orjson
 
 MAX_DEPTH = 64
 MAX_CONTAINERS = 200_000  # objects and arrays in one body: beyond, refused unread
@@ -112,3 +115,11 @@ def storable(value: Any, depth: int = 0) -> Any:
 
 def _field(path: tuple[str, ...]) -> str:
     return ".".join(path) or "body"
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON (anything JSON has no type for as its ``str``)."""
+    try:
+        return orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # what orjson will not write (an integer past 64 bits): the slower encoder
+        return json.dumps(value, default=str, separators=(",", ":"))

@@ -37,7 +37,7 @@ from typing import Any
 import orjson
 
 from server import metrics
-from server.inputs import storable
+from server.inputs import json_text, storable
 from server.ratelimit import RateLimitedLog
 
 log = logging.getLogger("quiver.calls")
@@ -108,14 +108,6 @@ def stored_logs(lines: Any) -> list[str] | None:
     if dropped:
         kept.insert(0, f"[{dropped} earlier line{'s' if dropped != 1 else ''} not kept]")
     return kept
-
-
-def json_text(value: Any) -> str:
-    """``value`` as compact JSON (anything JSON has no type for as its ``str``)."""
-    try:
-        return orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # what orjson will not write (an integer past 64 bits): the slower encoder
-        return json.dumps(value, default=str, separators=(",", ":"))
 
 
 def truncate(result: Any) -> str | None:
@@ -313,9 +305,9 @@ class CallLog:
                 batch, taken = taken[:BATCH], taken[BATCH:]
                 try:
                     kept = await self._write(batch)
-                except BaseException:  # cancelled (a reader that left): the rows stay queued,
-                    self._pending[:0] = batch + taken  # a batch that did commit is skipped by uid
-                    raise
+                except asyncio.CancelledError:  # a reader that left (``_write`` handles errors):
+                    self._pending[:0] = batch + taken  # the rows stay queued; committed ones
+                    raise  # are skipped by uid when written again
                 if kept:
                     self._pending[:0] = kept + taken  # before the newer rows, in order
                     self.unavailable = True

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import math
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -20,11 +19,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-import orjson
 from sqlalchemy import Integer, and_, bindparam, case, cast, func, or_, select, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.inputs import json_text
 from server.storage import rollups
 from server.storage.tables import (
     BreakerOpeningRow,
@@ -90,15 +89,8 @@ def _values(row: dict[str, Any], sqlite: bool) -> dict[str, Any]:
         values["at"] = at.isoformat(" ", "microseconds")
         for name in _JSON:
             if values[name] is not None:
-                values[name] = _json_text(values[name])
+                values[name] = json_text(values[name])
     return values
-
-
-def _json_text(value: Any) -> str:
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:  # what orjson will not write (an integer past 64 bits): the slower encoder
-        return json.dumps(value, default=str)
 
 
 class CallRows:
@@ -112,7 +104,7 @@ class CallRows:
         async with self.sessions() as session, session.begin():
             connection = await session.connection()
             if connection.dialect.name == "postgresql":
-                document = _json_text([_values(row, sqlite=False) for row in rows])
+                document = json_text([_values(row, sqlite=False) for row in rows])
                 result = await connection.exec_driver_sql(_POSTGRES_INSERT, (document,))
                 new = {uid for (uid,) in result.fetchall()}
             else:

@@ -205,8 +205,8 @@ class _PostgresMessages:
 
     Measured alone (``benchmarks/message_log.py``), a two-row write took 0.90 ms p50 through
     SQLAlchemy (a pooled connection in autocommit with a pre-ping) and 0.53 ms here: its
-    checkout, ping and adaption layers cost most of what the server's own work does. The pool checks a connection is still open
-    as it hands it out (a restarted server has closed it: a new one is made), and resets none:
+    checkout, ping and adaption layers cost most of what the server's own work does. The pool
+    checks a connection is still open as it hands it out (a restarted server has closed it: a new one is made), and resets none:
     the one statement these connections run leaves no state behind."""
 
     MAX_CONNECTIONS = 20
