@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from server.storage import sqlite_driver
 # nothing and may be retried. (Integrity and data errors are not here: they are bugs or input.)
 UNAVAILABLE: tuple[type[BaseException], ...] = (
     sa_exc.OperationalError,
+    sqlite3.OperationalError,  # the driver's own, where a writer speaks to SQLite directly
     sa_exc.InterfaceError,
     sa_exc.TimeoutError,
     ConnectionError,

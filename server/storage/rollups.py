@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 import math
+import sqlite3
 from collections import Counter
 from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
 from sqlalchemy import text
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -63,28 +65,53 @@ def summarise(rows: Iterable[dict[str, Any]]) -> tuple[dict[tuple, list[int]], C
     return daily, latency
 
 
+def _parameters(
+    rows: Iterable[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The two upserts' parameter sets for ``rows`` (none when no row counts)."""
+    daily, latency = summarise(rows)
+    return [
+        {"tenant_id": t, "tool": tool, "day": day, "calls": c, "successes": s, "cached": h}
+        for (t, tool, day), (c, s, h) in sorted(daily.items())
+    ], [
+        {"tenant_id": t, "tool": tool, "day": day, "bucket": b, "calls": n}
+        for (t, tool, day, b), n in sorted(latency.items())
+    ]
+
+
 async def add(session: Any, rows: Iterable[dict[str, Any]]) -> None:
     """Add call-log rows to the rollups inside the caller's transaction (``session``: an ORM
     session or a connection): two upserts, each run as one executemany."""
-    daily, latency = summarise(rows)
+    daily, latency = _parameters(rows)
     if not daily:
         return
     dialect = session.dialect if isinstance(session, AsyncConnection) else session.bind.dialect
     add_daily, add_latency = _upserts(dialect.name)
-    await session.execute(
-        add_daily,
-        [
-            {"tenant_id": t, "tool": tool, "day": day, "calls": c, "successes": s, "cached": h}
-            for (t, tool, day), (c, s, h) in sorted(daily.items())
-        ],
-    )
-    await session.execute(
-        add_latency,
-        [
-            {"tenant_id": t, "tool": tool, "day": day, "bucket": b, "calls": n}
-            for (t, tool, day, b), n in sorted(latency.items())
-        ],
-    )
+    await session.execute(add_daily, daily)
+    await session.execute(add_latency, latency)
+
+
+def add_sqlite(connection: sqlite3.Connection, rows: Iterable[dict[str, Any]]) -> None:
+    """``add`` on SQLite's own connection, in the caller's transaction (the call log's writer
+    runs its whole batch in one hop to the connection's thread): the same two upserts."""
+    daily, latency = _parameters(rows)
+    if not daily:
+        return
+    for (sql, order), parameters in zip(_sqlite_upserts(), (daily, latency), strict=True):
+        connection.executemany(
+            sql, [tuple(_sqlite_value(p[name]) for name in order) for p in parameters]
+        )
+
+
+def _sqlite_value(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, date) else value  # as SQLAlchemy's Date binds
+
+
+@functools.cache
+def _sqlite_upserts() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The upserts compiled for SQLite once: their text and their parameters' order."""
+    compiled = [u.compile(dialect=sqlite.dialect()) for u in _upserts("sqlite")]
+    return tuple((str(c), tuple(c.positiontup or ())) for c in compiled)
 
 
 @functools.cache

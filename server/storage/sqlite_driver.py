@@ -22,12 +22,13 @@ import collections
 import contextlib
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 from sqlalchemy.engine import URL, make_url
 
 Row = tuple[Any, ...]
+T = TypeVar("T")
 _Outcome = tuple[Any, int, int | None, list[Row]]
 
 
@@ -134,6 +135,18 @@ def commits_with(connection: Any) -> Iterator[None]:
         yield
     finally:
         driver.commit_next = False
+
+
+async def in_one_hop(connection: Any, work: Callable[..., T], *args: Any) -> T:
+    """``work(sqlite3_connection, *args)`` on the connection's thread, in one hop: for a writer
+    that runs a whole transaction of statements (``connection``: SQLAlchemy's async one, on
+    this driver)."""
+    raw = await connection.get_raw_connection()
+    driver = raw.driver_connection
+    if not isinstance(driver, Connection):
+        raise TypeError("in_one_hop needs a connection of this driver")
+    result: T = await driver._execute(work, driver._conn, *args)
+    return result
 
 
 def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connection]]:

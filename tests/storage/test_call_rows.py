@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from server.storage import rollups
 from server.storage.calls import COLUMNS, CallRows
 from server.storage.database import create_engine, session_factory
 from server.storage.tables import ToolCallDailyRow, ToolCallRow
@@ -68,6 +69,9 @@ async def test_a_batch_is_stored_as_the_orm_stores_it_and_counted_once(database_
         async with sessions() as session:
             read = (await session.scalars(select(ToolCallRow).where(ToolCallRow.uid.like("new-%")).order_by(ToolCallRow.uid))).all()  # fmt: skip
             counted = await session.scalar(select(func.sum(ToolCallDailyRow.calls)))
+        async with sessions() as session, session.begin():  # the same rows by SQLAlchemy's upserts
+            await rollups.add(session, [{**row, "tenant_id": "orm"} for row in ROWS])
+        rollup_rows = {table: await _rollups(engine, table) for table in ROLLUPS}
     finally:
         await engine.dispose()
 
@@ -76,3 +80,15 @@ async def test_a_batch_is_stored_as_the_orm_stores_it_and_counted_once(database_
         {c: v for c, v in row.items() if c != "uid"} for row in ROWS
     ]
     assert counted == len(ROWS)  # the ORM's rows are not in the rollups; the batch's once
+    for table, stored in rollup_rows.items():  # the stored text itself, ``day`` included
+        assert stored["acme"] == stored["orm"] != [], table
+
+
+ROLLUPS = ("tool_call_daily", "tool_call_latency")
+
+
+async def _rollups(engine, table: str) -> dict[str, list[tuple]]:
+    async with engine.connect() as connection:
+        raw = await connection.exec_driver_sql(f"SELECT * FROM {table} ORDER BY 1, 2, 3, 4")
+        rows = [tuple(r) for r in raw.fetchall()]
+    return {tenant: [r[1:] for r in rows if r[0] == tenant] for tenant in ("acme", "orm")}
