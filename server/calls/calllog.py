@@ -28,6 +28,7 @@ import logging
 import os
 import random
 import re
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -266,9 +267,12 @@ class CallLog:
 
     def record(self, **row: Any) -> None:
         row.setdefault("at", datetime.now(UTC))
-        # unique (the writer skips a row it already has), not secret: 128 random bits, without
-        # a read of the kernel's random source for each call as uuid4 makes
-        row["uid"] = f"{random.getrandbits(128):032x}"  # noqa: S311
+        # unique (the writer skips a row it already has), not secret: the time in nanoseconds
+        # and 64 random bits, without a read of the kernel's random source for each call as
+        # uuid4 makes. Time first, so the unique index grows at its end: a random key lands on
+        # a random page of it, and each batch rewrote as many pages as it had rows (measured on
+        # SQLite at 400,000 rows: 20.5 us a row, growing with the table; 9.2 us, flat).
+        row["uid"] = f"{time.time_ns():016x}{random.getrandbits(64):016x}"  # noqa: S311
         row["arguments"] = stored_arguments(storable(row.get("arguments") or {}))
         if row.get("logs"):
             row["logs"] = storable(stored_logs(row["logs"]))

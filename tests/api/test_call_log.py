@@ -267,3 +267,21 @@ async def test_a_flush_cancelled_mid_write_keeps_its_rows_queued(tmp_path: Path)
 
     assert written == ["kept0", "kept1", "kept2"]
     log.journal.close()
+
+
+async def test_row_uids_are_unique_and_grow_in_the_order_calls_were_recorded() -> None:
+    """The writer's unique index on ``uid`` grows at its end: a random key would land each
+    row on a random page of it, and every batch would rewrite as many pages as it has rows."""
+    uids: list[str] = []
+
+    async def write(rows: list[dict]) -> None:
+        uids.extend(r["uid"] for r in rows)
+
+    log = CallLog(write)
+    for _ in range(2000):
+        log.record(**row())
+    await log.flush()
+
+    assert len(set(uids)) == 2000
+    assert uids == sorted(uids)
+    assert all(len(uid) == 32 for uid in uids)  # the column's width
