@@ -1,7 +1,10 @@
 """Which errors say the database is away (503 `unavailable`, retry) rather than that a
-statement was wrong: SQLAlchemy's, and asyncpg's own (the message log speaks asyncpg directly)."""
+statement was wrong: SQLAlchemy's, and the drivers' own (the message log speaks asyncpg
+directly, the call log's SQLite writer sqlite3)."""
 
 from __future__ import annotations
+
+import sqlite3
 
 import asyncpg
 import pytest
@@ -27,6 +30,7 @@ def wrapped(error: BaseException) -> DBAPIError:
         asyncpg.TooManyConnectionsError("sorry, too many clients already"),
         wrapped(asyncpg.ConnectionDoesNotExistError("closed")),
         UnavailableError("the database is unavailable"),
+        sqlite3.OperationalError("database is locked"),  # the call log's SQLite writer's own
     ],
     ids=type,
 )
@@ -41,6 +45,7 @@ def test_errors_of_a_database_that_is_away(error: BaseException) -> None:
         asyncpg.UndefinedColumnError("column does not exist"),
         IntegrityError("INSERT …", {}, Exception("UNIQUE constraint failed")),
         wrapped(asyncpg.NotNullViolationError("null value in column")),
+        sqlite3.IntegrityError("NOT NULL constraint failed: tool_calls.tenant_id"),
         RuntimeError("a bug"),
     ],
     ids=type,
