@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox import channel
+from sandbox.deadlines import Deadlines
 from sandbox.engine import HostHandler
 
 log = logging.getLogger("quiver.sandbox")
@@ -315,6 +316,7 @@ class WorkerPool:
         self._start_lock = asyncio.Lock()
         self._spawning: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._deadlines: Deadlines | None = None  # every wait's, on one timer (from ``start``)
 
     async def start(self) -> None:
         if self._started:  # every request calls this: no lock once the workers run
@@ -322,6 +324,7 @@ class WorkerPool:
         async with self._start_lock:
             if self._started:
                 return
+            self._deadlines = Deadlines()
             total = self.config.size + self.config.spares
             workers = await asyncio.gather(*(self._spawn(i) for i in range(total)))
             for worker in workers[: self.config.size]:
@@ -456,11 +459,13 @@ class WorkerPool:
                 "try again in a few seconds",
             }
         semaphore = self._tenants[tenant]
+        deadlines = self._deadlines
+        assert deadlines is not None  # started
         try:
             if semaphore.locked():
                 self.stats.waiting += 1
                 try:  # a deadline on this task, not a task per wait (as wait_for makes)
-                    async with asyncio.timeout(wait_s):
+                    with deadlines.within(wait_s):
                         await semaphore.acquire()
                 finally:
                     self.stats.waiting -= 1
@@ -477,7 +482,7 @@ class WorkerPool:
                 if self._idle.empty():
                     self.stats.waiting += 1
                     try:
-                        async with asyncio.timeout(wait_s):
+                        with deadlines.within(wait_s):
                             worker = await self._idle.get()
                     finally:
                         self.stats.waiting -= 1
@@ -529,8 +534,9 @@ class WorkerPool:
                 reply = await worker.request({**payload, "source": source}, host, self.config)
             return reply
 
+        assert self._deadlines is not None  # started
         try:
-            async with asyncio.timeout(timeout_ms / 1000):
+            with self._deadlines.within(timeout_ms / 1000):
                 reply = await exchange()
         except TimeoutError:
             self._replace(worker)
