@@ -140,6 +140,8 @@ class ArgumentChecker:
                 skip_validation.add(name)
             clean[name] = value
         checked = {k: v for k, v in clean.items() if k not in skip_validation}
+        if self.validator.is_valid(checked):  # the common case: no errors to walk
+            return clean
         for error in self.validator.iter_errors(checked):
             path = [str(p) for p in error.instance_path]
             argument = path[0] if path else None

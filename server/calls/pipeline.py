@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
 import re
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -301,23 +300,17 @@ class CallPipeline:
         try:
             result = await self._run(store, request, tool, params, started)
         except BaseException:
-            async with self._saving(store):
+            with self._saving():
                 await store.sessions.finish_claim(session.id, tool.name, done=False)
             raise
-        async with self._saving(store):
+        with self._saving():
             await store.sessions.finish_claim(session.id, tool.name, done=bool(result["success"]))
         return await self._finish(store, request, tool, result, started, params)
 
-    @contextlib.asynccontextmanager
-    async def _saving(self, store: CallStore) -> AsyncIterator[None]:
+    def _saving(self) -> _Saving:
         """Writes after a tool ran: a database gone away loses them (logged), never the
         answer — an error would make the client retry and the tool run twice."""
-        try:
-            yield
-        except Exception as exc:
-            if not self.unavailable(exc):
-                raise
-            state_lost.warning("a call's session state was not saved (database away): %s", exc)
+        return _Saving(self.unavailable)
 
     def _timeout(self, tool: ToolDef) -> int:
         return min(
@@ -350,7 +343,7 @@ class CallPipeline:
         ``arguments`` the tool received."""
         code = None if result["success"] else result["error"]["code"]
         if not request.test:
-            async with self._saving(store):
+            with self._saving():
                 await self.tracker.outcome(
                     store, request.tenant_id, request.session, tool.name, code,
                     tool.metadata, tool.kind,
@@ -448,8 +441,8 @@ class CallPipeline:
         )
         if redact:  # what on_error said with the secrets in reach
             result = redact(result)
-        if outcome.ok:
-            async with self._saving(store):
+        if outcome.ok and (outcome.updates or tool.metadata.get("once_per_session")):
+            with self._saving():
                 await self._apply_updates(store, request, tool, outcome, result)
         for line in outcome.logs:
             tool_log.info(
@@ -618,6 +611,28 @@ class CallPipeline:
             error_code=error.get("code"), error_message=error.get("message"), test=request.test,
             cached=cached, message_id=request.message_id, logs=lines,
         )  # fmt: skip
+
+
+class _Saving:
+    """``CallPipeline._saving``: a plain context manager (around awaits, it sees what they
+    raise), as it is on every call's path (an ``asynccontextmanager`` costs a generator and two
+    coroutines each time)."""
+
+    __slots__ = ("unavailable",)
+
+    def __init__(self, unavailable: Callable[[BaseException], bool]) -> None:
+        self.unavailable = unavailable
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any
+    ) -> bool:
+        if exc is None or not isinstance(exc, Exception) or not self.unavailable(exc):
+            return False  # nothing went wrong, or not the database being away: raised on
+        state_lost.warning("a call's session state was not saved (database away): %s", exc)
+        return True
 
 
 def _declared(tool: ToolDef, arguments: Any) -> dict[str, Any]:
