@@ -7,7 +7,8 @@ Per-call latency of one trivial tool, measured in one run:
   (b) pool         through the hardened pre-started worker pool (what the server uses)
   (c) subprocess   a fresh hardened worker process started for every call
 and HTTP throughput and median latency of ``POST /v1/sessions/{sid}/calls`` on that tool (real
-uvicorn, on SQLite and on PostgreSQL) against a bare FastAPI endpoint returning the same JSON,
+uvicorn, on SQLite and on PostgreSQL) against a bare FastAPI endpoint returning the same JSON
+and against the floor — that endpoint plus the sandbox's round trip alone (``sandbox_app``) —
 with the same load generator in the same run; and MCP ``tools/call`` through the SDK's client.
 """
 
@@ -264,21 +265,20 @@ def quiver_server(database: str, port: int, workers: int) -> tuple[subprocess.Po
 
 def bench_http(
     seconds: float, database: str, workers: int, rounds: int
-) -> tuple[dict[str, Load], float]:
-    """The call route and the bare endpoint in ``rounds`` alternating rounds (``seconds`` each
-    in all), then MCP tools/call, in one run. The machines are noisy — the same code's CPU time
-    per call drifts by a third between minutes — so each round's pair is measured back to back,
-    and the call's share of the bare endpoint is the median of the rounds' ratios."""
+) -> tuple[dict[str, Load], dict[str, float]]:
+    """The bare endpoint, the floor (the bare endpoint plus the sandbox's round trip alone:
+    ``sandbox_app``) and the call route in ``rounds`` alternating rounds (``seconds`` each in
+    all), then MCP tools/call, in one run. The machines are noisy — the same code's CPU time
+    per call drifts by a third between minutes — so each round's three are measured back to
+    back, and a row's share of the bare endpoint is the median of the rounds' ratios."""
     quiver_port, bare_port = free_port(), free_port()
     quiver, base = quiver_server(database, quiver_port, workers)
-    bare = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "benchmarks.bare_app:app", "--port", str(bare_port),
-         "--log-level", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    bare, floor_port = _uvicorn("benchmarks.bare_app:app", bare_port), free_port()
+    floor = _uvicorn("benchmarks.sandbox_app:app", floor_port, {"QUIVER_WORKERS": str(workers)})
     try:
         wait_ready(base, "/readyz")
         wait_ready(f"http://127.0.0.1:{bare_port}", "/docs")
+        wait_ready(f"http://127.0.0.1:{floor_port}", "/docs")
         admin = {"Authorization": f"Bearer {ADMIN}"}
         httpx.post(f"{base}/v1/tenants", json={"id": "bench"}, headers=admin).raise_for_status()
         keys = f"{base}/v1/tenants/bench/keys"
@@ -297,24 +297,38 @@ def bench_http(
         path = f"/v1/sessions/{sid}/calls"
         asyncio.run(load(quiver_port, path, body, agent, 1.0))  # warm up
         asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, 1.0))
+        asyncio.run(load(floor_port, "/v1/sessions/x/calls", body, None, 1.0))
         each = seconds / rounds
-        pairs = [
+        rounds_ = [
             (
                 asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, each)),
+                asyncio.run(load(floor_port, "/v1/sessions/x/calls", body, None, each)),
                 asyncio.run(load(quiver_port, path, body, agent, each)),
             )
             for _ in range(rounds)
         ]
         rows = {
-            "bare": _median_load([b for b, _ in pairs]),
-            "call": _median_load([c for _, c in pairs]),
+            "bare": _median_load([b for b, _, _ in rounds_]),
+            "floor": _median_load([f for _, f, _ in rounds_]),
+            "call": _median_load([c for _, _, c in rounds_]),
             "mcp": asyncio.run(bench_mcp(base, agent, seconds / 2)),
         }
-        return rows, statistics.median(c.rps / b.rps for b, c in pairs)
+        shares = {
+            "floor": statistics.median(f.rps / b.rps for b, f, _ in rounds_),
+            "call": statistics.median(c.rps / b.rps for b, _, c in rounds_),
+        }
+        return rows, shares
     finally:
-        for proc in (quiver, bare):
+        for proc in (quiver, bare, floor):
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def _uvicorn(app: str, port: int, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", app, "--port", str(port), "--log-level", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})},
+    )  # fmt: skip
 
 
 def _median_load(loads: list[Load]) -> Load:
@@ -323,6 +337,14 @@ def _median_load(loads: list[Load]) -> Load:
         statistics.median(x.p50_ms for x in loads),
         sum(x.reconnects for x in loads),
     )
+
+
+LABELS = {
+    "bare": "bare FastAPI endpoint",
+    "floor": "bare + sandbox round trip",
+    "call": "POST .../calls",
+    "mcp": "MCP tools/call (SDK)",
+}
 
 
 def main() -> None:
@@ -348,17 +370,17 @@ def main() -> None:
     )
     pool_ms = pool[0] / 1000
     for database in args.databases.split(","):
-        rows, share = bench_http(args.seconds, database, args.workers, args.rounds)
+        rows, shares = bench_http(args.seconds, database, args.workers, args.rounds)
         bare = rows["bare"]
         print(
             f"\nHTTP on {database} ({args.workers} workers), 8 connections: {args.rounds} "
-            f"alternating rounds of the bare endpoint and the call, {args.seconds:.0f} s each in all "
+            f"alternating rounds of the bare endpoint, the floor and the call, {args.seconds:.0f} s each in all "
             "(medians over the rounds)"
         )
         print(f"{'':28}{'req/s':>10}{'p50 ms':>10}{'of bare':>10}{'reconnects':>12}")
         for name, row in rows.items():
-            label = {"bare": "bare FastAPI endpoint", "call": "POST .../calls", "mcp": "MCP tools/call (SDK)"}[name]  # fmt: skip
-            ratio = share if name == "call" else row.rps / bare.rps
+            label = LABELS[name]
+            ratio = shares.get(name, row.rps / bare.rps)
             print(f"{label:<28}{row.rps:>10.0f}{row.p50_ms:>10.2f}{ratio:>10.0%}{row.reconnects:>12}")  # fmt: skip
         bound = 2 * bare.p50_ms + pool_ms
         print(f"POST .../calls p50 {rows['call'].p50_ms:.2f} ms; target 2 x bare p50 + pool round trip = {bound:.2f} ms")  # fmt: skip
