@@ -187,3 +187,43 @@ async def test_handshake_era_sessions_get_list_changed_notifications(api: Api) -
 
     assert version < "2026" and "flaky" in before and "flaky" not in after
     assert "notifications/tools/list_changed" in received
+
+
+
+ROUTED = python("""
+def execute(params, context):
+    return {"success": True, "order": params["order_id"]}
+
+
+tool = {"name": "routed_order", "description": "An order, routed by its id",
+        "parameters": {"order_id": {"type": "string", "x-mcp-header": "Order-Id", "required": True}},
+        "execute": execute}
+""")
+
+
+async def test_no_tool_declares_mcp_param_headers_so_calls_skip_their_check(api: Api) -> None:
+    """2026-07-28: only parameters annotated ``x-mcp-header`` become ``Mcp-Param-*`` headers
+    that the server must check against the body. Quiver refuses the keyword when a tool is
+    saved — which is what lets the MCP adapter tell the SDK there is nothing to check instead
+    of running the whole tools/list for each call. Should the keyword ever be allowed, this
+    fails first: the adapter's ``_input_schema`` must then answer the tool's schema."""
+    acme = await api.tenant("acme")
+    await ready(acme)
+    refused = await acme.dev.post("/v1/tools", json=ROUTED)
+    assert refused.status_code == 422
+    fields = [e["field"] for e in refused.json()["errors"]]
+    assert "tool.parameters.properties.order_id.x-mcp-header" in fields
+
+    async def stray_header(request: httpx2.Request) -> None:
+        request.headers["mcp-param-order-id"] = "XY9999"  # declared by no tool: not checked
+
+    async with served(api.app) as base:
+        http = httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=10,
+            event_hooks={"request": [stray_header]},
+        )  # fmt: skip
+        transport = streamable_http_client(f"{base}/mcp?bot=b", http_client=http)
+        async with Client(transport, cache=None) as client:
+            ok = await client.call_tool("check_order", {"order_id": "AB1234"})
+        await http.aclose()
+    assert ok.is_error is False and ok.structured_content["order"] == "AB1234"
