@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import math
 import sqlite3
 from collections import Counter
@@ -124,7 +125,7 @@ def _write_sqlite(connection: sqlite3.Connection, rows: list[dict[str, Any]]) ->
         while left:
             size = min(MAX_SQLITE_ROWS, 1 << (len(left).bit_length() - 1))
             chunk, left = left[:size], left[size:]
-            flat = tuple(value for values in chunk for value in values)
+            flat = tuple(itertools.chain.from_iterable(chunk))  # not a generator: C, GIL-light
             new.update(uid for (uid,) in connection.execute(_sqlite_insert(size), flat))
         rollups.add_sqlite(connection, [r for r in rows if r["uid"] in new])
 
