@@ -189,7 +189,6 @@ async def test_handshake_era_sessions_get_list_changed_notifications(api: Api) -
     assert "notifications/tools/list_changed" in received
 
 
-
 ROUTED = python("""
 def execute(params, context):
     return {"success": True, "order": params["order_id"]}
