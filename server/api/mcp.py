@@ -391,9 +391,9 @@ class QuiverMcp:
         state, snapshot = await self._state(ctx, store)
         runtime = self._runtime
         name = params.name
-        entry = next(
-            (e for e in snapshot.entries if e.name == name and e.executor == "server"), None
-        )
+        entry = snapshot.entry(name)
+        if entry is not None and entry.executor != "server":
+            entry = None  # a browser action: the agent runs it, not MCP
         tool = state.view.tools_for(state.session.bot).get(name)
         request = CallRequest(
             tenant_id=state.tenant_id, tool=name, arguments=params.arguments or {},

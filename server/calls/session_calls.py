@@ -68,7 +68,7 @@ async def call_in_session(
             f"session {state.session.id!r} has ended ({state.session.end_reason})"
         )
     snapshot = runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
-    entry = next((e for e in snapshot.entries if e.name == tool_name), None)
+    entry = snapshot.entry(tool_name)
     tools = state.view.tools_for(state.session.bot)
     tool = tools.get(tool_name)
     request = CallRequest(

@@ -126,6 +126,15 @@ class SnapshotEntry:
 class Snapshot:
     version: int
     entries: tuple[SnapshotEntry, ...] = field(default_factory=tuple)
+    # by name, built with the snapshot (which is built once and cached): a call's gate is a
+    # lookup, not a scan of every tool of the bot
+    _by_name: dict[str, SnapshotEntry] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_name", {e.name: e for e in self.entries})
+
+    def entry(self, name: str) -> SnapshotEntry | None:
+        return self._by_name.get(name)
 
     @property
     def names(self) -> list[str]:

@@ -28,6 +28,14 @@ def test_intent_filters_to_its_tools_plus_always_on_ones() -> None:
     assert snapshot.names == ["check_order", "escalate", "refund"]
 
 
+def test_a_snapshot_finds_its_entries_by_name_and_only_its_own() -> None:
+    snapshot = build_snapshot(VISIBLE, BOT, SessionInputs(intent="orders"))
+
+    assert [snapshot.entry(n) for n in snapshot.names] == list(snapshot.entries)
+    assert snapshot.entry("collect_lead") is None  # visible, but not in this intent's snapshot
+    assert snapshot == build_snapshot(VISIBLE, BOT, SessionInputs(intent="orders"))
+
+
 def test_without_an_intent_the_map_does_not_filter() -> None:
     assert build_snapshot(VISIBLE, BOT).names == sorted(VISIBLE)
 
