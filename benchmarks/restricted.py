@@ -299,7 +299,7 @@ def bench_http(
         asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, 1.0))
         asyncio.run(load(floor_port, "/v1/sessions/x/calls", body, None, 1.0))
         each = seconds / rounds
-        rounds_ = [
+        measured = [
             (
                 asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, each)),
                 asyncio.run(load(floor_port, "/v1/sessions/x/calls", body, None, each)),
@@ -308,14 +308,14 @@ def bench_http(
             for _ in range(rounds)
         ]
         rows = {
-            "bare": _median_load([b for b, _, _ in rounds_]),
-            "floor": _median_load([f for _, f, _ in rounds_]),
-            "call": _median_load([c for _, _, c in rounds_]),
+            "bare": _median_load([b for b, _, _ in measured]),
+            "floor": _median_load([f for _, f, _ in measured]),
+            "call": _median_load([c for _, _, c in measured]),
             "mcp": asyncio.run(bench_mcp(base, agent, seconds / 2)),
         }
         shares = {
-            "floor": statistics.median(f.rps / b.rps for b, f, _ in rounds_),
-            "call": statistics.median(c.rps / b.rps for b, _, c in rounds_),
+            "floor": statistics.median(f.rps / b.rps for b, f, _ in measured),
+            "call": statistics.median(c.rps / b.rps for b, _, c in measured),
         }
         return rows, shares
     finally:
