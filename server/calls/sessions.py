@@ -95,9 +95,7 @@ class SessionTracker:
         if tenant_breakers is None:
             tenant_breakers = await self.breakers.state(row.tenant_id)
         completed = frozenset(
-            name
-            for name, tool in view.tools_for(row.bot).items()
-            if tool.metadata.get("once_per_session") and variables.get(f"{name}_done")
+            name for name in view.once_per_session(row.bot) if variables.get(f"{name}_done")
         )
         ranking: tuple[str, ...] = ()
         epoch = 0

@@ -41,6 +41,7 @@ class TenantView:
     snapshots: OrderedDict[tuple[Any, ...], Snapshot] = field(default_factory=OrderedDict)
     pinned: dict[tuple[str, str, int], ToolDef] = field(default_factory=dict)
     _per_bot: dict[str, dict[str, ToolDef]] = field(default_factory=dict)
+    _once: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def tools_for(self, bot: str) -> dict[str, ToolDef]:
         """The tools as ``bot`` sees them: the visible ones, with the versions it pinned in
@@ -63,6 +64,18 @@ class TenantView:
                 else:
                     found[name] = pinned
         self._per_bot[bot] = found
+        return found
+
+    def once_per_session(self, bot: str) -> tuple[str, ...]:
+        """The tools of ``bot`` that run once per session (found once per view: every call's
+        session state asks which of them are done)."""
+        found = self._once.get(bot)
+        if found is None:
+            found = self._once[bot] = tuple(
+                name
+                for name, tool in self.tools_for(bot).items()
+                if tool.metadata.get("once_per_session")
+            )
         return found
 
     @property

@@ -65,6 +65,12 @@ tool = {"name": "book", "description": "Book once", "execute": execute,
     assert failed["success"] is False and failed["error"]["code"] != "already_done"
     assert booked["success"] is True
     assert again["success"] is False
+    # done in this conversation: its snapshot offers the tool no more; a new one still does
+    done = (await acme.agent.get(f"/v1/sessions/{sid}/snapshot")).json()["tools"]
+    fresh = (await acme.agent.get(f"/v1/sessions/{await attach(acme)}/snapshot")).json()["tools"]
+    assert "book" not in [t["name"] for t in done]
+    assert "book" in [t["name"] for t in fresh]
+    assert again["error"]["code"] == "tool_not_available"
 
 
 async def test_two_nodes_run_a_once_per_session_tool_once(
