@@ -21,8 +21,10 @@ async def test_a_wait_past_its_deadline_raises_timeout_error():
 
 async def test_a_wait_that_finishes_in_time_is_left_alone():
     deadlines = Deadlines()
+    done = asyncio.Event()
+    asyncio.get_running_loop().call_soon(done.set)  # what the wait waits for comes at once
     with deadlines.within(BOUND_S):
-        await asyncio.sleep(0)
+        await done.wait()
     assert len(deadlines) == 0
 
 
@@ -40,9 +42,12 @@ async def test_an_earlier_wait_rearms_the_timer_and_fires_first():
     deadlines = Deadlines()
     outcomes: dict[str, str] = {}
 
+    armed = asyncio.Event()  # the late wait has registered its deadline
+
     async def wait(name: str, seconds: float, until: asyncio.Event) -> None:
         try:
             with deadlines.within(seconds):
+                armed.set()
                 await until.wait()
             outcomes[name] = "done"
         except TimeoutError:
@@ -51,7 +56,7 @@ async def test_an_earlier_wait_rearms_the_timer_and_fires_first():
     release = asyncio.Event()
     async with asyncio.timeout(BOUND_S):
         late = asyncio.create_task(wait("late", BOUND_S * 2, release))
-        await asyncio.sleep(0)  # the late wait arms the timer first
+        await armed.wait()  # the late wait arms the timer first
         await wait("early", 0.01, asyncio.Event())  # re-arms it sooner, and times out
         assert outcomes == {"early": "timed out"}
         assert len(deadlines) == 1  # the late wait is still registered …
