@@ -122,6 +122,9 @@ class CallPipeline:
         self._sources: OrderedDict[str, ToolSource] = OrderedDict()
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[str, Executable] = OrderedDict()
+        # around writes after a tool ran: a database gone away loses them (logged), never the
+        # answer — an error would make the client retry and the tool run twice
+        self._saving = _Saving(self)
 
     async def _webhook(self, store: CallStore, tool: ToolDef) -> Executable:
         """The webhook's config and decrypted secret, cached per exact stored version."""
@@ -300,17 +303,12 @@ class CallPipeline:
         try:
             result = await self._run(store, request, tool, params, started)
         except BaseException:
-            with self._saving():
+            with self._saving:
                 await store.sessions.finish_claim(session.id, tool.name, done=False)
             raise
-        with self._saving():
+        with self._saving:
             await store.sessions.finish_claim(session.id, tool.name, done=bool(result["success"]))
         return await self._finish(store, request, tool, result, started, params)
-
-    def _saving(self) -> _Saving:
-        """Writes after a tool ran: a database gone away loses them (logged), never the
-        answer — an error would make the client retry and the tool run twice."""
-        return _Saving(self.unavailable)
 
     def _timeout(self, tool: ToolDef) -> int:
         return min(
@@ -343,7 +341,7 @@ class CallPipeline:
         ``arguments`` the tool received."""
         code = None if result["success"] else result["error"]["code"]
         if not request.test:
-            with self._saving():
+            with self._saving:
                 await self.tracker.outcome(
                     store, request.tenant_id, request.session, tool.name, code,
                     tool.metadata, tool.kind,
@@ -442,7 +440,7 @@ class CallPipeline:
         if redact:  # what on_error said with the secrets in reach
             result = redact(result)
         if outcome.ok and (outcome.updates or tool.metadata.get("once_per_session")):
-            with self._saving():
+            with self._saving:
                 await self._apply_updates(store, request, tool, outcome, result)
         for line in outcome.logs:
             tool_log.info(
@@ -614,14 +612,15 @@ class CallPipeline:
 
 
 class _Saving:
-    """``CallPipeline._saving``: a plain context manager (around awaits, it sees what they
-    raise), as it is on every call's path (an ``asynccontextmanager`` costs a generator and two
-    coroutines each time)."""
+    """``CallPipeline._saving``: one plain, stateless context manager (around awaits, it sees
+    what they raise), as it is on every call's path (an ``asynccontextmanager`` cost a
+    generator and two coroutines each time). It asks the pipeline's ``unavailable``, which is
+    set after the pipeline is built."""
 
-    __slots__ = ("unavailable",)
+    __slots__ = ("pipeline",)
 
-    def __init__(self, unavailable: Callable[[BaseException], bool]) -> None:
-        self.unavailable = unavailable
+    def __init__(self, pipeline: CallPipeline) -> None:
+        self.pipeline = pipeline
 
     def __enter__(self) -> None:
         return None
@@ -629,7 +628,7 @@ class _Saving:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any
     ) -> bool:
-        if exc is None or not isinstance(exc, Exception) or not self.unavailable(exc):
+        if exc is None or not isinstance(exc, Exception) or not self.pipeline.unavailable(exc):
             return False  # nothing went wrong, or not the database being away: raised on
         state_lost.warning("a call's session state was not saved (database away): %s", exc)
         return True
