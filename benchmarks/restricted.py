@@ -384,9 +384,8 @@ def main() -> None:
             print(f"{label:<28}{row.rps:>10.0f}{row.p50_ms:>10.2f}{ratio:>10.0%}{row.reconnects:>12}")  # fmt: skip
         bound = 2 * bare.p50_ms + pool_ms
         print(f"POST .../calls p50 {rows['call'].p50_ms:.2f} ms; target 2 x bare p50 + pool round trip = {bound:.2f} ms")  # fmt: skip
-        # With 8 requests always in flight, latency is the inverse of throughput (Little's law):
-        # the throughput at which the call's p50 would meet the bound, by this run's own ratio
-        # of the call's p50 to its mean latency.
+        # With 8 requests always in flight, latency goes as the inverse of throughput (Little's
+        # law): the throughput that would bring this run's p50 down to the bound.
         call = rows["call"]
         needed = call.rps * call.p50_ms / bound
         print(f"  a p50 within the bound needs ~{needed:.0f} calls/s at 8 in flight ({needed / bare.rps:.0%} of bare)")  # fmt: skip
