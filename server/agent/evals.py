@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from server.calls.session_calls import attach
 from server.errors import FieldError, ValidationFailedError
 from server.storage.tables import EvalRunRow, utcnow
 
@@ -42,8 +43,8 @@ async def run_evals(runtime: Runtime, tenant_id: str, bot: str) -> dict[str, Any
     results, per_tool = [], {}
     for case in cases:
         async with runtime.sessions() as session, session.begin():
-            row = await runtime.store(session).sessions.create(tenant_id, bot, None, "eval")
-        sid = row.id
+            attached = await attach(runtime, runtime.store(session), tenant_id, bot, None, "eval")
+        sid = attached.session.id
         loop.test_sessions.add(sid)
         calls: list[dict[str, Any]] = []
         rounds: list[int] = []

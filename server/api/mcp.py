@@ -56,7 +56,7 @@ from starlette.types import Receive, Scope, Send
 from server.api.deps import admit, authenticate, unit_of_work
 from server.api.problems import problem
 from server.calls.pipeline import CallRequest
-from server.calls.session_calls import load_state
+from server.calls.session_calls import attach, load_state
 from server.errors import (
     FieldError,
     ForbiddenError,
@@ -346,8 +346,9 @@ class QuiverMcp:
                 if sid is None:
                     runtime = self._runtime
                     async with runtime.sessions() as session, session.begin():
-                        row = await runtime.store(session).sessions.create(tenant, bot, None, actor)
-                    sid = self._sessions[key] = row.id  # published once committed
+                        store = runtime.store(session)
+                        attached = await attach(runtime, store, tenant, bot, None, actor)
+                    sid = self._sessions[key] = attached.session.id  # published once committed
                     while len(self._sessions) > MAX_CLIENTS:  # the oldest clients start afresh
                         self._sessions.popitem(last=False)
                 return sid

@@ -44,6 +44,14 @@ class Sessions(Protocol):
 
     touched: set[str]
 
+    async def create(
+        self,
+        tenant_id: str,
+        bot: str,
+        intent: str | None,
+        created_by: str | None,
+        customer: str | None = None,
+    ) -> SessionRecord: ...
     async def get_with_variables(
         self, tenant_id: str, session_id: str
     ) -> tuple[SessionRecord, dict[str, Any]]: ...

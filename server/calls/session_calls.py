@@ -1,5 +1,6 @@
-"""The session's use cases, shared by every adapter (the HTTP routes, MCP, the agent loop): load
-what a session request needs, and call a tool through the session's gate."""
+"""The session's use cases, shared by every adapter (the HTTP routes, MCP, the agent loop, the
+evals): attach to a bot, load what a session request needs, and call a tool through the
+session's gate."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from server.calls import envelope
 from server.calls.pipeline import CallRequest
 from server.calls.ports import CallStore
-from server.errors import NotFoundError, SessionEndedError
+from server.errors import FieldError, NotFoundError, SessionEndedError, ValidationFailedError
 from server.registry.model import SessionInputs, SessionRecord
 from server.registry.service import TenantView
 
@@ -27,6 +28,42 @@ class SessionState:
     inputs: SessionInputs
     variables: dict[str, Any]  # read-only: the node's cached copy
     trial: frozenset[str]  # tools whose tenant breaker is half-open
+
+
+@dataclass(frozen=True)
+class Attached:
+    session: SessionRecord
+    view: TenantView
+    inputs: SessionInputs  # what the new session adds to its bot's snapshot
+
+
+async def attach(
+    runtime: Runtime,
+    store: CallStore,
+    tenant_id: str,
+    bot: str,
+    intent: str | None,
+    actor: str | None,
+    customer: str | None = None,
+) -> Attached:
+    """A new session of ``bot`` (404 if the tenant has no such bot; 422 naming ``intent`` if
+    the bot has no such intent), created in ``store``'s unit of work."""
+    view = await runtime.registry.view(store, tenant_id)
+    view.bot(bot)
+    check_intent(view, bot, intent)
+    record = await store.sessions.create(tenant_id, bot, intent, actor, customer=customer)
+    inputs = await runtime.tracker.inputs(store, record, view, {})
+    return Attached(record, view, inputs)
+
+
+def check_intent(view: TenantView, bot: str, intent: str | None) -> None:
+    """``intent`` (unless None) is one the bot declares (``*``, its fallback, is not one)."""
+    intents = view.bot(bot).intents
+    if intent is not None and (not intents or intent not in intents or intent == "*"):
+        known = ", ".join(sorted(k for k in (intents or {}) if k != "*")) or "none"
+        raise ValidationFailedError(
+            [FieldError(f"bot {bot!r} has no intent {intent!r} (known: {known})", field="intent")]
+        )
 
 
 async def load_state(runtime: Runtime, store: CallStore, tenant_id: str, sid: str) -> SessionState:

@@ -782,6 +782,13 @@ _STATE = (
 )
 
 
+def _new_record(row: SessionRow) -> SessionRecord:
+    """A session this unit of work created, as the call path sees it (the rest: a new one's)."""
+    return SessionRecord(
+        id=row.id, tenant_id=row.tenant_id, bot=row.bot, intent=row.intent, customer=row.customer
+    )
+
+
 class SessionRepository:
     def __init__(self, session: Callable[[], AsyncSession]) -> None:
         self._session = session  # opened on first use (``Store.session``)
@@ -811,7 +818,8 @@ class SessionRepository:
         intent: str | None,
         created_by: str | None,
         customer: str | None = None,
-    ) -> SessionRow:
+    ) -> SessionRecord:
+        """A new session, flushed (its row exists in this unit of work), as plain data."""
         row = SessionRow(
             id=str(uuid.uuid4()),
             tenant_id=tenant_id,
@@ -825,16 +833,13 @@ class SessionRepository:
         self.session.add(row)
         await self.session.flush()
         self._created.append(row)
-        return row
+        return _new_record(row)
 
     def committed_creations(self) -> list[SessionRecord]:
         """The sessions this unit of work created, as it commits them (a row that a rollback
         took back is not among them): their state is known without reading it."""
         rows, self._created = self._created, []
-        return [
-            SessionRecord(id=r.id, tenant_id=r.tenant_id, bot=r.bot, intent=r.intent, customer=r.customer)
-            for r in rows if inspect(r).persistent
-        ]  # fmt: skip
+        return [_new_record(r) for r in rows if inspect(r).persistent]
 
     async def get(self, tenant_id: str, session_id: str) -> SessionRow:
         row = await self.session.get(SessionRow, session_id)

@@ -72,6 +72,13 @@ class Sessions:
         self.db = db
         self.touched: set[str] = set()
         self.reads = 0
+        self.created = 0
+
+    async def create(self, tenant_id: str, bot: str, intent: str | None, created_by: str | None, customer: str | None = None) -> SessionRecord:  # fmt: skip
+        self.created += 1
+        record = SessionRecord(f"new-{len(self.db.sessions)}", tenant_id, bot, intent, customer=customer)  # fmt: skip
+        self.db.sessions[record.id] = record
+        return record
 
     async def get_with_variables(self, tenant_id: str, session_id: str) -> tuple[SessionRecord, dict[str, Any]]:  # fmt: skip
         from server.errors import NotFoundError

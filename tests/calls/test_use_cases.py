@@ -1,4 +1,5 @@
-"""The session use cases (``server.calls.session_calls``: load the state, call through the gate)
+"""The session use cases (``server.calls.session_calls``: attach, load the state, call through
+the gate)
 and the call pipeline's rules, against in-memory fakes of their ports (tests/calls/fakes.py):
 no database, no worker, milliseconds per test. The same rules are tested through HTTP and MCP
 on SQLite and PostgreSQL in tests/api."""
@@ -12,8 +13,8 @@ from typing import Any
 import pytest
 
 from sandbox.engine import RunResult
-from server.calls.session_calls import call_in_session, load_state
-from server.errors import NotFoundError, SessionEndedError
+from server.calls.session_calls import attach, call_in_session, load_state
+from server.errors import NotFoundError, SessionEndedError, ValidationFailedError
 from server.registry.model import BotDef, SessionRecord
 from tests.calls.fakes import Database, Store, composed, python_tool
 
@@ -132,6 +133,31 @@ async def test_a_handoff_tools_success_hands_the_session_to_a_person(world: Worl
     assert result["success"]
     assert world.db.sessions[SID].status == "handed_off"
     assert world.runtime.handoffs.announced == [(TENANT, SID, "b", "escalate", "angry")]
+
+
+async def test_attaching_creates_a_session_whose_state_a_call_then_loads(world: World) -> None:
+    world.db.bots[TENANT]["b"] = BotDef("b", intents={"billing": ("count",)})
+    world.db.versions[TENANT] += 1
+    world.tool("count", ok())
+    async with world.unit() as store:
+        attached = await attach(world.runtime, store, TENANT, "b", "billing", "key-1", "c-9")
+    assert (attached.session.bot, attached.session.intent) == ("b", "billing")
+    assert attached.session.customer == "c-9"
+    assert attached.inputs.intent == "billing"
+    async with world.unit() as store:
+        state = await load_state(world.runtime, store, TENANT, attached.session.id)
+        result = await call_in_session(world.runtime, store, state, "count", {})
+    assert result["success"] is True
+
+
+async def test_attaching_refuses_an_unknown_bot_or_intent_and_creates_nothing(world: World) -> None:  # fmt: skip
+    async with world.unit() as store:
+        with pytest.raises(NotFoundError):
+            await attach(world.runtime, store, TENANT, "no-such-bot", None, "key-1")
+        with pytest.raises(ValidationFailedError) as refused:
+            await attach(world.runtime, store, TENANT, "b", "billing", "key-1")
+    assert refused.value.errors[0].field == "intent"
+    assert store.sessions.created == 0
 
 
 async def test_an_ended_session_refuses_and_a_missing_one_is_not_found(world: World) -> None:

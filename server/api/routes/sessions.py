@@ -50,7 +50,8 @@ from server.bootstrap import Runtime
 from server.calls import lifecycle
 from server.calls.calllog import truncate
 from server.calls.messages import MessageFormat, tool_result_message
-from server.calls.session_calls import call_in_session, load_state
+from server.calls.session_calls import attach as attach_session
+from server.calls.session_calls import call_in_session, check_intent, load_state
 from server.errors import (
     ConflictError,
     FieldError,
@@ -63,7 +64,6 @@ from server.events import diff, fingerprints
 from server.registry.definitions import check_browser_actions
 from server.registry.formats import native
 from server.registry.model import SessionRecord, Snapshot
-from server.registry.service import TenantView
 from server.storage.repositories import Store
 from server.storage.tables import SessionRow, utcnow
 
@@ -81,15 +81,6 @@ async def _session(principal, store: Store, sid: str, tenant: str | None) -> tup
 async def _state(principal, runtime: Runtime, store: Store, sid: str, tenant: str | None):
     require(principal, "agent", "developer")
     return await load_state(runtime, store, acting_tenant(principal, tenant), sid)
-
-
-def _check_intent(view: TenantView, bot: str, intent: str | None) -> None:
-    intents = view.bot(bot).intents
-    if intent is not None and (not intents or intent not in intents or intent == "*"):
-        known = ", ".join(sorted(k for k in (intents or {}) if k != "*")) or "none"
-        raise ValidationFailedError(
-            [FieldError(f"bot {bot!r} has no intent {intent!r} (known: {known})", field="intent")]
-        )
 
 
 @router.post("", status_code=201)
@@ -114,14 +105,11 @@ async def _attach(
     body: SessionCreate, principal, runtime: Runtime, store: Store, tenant: str | None
 ) -> Response:
     tenant_id = acting_tenant(principal, tenant)
-    view = await runtime.registry.view(store, tenant_id)
-    view.bot(body.bot)
-    _check_intent(view, body.bot, body.intent)
-    row = await store.sessions.create(
-        tenant_id, body.bot, body.intent, principal.key_id, customer=body.customer
+    attached = await attach_session(
+        runtime, store, tenant_id, body.bot, body.intent, principal.key_id, body.customer
     )
-    inputs = await runtime.tracker.inputs(store, row, view, {})
-    etag, snapshot = runtime.registry.rendered(view, body.bot, "native", inputs)
+    row = attached.session
+    etag, snapshot = runtime.registry.rendered(attached.view, row.bot, "native", attached.inputs)
     payload = {
         "id": row.id,
         "bot": row.bot,
@@ -168,7 +156,7 @@ async def set_intent(
 ) -> dict[str, Any]:
     tenant_id, row = await _session(principal, store, sid, tenant)
     view = await runtime.registry.view(store, tenant_id)
-    _check_intent(view, row.bot, body.intent)
+    check_intent(view, row.bot, body.intent)
     row.intent = body.intent
     await store.sessions.bump(row.id)
     return {"id": row.id, "intent": body.intent}
