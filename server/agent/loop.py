@@ -46,7 +46,13 @@ from server.agent.providers import (
     make_provider,
 )
 from server.calls import envelope as envelopes
-from server.calls.session_calls import call_in_session, load_state
+from server.calls.session_calls import (
+    CALL_ID,
+    BrowserOutcome,
+    call_in_session,
+    load_state,
+    report_browser_outcome,
+)
 from server.egress import Allowlist
 from server.errors import (
     ConflictError,
@@ -278,9 +284,9 @@ class AgentLoop:
                 raise ValidationFailedError(problems)
             calls, results = [], []
             for answer in answers:
-                call, _waits = pending.pop(answer["call_id"])
+                call, waits = pending.pop(answer["call_id"])
                 calls.append(call)
-                results.append(await self._answer(tenant_id, sid, message_id, call, answer))
+                results.append(await self._answer(tenant_id, sid, message_id, call, waits, answer))
             await self._save_results(setup, tenant_id, sid, assistant.turn, calls, results)
             if pending:
                 actions = [_action(call, waits) for call, waits in pending.values()]
@@ -467,18 +473,38 @@ class AgentLoop:
         rounds = sum(1 for r in rows if r.role == "assistant" and r.turn == assistant.turn)
         return assistant, pending, rounds
 
-    async def _answer(self, tenant_id: str, sid: str, message_id: str, call: ToolCall, answer: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
-        """The envelope a paused call ends with."""
+    async def _answer(self, tenant_id: str, sid: str, message_id: str, call: ToolCall, waits: str, answer: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+        """The envelope a paused call ends with. A browser action's outcome is recorded as one
+        reported to ``POST …/calls/{call_id}/result`` is: logged, and counted for the session
+        breaker."""
         if answer.get("approved") is True:
             return await self._run_tool(tenant_id, sid, message_id, call)
         if answer.get("approved") is False:
             reason = answer.get("reason") or "no reason given"
             return envelopes.failure(call.name, 0.0, "not_approved", f"the call was not approved: {reason}", f"The user did not approve calling {call.name} ({reason}). Do not call it again; continue without it.")  # fmt: skip
-        if answer.get("success"):
-            return envelopes.success(call.name, 0.0, answer.get("result"))
+        success = bool(answer.get("success"))
         error = answer.get("error")
         code, message = ("browser_error", str(error or "the action failed")) if not isinstance(error, dict) else (str(error.get("code") or "browser_error"), str(error.get("message") or "the action failed"))  # fmt: skip
+        if waits == "browser_action" and sid not in self.test_sessions:  # an eval's are made up
+            call_id = call.id if CALL_ID.match(call.id) else None  # longer ids: logged without
+            outcome = BrowserOutcome(call.name, success, call_id, answer.get("result"), code, message)  # fmt: skip
+            await self._report(tenant_id, sid, outcome)
+        if success:
+            return envelopes.success(call.name, 0.0, answer.get("result"))
         return envelopes.failure(call.name, 0.0, code, message)
+
+    async def _report(self, tenant_id: str, sid: str, outcome: BrowserOutcome) -> None:
+        runtime = self.runtime
+        try:
+            async with runtime.sessions() as session:
+                store = runtime.store(session)
+                async with session.begin():
+                    state = await load_state(runtime, store, tenant_id, sid)
+                    await report_browser_outcome(runtime, store, state, outcome)
+        except (ConflictError, ValidationFailedError) as exc:
+            # reported already through the route, or the page has since unregistered the
+            # action: the model still gets the outcome; the log keeps what it had
+            log.info("browser outcome of %s not recorded: %s", outcome.tool, exc)
 
     async def _ask(self, client: Provider, kind: str, model: str, system, history, tools, emit) -> Reply:  # fmt: skip
         on_text = None

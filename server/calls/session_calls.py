@@ -1,18 +1,26 @@
 """The session's use cases, shared by every adapter (the HTTP routes, MCP, the agent loop, the
-evals): attach to a bot, load what a session request needs, and call a tool through the
-session's gate."""
+evals): attach to a bot, load what a session request needs, call a tool through the session's
+gate, and record what a browser action did."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from server.calls import envelope
+from server.calls.calllog import truncate
 from server.calls.pipeline import CallRequest
 from server.calls.ports import CallStore
-from server.errors import FieldError, NotFoundError, SessionEndedError, ValidationFailedError
+from server.errors import (
+    ConflictError,
+    FieldError,
+    NotFoundError,
+    SessionEndedError,
+    ValidationFailedError,
+)
 from server.registry.model import SessionInputs, SessionRecord
 from server.registry.service import TenantView
 
@@ -134,6 +142,51 @@ async def call_in_session(
             state.tenant_id, state.session.id, state.session.bot, tool_name, reason
         )
     return result
+
+
+CALL_ID = re.compile(r"^[A-Za-z0-9_-]{1,36}$")  # a reported call's id, as the log keeps it
+ERROR_CODE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+
+@dataclass(frozen=True)
+class BrowserOutcome:
+    """What the page says a browser action did."""
+
+    tool: str
+    success: bool
+    call_id: str | None = None  # the agent's id for the call: reported once
+    result: Any = None
+    error_code: str = "browser_error"
+    error_message: str = "the browser action failed"
+    latency_ms: float = 0.0
+
+
+async def report_browser_outcome(
+    runtime: Runtime, store: CallStore, state: SessionState, outcome: BrowserOutcome
+) -> None:
+    """Log a browser action's outcome with the session's calls and count it for the session
+    breaker (three failures take the action out of the snapshot). 422 naming ``tool`` if the
+    session has no such browser action; 409 if the call was reported already. An error code
+    that is not one (lower-case words, at most 32 characters) is logged as ``browser_error``."""
+    if outcome.tool not in {a.name for a in state.inputs.browser_actions}:
+        message = f"{outcome.tool!r} is not a browser action of this session"
+        raise ValidationFailedError([FieldError(message, field="tool")])
+    sid = state.session.id
+    if outcome.call_id is not None and await store.calls.reported(sid, outcome.call_id):
+        raise ConflictError(f"call {outcome.call_id!r} was already reported")
+    code = None
+    if not outcome.success:
+        code = outcome.error_code if ERROR_CODE.match(outcome.error_code) else "browser_error"
+    await store.calls.record(
+        tenant_id=state.tenant_id, session_id=sid, tool=outcome.tool, version=0, kind="browser",
+        arguments={}, result=truncate(outcome.result), success=outcome.success,
+        latency_ms=outcome.latency_ms, error_code=code,
+        error_message=None if outcome.success else outcome.error_message[:2000], test=False,
+        cached=False, call_id=outcome.call_id,
+    )  # fmt: skip
+    await runtime.tracker.outcome(
+        store, state.tenant_id, state.session, outcome.tool, code, {}, "browser", rolling=False
+    )
 
 
 def _hands_off(tool: Any, result: dict[str, Any]) -> bool:

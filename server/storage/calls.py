@@ -210,6 +210,10 @@ class CallRepository:
         self.session.add(ToolCallRow(**row))
         await rollups.add(self.session, [row])
 
+    async def reported(self, session_id: str, call_id: str) -> bool:
+        """Whether the session's call ``call_id`` is in the log (a browser outcome, reported)."""
+        return await self.find(session_id, call_id) is not None
+
     async def find(self, session_id: str, call_id: str) -> ToolCallRow | None:
         return await self.session.scalar(
             select(ToolCallRow).where(

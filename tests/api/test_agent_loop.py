@@ -399,6 +399,31 @@ async def test_a_browser_action_pauses_the_turn_until_the_page_answers(agents: A
     assert again.status_code == 422  # answered already
 
 
+async def test_the_pages_outcomes_answered_to_a_turn_are_logged_and_open_the_breaker(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    """As outcomes reported to ``POST …/calls/{call_id}/result`` are: one use case for both."""
+    acme, sid = await setup(agents, fake)
+    await with_cart(acme, sid)
+    failure = {"code": "dom_missing", "message": "no cart button"}
+    answered = []
+    for _ in range(3):
+        fake.reply({"tool_calls": [{"name": "open_cart", "arguments": {}}]}, {"text": "It failed."})  # fmt: skip
+        paused = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "cart"})).json()  # fmt: skip
+        call_id = paused["actions"][0]["call_id"]
+        answer = [{"call_id": call_id, "success": False, "error": failure}]
+        resumed = await acme.agent.post(f"/v1/sessions/{sid}/messages/{paused['message']['id']}/results", json=answer)  # fmt: skip
+        assert resumed.status_code == 200 and resumed.json()["status"] == "completed"
+        answered.append(call_id)
+    calls = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+    snapshot = (await acme.agent.get(f"/v1/sessions/{sid}/snapshot")).json()
+    reported_again = await acme.agent.post(f"/v1/sessions/{sid}/calls/{answered[0]}/result", json={"tool": "open_cart", "success": True})  # fmt: skip
+
+    browser = [c for c in calls if c["kind"] == "browser"]
+    assert [c["call_id"] for c in browser] == answered
+    assert all(c["error"] == {"code": "dom_missing", "message": "no cart button"} for c in browser)
+    assert "open_cart" not in {t["name"] for t in snapshot["tools"]}  # the session breaker
+    assert reported_again.status_code == 409
+
+
 async def test_unanswered_actions_time_out_to_the_model(agents: Api, fake: FakeModel) -> None:
     acme, sid = await setup(agents, fake, action_timeout_s=1)
     await with_cart(acme, sid)

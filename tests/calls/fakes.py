@@ -127,6 +127,12 @@ class Calls:
     async def most_used(self, tenant: str, since_s: float, limit: int = 200) -> list[str]:
         return []
 
+    async def reported(self, session_id: str, call_id: str) -> bool:
+        return any(r["session_id"] == session_id and r["call_id"] == call_id for r in self.db.reported)  # fmt: skip
+
+    async def record(self, **row: Any) -> None:
+        self.db.reported.append(row)
+
 
 class Lifecycle:
     def __init__(self, db: Database) -> None:
@@ -153,6 +159,7 @@ class Database:
     claims: dict[tuple[str, str], bool] = field(default_factory=dict)
     openings: list[tuple[str, str, str, str | None]] = field(default_factory=list)
     logged: list[dict[str, Any]] = field(default_factory=list)
+    reported: list[dict[str, Any]] = field(default_factory=list)  # browser outcomes
 
 
 class Store:

@@ -1,5 +1,5 @@
 """The session use cases (``server.calls.session_calls``: attach, load the state, call through
-the gate)
+the gate, record a browser action's outcome)
 and the call pipeline's rules, against in-memory fakes of their ports (tests/calls/fakes.py):
 no database, no worker, milliseconds per test. The same rules are tested through HTTP and MCP
 on SQLite and PostgreSQL in tests/api."""
@@ -13,8 +13,14 @@ from typing import Any
 import pytest
 
 from sandbox.engine import RunResult
-from server.calls.session_calls import attach, call_in_session, load_state
-from server.errors import NotFoundError, SessionEndedError, ValidationFailedError
+from server.calls.session_calls import (
+    BrowserOutcome,
+    attach,
+    call_in_session,
+    load_state,
+    report_browser_outcome,
+)
+from server.errors import ConflictError, NotFoundError, SessionEndedError, ValidationFailedError
 from server.registry.model import BotDef, SessionRecord
 from tests.calls.fakes import Database, Store, composed, python_tool
 
@@ -158,6 +164,30 @@ async def test_attaching_refuses_an_unknown_bot_or_intent_and_creates_nothing(wo
             await attach(world.runtime, store, TENANT, "b", "billing", "key-1")
     assert refused.value.errors[0].field == "intent"
     assert store.sessions.created == 0
+
+
+async def test_browser_outcomes_are_logged_once_and_three_failures_take_the_action_out(world: World) -> None:  # fmt: skip
+    cart = {"name": "open_cart", "description": "Show the cart", "parameters": {}}
+    world.db.sessions[SID] = SessionRecord(SID, TENANT, "b", actions=(cart,))
+
+    async def report(outcome: BrowserOutcome) -> None:
+        async with world.unit() as store:
+            state = await load_state(world.runtime, store, TENANT, SID)
+            await report_browser_outcome(world.runtime, store, state, outcome)
+
+    for i in range(3):
+        await report(BrowserOutcome("open_cart", False, f"c-{i}", error_code="Not A Code"))
+    with pytest.raises(ConflictError):
+        await report(BrowserOutcome("open_cart", True, "c-0"))
+    with pytest.raises(ValidationFailedError) as unknown:
+        await report(BrowserOutcome("scroll_to", True, "c-9"))
+    async with world.unit() as store:
+        state = await load_state(world.runtime, store, TENANT, SID)
+
+    assert [r["call_id"] for r in world.db.reported] == ["c-0", "c-1", "c-2"]
+    assert {r["error_code"] for r in world.db.reported} == {"browser_error"}
+    assert unknown.value.errors[0].field == "tool"
+    assert "open_cart" in state.inputs.open_breakers
 
 
 async def test_an_ended_session_refuses_and_a_missing_one_is_not_found(world: World) -> None:

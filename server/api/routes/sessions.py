@@ -48,10 +48,16 @@ from server.api.views import (
 )
 from server.bootstrap import Runtime
 from server.calls import lifecycle
-from server.calls.calllog import truncate
 from server.calls.messages import MessageFormat, tool_result_message
+from server.calls.session_calls import (
+    CALL_ID,
+    BrowserOutcome,
+    call_in_session,
+    check_intent,
+    load_state,
+    report_browser_outcome,
+)
 from server.calls.session_calls import attach as attach_session
-from server.calls.session_calls import call_in_session, check_intent, load_state
 from server.errors import (
     ConflictError,
     FieldError,
@@ -69,7 +75,6 @@ from server.storage.tables import SessionRow, utcnow
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 log = logging.getLogger("quiver.sessions")
-CALL_ID = r"^[A-Za-z0-9_-]{1,36}$"
 
 
 async def _session(principal, store: Store, sid: str, tenant: str | None) -> tuple[str, SessionRow]:
@@ -252,7 +257,7 @@ async def _answer(
 @router.post("/{sid}/calls/{call_id}/result", status_code=201)
 async def report_outcome(
     sid: str,
-    call_id: Annotated[str, Path(pattern=CALL_ID)],
+    call_id: Annotated[str, Path(pattern=CALL_ID.pattern)],
     body: OutcomeBody,
     principal: PrincipalDep,
     runtime: RuntimeDep,
@@ -262,24 +267,11 @@ async def report_outcome(
     """Record what a browser action did: logged with the session's calls, and counted for the
     session breaker (three failures take the action out of the snapshot)."""
     state = await _state(principal, runtime, store, sid, tenant)
-    if body.tool not in {a.name for a in state.inputs.browser_actions}:
-        raise ValidationFailedError(
-            [FieldError(f"{body.tool!r} is not a browser action of this session", field="tool")]
-        )
-    if await store.calls.find(sid, call_id) is not None:
-        raise ConflictError(f"call {call_id!r} was already reported")
     error = body.error or OutcomeError(code="browser_error", message="the browser action failed")
-    await store.calls.record(
-        tenant_id=state.tenant_id, session_id=sid, tool=body.tool, version=0, kind="browser",
-        arguments={}, result=truncate(body.result), success=body.success,
-        latency_ms=body.latency_ms, error_code=None if body.success else error.code,
-        error_message=None if body.success else error.message, test=False, cached=False,
-        call_id=call_id,
-    )  # fmt: skip
-    await runtime.tracker.outcome(
-        store, state.tenant_id, state.session, body.tool,
-        None if body.success else error.code, {}, "browser", rolling=False,
-    )  # fmt: skip
+    outcome = BrowserOutcome(
+        body.tool, body.success, call_id, body.result, error.code, error.message, body.latency_ms
+    )
+    await report_browser_outcome(runtime, store, state, outcome)
     return {"id": call_id, "recorded": True}
 
 
