@@ -50,6 +50,7 @@ from server.calls.session_calls import (
     CALL_ID,
     BrowserOutcome,
     call_in_session,
+    change_intent,
     load_state,
     report_browser_outcome,
 )
@@ -248,9 +249,8 @@ class AgentLoop:
             async with runtime.sessions() as session:
                 store = runtime.store(session)
                 async with session.begin():
-                    current = await store.sessions.get(tenant_id, sid)
-                    current.intent = detected
-                    await store.sessions.bump(current.id)
+                    state = await load_state(runtime, store, tenant_id, sid)
+                    await change_intent(store, state, detected)
             await emit("intent", {"intent": detected, "mode": config["mode"]})
         return {
             "intent": detected if changed else intent, "detected": detected,

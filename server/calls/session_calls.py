@@ -1,5 +1,5 @@
 """The session's use cases, shared by every adapter (the HTTP routes, MCP, the agent loop, the
-evals): attach to a bot, load what a session request needs, call a tool through the session's
+evals): attach to a bot, load what a session request needs, change its intent, call a tool through the session's
 gate, and record what a browser action did."""
 
 from __future__ import annotations
@@ -72,6 +72,14 @@ def check_intent(view: TenantView, bot: str, intent: str | None) -> None:
         raise ValidationFailedError(
             [FieldError(f"bot {bot!r} has no intent {intent!r} (known: {known})", field="intent")]
         )
+
+
+async def change_intent(store: CallStore, state: SessionState, intent: str | None) -> None:
+    """The session's intent, one its bot declares (422 naming ``intent`` otherwise) or None;
+    its snapshot's gate follows."""
+    check_intent(state.view, state.session.bot, intent)
+    if intent != state.session.intent:
+        await store.sessions.set_intent(state.session.id, intent)
 
 
 async def load_state(runtime: Runtime, store: CallStore, tenant_id: str, sid: str) -> SessionState:

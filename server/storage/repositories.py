@@ -935,6 +935,15 @@ class SessionRepository:
         await self.session.flush()
         await self.bump(row.id)
 
+    async def set_intent(self, session_id: str, intent: str | None) -> None:
+        """The session's intent: its snapshot changes (a new version)."""
+        await self.session.execute(
+            update(SessionRow)
+            .where(SessionRow.id == session_id)
+            .values(intent=intent, version=SessionRow.version + 1)
+        )
+        await self.changed(session_id)
+
     async def set_actions(self, session_id: str, actions: list[dict[str, Any]]) -> None:
         row = await self.session.get(SessionRow, session_id)
         if row is None:

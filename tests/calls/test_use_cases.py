@@ -17,6 +17,7 @@ from server.calls.session_calls import (
     BrowserOutcome,
     attach,
     call_in_session,
+    change_intent,
     load_state,
     report_browser_outcome,
 )
@@ -164,6 +165,24 @@ async def test_attaching_refuses_an_unknown_bot_or_intent_and_creates_nothing(wo
             await attach(world.runtime, store, TENANT, "b", "billing", "key-1")
     assert refused.value.errors[0].field == "intent"
     assert store.sessions.created == 0
+
+
+async def test_a_new_intent_gates_the_next_call_and_an_unknown_one_changes_nothing(world: World) -> None:  # fmt: skip
+    world.db.bots[TENANT]["b"] = BotDef("b", intents={"billing": ("count",), "other": ()})
+    world.db.versions[TENANT] += 1
+    world.tool("count", ok())
+    before, _ = await world.call("count")
+    async with world.unit() as store:
+        state = await load_state(world.runtime, store, TENANT, SID)
+        with pytest.raises(ValidationFailedError) as unknown:
+            await change_intent(store, state, "shipping")
+        await change_intent(store, state, "other")
+    after, _ = await world.call("count")
+
+    assert unknown.value.errors[0].field == "intent"
+    assert before["success"] is True
+    assert after["error"]["code"] == "tool_not_available"
+    assert world.db.sessions[SID].intent == "other"
 
 
 async def test_browser_outcomes_are_logged_once_and_three_failures_take_the_action_out(world: World) -> None:  # fmt: skip

@@ -53,7 +53,7 @@ from server.calls.session_calls import (
     CALL_ID,
     BrowserOutcome,
     call_in_session,
-    check_intent,
+    change_intent,
     load_state,
     report_browser_outcome,
 )
@@ -159,12 +159,9 @@ async def set_intent(
     store: StoreDep,
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
-    tenant_id, row = await _session(principal, store, sid, tenant)
-    view = await runtime.registry.view(store, tenant_id)
-    check_intent(view, row.bot, body.intent)
-    row.intent = body.intent
-    await store.sessions.bump(row.id)
-    return {"id": row.id, "intent": body.intent}
+    state = await _state(principal, runtime, store, sid, tenant)
+    await change_intent(store, state, body.intent)
+    return {"id": sid, "intent": body.intent}
 
 
 @router.put("/{sid}/actions")
