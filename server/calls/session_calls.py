@@ -1,6 +1,7 @@
 """The session's use cases, shared by every adapter (the HTTP routes, MCP, the agent loop, the
-evals): attach to a bot, load what a session request needs, change its intent, call a tool through the session's
-gate, and record what a browser action did."""
+evals): attach to a bot, load what a session request needs, change its intent, replace its
+browser actions, call a tool through the session's gate, and record what a browser action
+did."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ from server.errors import (
     ConflictError,
     FieldError,
     NotFoundError,
+    Problems,
     SessionEndedError,
     ValidationFailedError,
 )
+from server.registry.definitions import check_browser_actions
 from server.registry.model import SessionInputs, SessionRecord
 from server.registry.service import TenantView
 
@@ -150,6 +153,30 @@ async def call_in_session(
             state.tenant_id, state.session.id, state.session.bot, tool_name, reason
         )
     return result
+
+
+async def replace_browser_actions(
+    runtime: Runtime, store: CallStore, state: SessionState, raw: Any
+) -> list[dict[str, Any]]:
+    """Replace the session's browser actions with ``raw`` (checked like tool definitions: 422
+    naming the field); a name a server tool of the session's snapshot takes is a 409. The
+    actions as kept; the same actions again write nothing."""
+    problems = Problems()
+    actions = check_browser_actions(raw, problems)
+    problems.raise_if_any()
+    snapshot = runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
+    server_tools = {e.name: e for e in snapshot.entries if e.executor == "server"}
+    taken = [a["name"] for a in actions if a["name"] in server_tools]
+    if taken:
+        clashes = "; ".join(
+            f"browser action {n!r} and server tool {n!r} ({server_tools[n].origin} "
+            f"{server_tools[n].kind} tool, version {server_tools[n].version})"
+            for n in taken
+        )
+        raise ConflictError(f"names already in this session's snapshot: {clashes}")
+    if actions != list(state.session.actions):
+        await store.sessions.set_actions(state.session.id, actions)
+    return actions
 
 
 CALL_ID = re.compile(r"^[A-Za-z0-9_-]{1,36}$")  # a reported call's id, as the log keeps it

@@ -106,6 +106,11 @@ class Sessions:
         self.db.sessions[session_id] = replace(record, intent=intent, version=record.version + 1)
         self.touched.add(session_id)
 
+    async def set_actions(self, session_id: str, actions: list[dict[str, Any]]) -> None:
+        record = self.db.sessions[session_id]
+        self.db.sessions[session_id] = replace(record, actions=tuple(actions), version=record.version + 1)  # fmt: skip
+        self.touched.add(session_id)
+
     async def count_failure(self, session_id: str, tool: str) -> int:
         key = (session_id, tool)
         self.db.failures[key] = self.db.failures.get(key, 0) + 1

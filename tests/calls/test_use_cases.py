@@ -19,6 +19,7 @@ from server.calls.session_calls import (
     call_in_session,
     change_intent,
     load_state,
+    replace_browser_actions,
     report_browser_outcome,
 )
 from server.errors import ConflictError, NotFoundError, SessionEndedError, ValidationFailedError
@@ -183,6 +184,32 @@ async def test_a_new_intent_gates_the_next_call_and_an_unknown_one_changes_nothi
     assert before["success"] is True
     assert after["error"]["code"] == "tool_not_available"
     assert world.db.sessions[SID].intent == "other"
+
+
+async def test_browser_actions_join_the_snapshot_unless_a_server_tool_has_the_name(world: World) -> None:  # fmt: skip
+    world.tool("count", ok())
+    cart = {"name": "open_cart", "description": "Show the cart", "parameters": {}}
+    clash = {"name": "count", "description": "Count on the page", "parameters": {}}
+
+    async def replace(actions: Any) -> list[dict[str, Any]]:
+        async with world.unit() as store:
+            state = await load_state(world.runtime, store, TENANT, SID)
+            return await replace_browser_actions(world.runtime, store, state, actions)
+
+    kept = await replace([cart])
+    version = world.db.sessions[SID].version
+    await replace([cart])  # the same again: nothing written
+    with pytest.raises(ConflictError):
+        await replace([cart, clash])
+    with pytest.raises(ValidationFailedError) as invalid:
+        await replace([{"name": "no spaces allowed", "description": "x", "parameters": {}}])
+    called, _ = await world.call("open_cart")
+
+    assert [a["name"] for a in kept] == ["open_cart"]
+    assert world.db.sessions[SID].version == version
+    assert [a["name"] for a in world.db.sessions[SID].actions] == ["open_cart"]
+    assert invalid.value.errors[0].field.startswith("actions")
+    assert called["error"]["code"] == "browser_action"
 
 
 async def test_browser_outcomes_are_logged_once_and_three_failures_take_the_action_out(world: World) -> None:  # fmt: skip

@@ -55,19 +55,17 @@ from server.calls.session_calls import (
     call_in_session,
     change_intent,
     load_state,
+    replace_browser_actions,
     report_browser_outcome,
 )
 from server.calls.session_calls import attach as attach_session
 from server.errors import (
-    ConflictError,
     FieldError,
     NotFoundError,
-    Problems,
     QuiverError,
     ValidationFailedError,
 )
 from server.events import diff, fingerprints
-from server.registry.definitions import check_browser_actions
 from server.registry.formats import native
 from server.registry.model import SessionRecord, Snapshot
 from server.storage.repositories import Store
@@ -175,24 +173,7 @@ async def set_actions(
 ) -> dict[str, Any]:
     """Replace the session's browser actions. A name taken by a server tool is refused (409)."""
     state = await _state(principal, runtime, store, sid, tenant)
-    problems = Problems()
-    actions = check_browser_actions(body.actions, problems)
-    problems.raise_if_any()
-    server_tools = {
-        e.name: e
-        for e in runtime.registry.snapshot(state.view, state.session.bot, state.inputs).entries
-        if e.executor == "server"
-    }
-    taken = [a["name"] for a in actions if a["name"] in server_tools]
-    if taken:
-        clashes = "; ".join(
-            f"browser action {n!r} and server tool {n!r} ({server_tools[n].origin} "
-            f"{server_tools[n].kind} tool, version {server_tools[n].version})"
-            for n in taken
-        )
-        raise ConflictError(f"names already in this session's snapshot: {clashes}")
-    if actions != list(state.session.actions or []):
-        await store.sessions.set_actions(sid, actions)
+    actions = await replace_browser_actions(runtime, store, state, body.actions)
     return {"id": sid, "actions": [a["name"] for a in actions]}
 
 
