@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from server.calls.session_calls import ERROR_CODE
 from server.errors import FieldError, ValidationFailedError
 from server.quotas import check_rate
 from server.secretbox import mask
@@ -141,7 +142,7 @@ class ActionsBody(Strict):
 
 
 class OutcomeError(Strict):
-    code: str = Field(default="browser_error", pattern=r"^[a-z][a-z0-9_]{0,31}$")
+    code: str = Field(default="browser_error", pattern=ERROR_CODE.pattern)
     message: str = Field(default="", max_length=2000)
 
 

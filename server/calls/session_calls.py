@@ -180,7 +180,7 @@ async def replace_browser_actions(
 
 
 CALL_ID = re.compile(r"^[A-Za-z0-9_-]{1,36}$")  # a reported call's id, as the log keeps it
-ERROR_CODE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+ERROR_CODE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")  # a reported failure's code
 
 
 @dataclass(frozen=True)
