@@ -11,11 +11,14 @@ import json
 import logging
 import random
 import re
+import traceback
 from contextvars import ContextVar, Token
 from datetime import UTC, datetime
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from server import known_secrets
 
 FIELDS = ("request_id", "tenant", "session", "tool")
 _context: ContextVar[dict[str, Any]] = ContextVar("quiver_log_context", default={})  # noqa: B039 - never mutated
@@ -41,7 +44,7 @@ class JsonFormatter(logging.Formatter):
             if value is not None:
                 line[key] = value
         if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
+            line["exception"] = record.exc_text or self.formatException(record.exc_info)
         return json.dumps(line, ensure_ascii=False)
 
 
@@ -85,6 +88,36 @@ class RequestIdMiddleware:
             await self.app(scope, receive, send_with_id)
         finally:
             end_request(token)
+
+
+def _redacting(make: Any) -> Any:
+    def make_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record: logging.LogRecord = make(*args, **kwargs)
+        if not known_secrets.KNOWN:
+            return record
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # arguments that do not fit the message: shown raw
+            message = f"{record.msg!r} {record.args!r}"
+        cleaned = known_secrets.redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        if record.exc_info and record.exc_info[1] is not None:
+            text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
+            record.exc_text = known_secrets.redact(text)
+        return record
+
+    make_record.redacts = True  # type: ignore[attr-defined]
+    return make_record
+
+
+def redact_every_record() -> None:
+    """No log line, whichever handler writes it, shows a secret this node has decrypted: each
+    record is cleaned as it is made (its message and its traceback), before any handler or
+    formatter sees it."""
+    current = logging.getLogRecordFactory()
+    if not getattr(current, "redacts", False):
+        logging.setLogRecordFactory(_redacting(current))
 
 
 def configure(level: str) -> None:

@@ -117,6 +117,15 @@ MODEL_TOKENS = Counter(
     ["kind"],
     registry=REGISTRY,
 )
+AGENT_REFUSALS = Counter(
+    "quiver_agent_refusals_total",
+    "What the agent loop refused a model's answer (or an answer to a paused turn), by reason: "
+    "final_round_tool_calls, round_tool_calls, turn_tool_calls, reply_tool_calls, "
+    "invalid_tool_call, message_too_large, turn_too_large, turn_deadline, provider_reply, "
+    "wrong_answer, not_an_approver",
+    ["reason"],
+    registry=REGISTRY,
+)
 UNSTORED_MESSAGES = Counter(
     "quiver_unstored_user_messages_total",
     "A failed turn's user message that could not be stored either, by code: unavailable (the "

@@ -51,7 +51,7 @@ async def run_evals(runtime: Runtime, tenant_id: str, bot: str) -> dict[str, Any
         try:
             for message in case["messages"]:
                 turn = await loop.turn(tenant_id, sid, message)
-                while turn.status != "completed":  # the page's actions cannot run in an eval
+                while turn.status in ("requires_action", "requires_approval"):  # no page in an eval
                     answers = [{"call_id": a["call_id"], "success": False, "error": "not run in an eval"} if a["kind"] != "approval" else {"call_id": a["call_id"], "approved": True} for a in turn.actions]  # fmt: skip
                     for a in turn.actions:
                         calls.append({"name": a["name"], "arguments": a["arguments"]})

@@ -16,6 +16,12 @@ Everything is stored as it happens (user message, each assistant message with it
 the tokens the provider reported, each tool result), and the call-log row of each call carries
 the id of the assistant message that asked for it. The node keeps the conversations it answered
 last (``Histories``): a session's next turn here reads no history back.
+
+The model's answers are untrusted input, bounded as ``server.agent.bounds`` says: no call runs
+from an answer that was offered no tools, at most so many calls run per round and per turn,
+what a turn stores is capped (an answer past its cap ends the turn ``incomplete``), and its
+model calls share one deadline. A paused turn takes only the answers it waits for: approvals
+(from a key the bot lets approve) for calls that need approval, outcomes for browser actions.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from server import metrics
+from server.agent import bounds as limits
+from server.agent.bounds import Bounds
 from server.agent.history import Histories, fit_to_budget, neutral
 from server.agent.intents import by_classifier, model_prompt, parse_label
 from server.agent.intents import by_rules as intents_rules
@@ -58,8 +66,10 @@ from server.egress import Allowlist
 from server.errors import (
     ConflictError,
     FieldError,
+    ForbiddenError,
     HandedOffError,
     NotFoundError,
+    ProviderError,
     SessionEndedError,
     ValidationFailedError,
 )
@@ -75,6 +85,7 @@ log = logging.getLogger("quiver.agent")
 DEFAULT_ROUNDS = 5
 DEFAULT_CONTEXT_TOKENS = 32_000
 DEFAULT_ACTION_TIMEOUT_S = 120
+DEFAULT_APPROVERS = ("agent", "developer")
 
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
 
@@ -89,8 +100,9 @@ class Turn:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     tool_usage: Usage = field(default_factory=Usage)
-    status: str = "completed"
+    status: str = "completed"  # or requires_action, requires_approval, incomplete
     actions: list[dict[str, Any]] = field(default_factory=list)
+    reason: str | None = None  # why it is incomplete: message_too_large, turn_too_large
 
     def as_dict(self) -> dict[str, Any]:
         out = {
@@ -99,9 +111,19 @@ class Turn:
             "rounds": self.rounds,
             "usage": {**self.usage.as_dict(), "tool_rounds": self.tool_usage.as_dict()},
         }
-        if self.status != "completed":
+        if self.status in ("requires_action", "requires_approval"):
             out["actions"] = self.actions
+        if self.reason is not None:
+            out["reason"] = self.reason
         return out
+
+
+@dataclass
+class Spent:
+    """What a turn has used of its bounds so far: tool calls run, bytes stored."""
+
+    calls: int = 0
+    bytes: int = 0
 
 
 @dataclass
@@ -132,6 +154,8 @@ class Setup:
     intent: str | None = None
     intents: dict[str, Any] | None = None
     intent_detection: dict[str, Any] | None = None
+    bounds: Bounds = field(default_factory=Bounds)
+    approvers: tuple[str, ...] = DEFAULT_APPROVERS
 
 
 @dataclass(frozen=True)
@@ -265,29 +289,22 @@ class AgentLoop:
         answers: list[dict[str, Any]],
         emit: Emit | None = None,
         stream: bool = False,
+        role: str | None = None,
     ) -> Turn:
-        """A paused turn goes on: the page's outcomes of browser actions, or an operator's
-        approvals (an approved call runs here; a denial reaches the model as text)."""
+        """A paused turn goes on: the page's outcomes of browser actions, or the approvals of a
+        key the bot lets approve (an approved call runs here; a denial reaches the model as
+        text). ``role``: the answering key's (None: the node itself, timing actions out)."""
         async with self._session_busy(sid):
             self.histories.take(sid)  # the results join the history: the next turn reads it
             setup = await self._setup(tenant_id, sid)
-            assistant, pending, rounds_done = await self._pending(tenant_id, sid, message_id)
-            problems = [
-                FieldError(
-                    f"{a['call_id']!r} is not an action this message waits for",
-                    field=f"[{i}].call_id",
-                )  # fmt: skip
-                for i, a in enumerate(answers)
-                if a["call_id"] not in pending
-            ]
-            if problems:
-                raise ValidationFailedError(problems)
+            assistant, pending, rounds_done, spent = await self._pending(tenant_id, sid, message_id)  # fmt: skip
+            _check_answers(answers, pending, role, setup.approvers)
             calls, results = [], []
             for answer in answers:
                 call, waits = pending.pop(answer["call_id"])
                 calls.append(call)
                 results.append(await self._answer(tenant_id, sid, message_id, call, waits, answer))
-            await self._save_results(setup, tenant_id, sid, assistant.turn, calls, results)
+            await self._save_results(setup, tenant_id, sid, assistant.turn, calls, results, spent)
             if pending:
                 actions = [_action(call, waits) for call, waits in pending.values()]
                 status = _paused_status(actions)
@@ -295,7 +312,7 @@ class AgentLoop:
             timer = self._timers.pop((sid, message_id), None)
             if timer is not None:
                 timer.cancel()
-            return await self._rounds(setup, tenant_id, sid, assistant.turn, rounds_done, emit or _nothing, stream)  # fmt: skip
+            return await self._rounds(setup, tenant_id, sid, assistant.turn, rounds_done, emit or _nothing, stream, spent)  # fmt: skip
 
     @contextlib.asynccontextmanager
     async def _session_busy(self, sid: str) -> AsyncIterator[None]:
@@ -340,10 +357,13 @@ class AgentLoop:
             user = Message(str(uuid.uuid4()), next_seq, "user", user_content)
             history.append(neutral(user))
         timeout_s = float(agent.get("action_timeout_s") or DEFAULT_ACTION_TIMEOUT_S)
+        node = runtime.settings
         return Setup(
             settings, providers, timeout_s, row.bot, user.id if user else "", history, next_seq,
             [{"id": user.id, "role": "user", "content": user.content}] if user else [], kept,
             row.intent, bot.intents, agent.get("intent_detection"),
+            Bounds.of(agent, node.agent_message_bytes, node.agent_turn_bytes),
+            tuple(agent.get("approvers") or DEFAULT_APPROVERS),
         )  # fmt: skip
 
     async def _provider(self, store: Any, view: Any, name: str) -> tuple[str, ProviderConfig]:
@@ -371,13 +391,20 @@ class AgentLoop:
         return found
 
     async def _rounds(
-        self, setup: Setup, tenant_id: str, sid: str, turn_id: str, first_round: int, emit: Emit, stream: bool
+        self, setup: Setup, tenant_id: str, sid: str, turn_id: str, first_round: int, emit: Emit,
+        stream: bool, spent: Spent | None = None,
     ) -> Turn:  # fmt: skip
-        settings, providers = setup.settings, setup.providers
+        settings, providers, bounds = setup.settings, setup.providers, setup.bounds
+        spent = spent or Spent()
         turn = Turn()
         clients = {name: self.clients.get(config) for name, (_, config) in providers.items()}
+        deadline = asyncio.get_running_loop().time() + bounds.timeout_s
         for round_no in range(first_round, settings.max_rounds + 1):
-            offer_tools = round_no < settings.max_rounds
+            room = bounds.turn_bytes - spent.bytes
+            if room <= 0:  # nothing more may be stored: the model is not asked again
+                return await self._incomplete(turn, "turn_too_large", emit)
+            max_bytes = min(bounds.message_bytes, room)
+            offer_tools = round_no < settings.max_rounds and spent.calls < bounds.turn_calls
             cheap = offer_tools and (settings.round_model, settings.round_provider) != (settings.model, settings.provider)  # fmt: skip
             provider_name = settings.round_provider if cheap else settings.provider
             model = settings.round_model if cheap else settings.model
@@ -385,9 +412,9 @@ class AgentLoop:
             context = await self._context(setup, tenant_id, sid, kind, offer_tools)
             reply = await self._ask(
                 clients[provider_name], kind, model, settings.system, context.history,
-                context.tools, emit if stream and not cheap else None,
+                context.tools, emit if stream and not cheap else None, max_bytes, deadline,
             )  # fmt: skip
-            if cheap and not reply.tool_calls:
+            if cheap and not reply.tool_calls and not reply.cut:
                 # the cheap model is done dispatching: the main model writes the answer
                 turn.tool_usage.add(reply.usage)
                 turn.usage.add(reply.usage)
@@ -396,48 +423,90 @@ class AgentLoop:
                 context = await self._context(setup, tenant_id, sid, main_kind, False)
                 reply = await self._ask(
                     clients[settings.provider], main_kind, settings.model, settings.system,
-                    context.history, None, emit if stream else None,
+                    context.history, None, emit if stream else None, max_bytes, deadline,
                 )  # fmt: skip
                 model = settings.model
+            record: dict[str, Any] = {"model": model, "usage": reply.usage.as_dict(), "tool_calls": []}  # fmt: skip
+            reply = limits.held(reply, max_bytes)
+            if reply.tool_calls and context.tools is None:  # offered none: none may run
+                limits.refused("final_round_tool_calls", len(reply.tool_calls))
+                record["dropped_tool_calls"] = [{"id": c.id, "name": c.name} for c in reply.tool_calls]  # fmt: skip
+                log.info("session %s: %d tool calls of an answer offered no tools dropped", sid, len(reply.tool_calls))  # fmt: skip
+                reply = Reply(reply.text, [], reply.usage)
+            calls, invalid, dropped = limits.checked_calls(reply.tool_calls)
+            reply = Reply(reply.text, calls, reply.usage, reply.cut)
+            if dropped:
+                record["dropped_tool_calls"] = dropped
+            runnable = [c for c in calls if c not in invalid]
+            allowed = max(min(bounds.round_calls, bounds.turn_calls - spent.calls), 0)
+            run, excess = runnable[:allowed], runnable[allowed:]
+            per = "round" if allowed == bounds.round_calls else "turn"
+            limits.refused(f"{per}_tool_calls", len(excess))
+            spent.calls += len(run)
             tool_round = bool(reply.tool_calls)
-            waits = {c.id: "approval" if c.name in context.approval else "browser_action" for c in reply.tool_calls if c.name in context.browser or c.name in context.approval}  # fmt: skip
+            waits = {c.id: "approval" if c.name in context.approval else "browser_action" for c in run if c.name in context.browser or c.name in context.approval}  # fmt: skip
             saved = await self._save_assistant(setup, tenant_id, sid, turn_id, model, reply, tool_round=tool_round, waits=waits, offered=context.offered)  # fmt: skip
+            spent.bytes += limits.reply_bytes(reply)
             turn.usage.add(reply.usage)
             if tool_round:
                 turn.tool_usage.add(reply.usage)
             await emit("usage", {"round": round_no + 1, "model": model, **reply.usage.as_dict()})
-            record: dict[str, Any] = {"model": model, "usage": reply.usage.as_dict(), "tool_calls": []}  # fmt: skip
             turn.rounds.append(record)
+            if reply.cut:
+                turn.message_id, turn.content = saved, reply.text
+                reason = "message_too_large" if max_bytes == bounds.message_bytes else "turn_too_large"  # fmt: skip
+                return await self._incomplete(turn, reason, emit)
             if not reply.tool_calls:
                 turn.message_id, turn.content = saved, reply.text
                 break
             for call in reply.tool_calls:
                 await emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})  # fmt: skip
-            waiting = [c for c in reply.tool_calls if c.id in waits]
-            now = [c for c in reply.tool_calls if c not in waiting]
-            results = await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c) for c in now))  # fmt: skip
-            for call, envelope in zip(now, results, strict=True):
+            waiting = [c for c in run if c.id in waits]
+            now = [c for c in run if c.id not in waits]
+            results = list(await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c) for c in now)))  # fmt: skip
+            answered = now + invalid + excess
+            results += [limits.no_such_tool(c) for c in invalid]
+            results += [limits.too_many(c, allowed, len(runnable), per) for c in excess]
+            for call, envelope in zip(answered, results, strict=True):
                 record["tool_calls"].append({"id": call.id, "name": call.name, "arguments": call.arguments, "envelope": envelope})  # fmt: skip
                 await emit("tool_result", {"id": call.id, "name": call.name, "envelope": envelope})  # fmt: skip
-            await self._save_results(setup, tenant_id, sid, turn_id, now, list(results))
+            await self._save_results(setup, tenant_id, sid, turn_id, answered, results, spent)
             if waiting:  # the turn pauses until the page or an operator answers
                 turn.message_id = saved
                 turn.actions = [_action(c, waits[c.id]) for c in waiting]
                 turn.status = _paused_status(turn.actions)
                 await emit(turn.status, {"message_id": saved, "actions": turn.actions})
-                self._expire_later(tenant_id, sid, saved, [c.id for c in waiting], setup.action_timeout_s)  # fmt: skip
+                self._expire_later(tenant_id, sid, saved, [(c.id, waits[c.id]) for c in waiting], setup.action_timeout_s)  # fmt: skip
                 return turn
         await emit("done", turn.as_dict())
         return turn
 
-    def _expire_later(self, tenant_id: str, sid: str, message_id: str, call_ids: list[str], after_s: float) -> None:  # fmt: skip
+    @staticmethod
+    async def _incomplete(turn: Turn, reason: str, emit: Emit) -> Turn:
+        """The turn ends short of an answer: what it stored would pass a byte cap."""
+        limits.refused(reason)
+        turn.status, turn.reason = "incomplete", reason
+        await emit("done", turn.as_dict())
+        return turn
+
+    def _expire_later(self, tenant_id: str, sid: str, message_id: str, calls: list[tuple[str, str]], after_s: float) -> None:  # fmt: skip
         """Actions nobody answers within the bot's ``action_timeout_s`` fail to the model as a
-        timeout and the turn goes on (on this node; answers sent later are refused)."""
+        timeout, approvals as denied, and the turn goes on (on this node; answers sent later
+        are refused)."""
 
         async def expire() -> None:
             await asyncio.sleep(after_s)
             self._timers.pop((sid, message_id), None)
-            answers = [{"call_id": c, "success": False, "error": {"code": "timeout", "message": "no answer from the page in time"}} for c in call_ids]  # fmt: skip
+            answers = [
+                {"call_id": c, "approved": False, "reason": "nobody answered in time"}
+                if waits == "approval"
+                else {
+                    "call_id": c,
+                    "success": False,
+                    "error": {"code": "timeout", "message": "no answer from the page in time"},
+                }  # fmt: skip
+                for c, waits in calls
+            ]
             try:
                 await self.resume(tenant_id, sid, message_id, answers)
             except (ValidationFailedError, ConflictError):
@@ -455,8 +524,9 @@ class AgentLoop:
         if task is not None:
             await asyncio.shield(task)
 
-    async def _pending(self, tenant_id: str, sid: str, message_id: str) -> tuple[Any, dict[str, tuple[ToolCall, str]], int]:  # fmt: skip
-        """The paused assistant message, its calls still waiting, and its turn's rounds so far."""
+    async def _pending(self, tenant_id: str, sid: str, message_id: str) -> tuple[Any, dict[str, tuple[ToolCall, str]], int, Spent]:  # fmt: skip
+        """The paused assistant message, its calls still waiting, its turn's rounds so far and
+        what the turn has used of its bounds."""
         runtime = self.runtime
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
@@ -470,8 +540,16 @@ class AgentLoop:
             c["id"]: (ToolCall(c["id"], c["name"], c["arguments"]), c.get("waits", "browser_action"))
             for c in assistant.tool_calls or () if c["id"] not in answered
         }  # fmt: skip
-        rounds = sum(1 for r in rows if r.role == "assistant" and r.turn == assistant.turn)
-        return assistant, pending, rounds
+        of_turn = [r for r in rows if r.turn == assistant.turn and r.role != "user"]
+        rounds = sum(1 for r in of_turn if r.role == "assistant")
+        spent = Spent(
+            sum(1 for r in of_turn if r.role == "tool") + len(pending),
+            sum(
+                len((r.content or "").encode()) + sum(map(limits.call_bytes, r.tool_calls or ()))
+                for r in of_turn
+            ),  # fmt: skip
+        )
+        return assistant, pending, rounds, spent
 
     async def _answer(self, tenant_id: str, sid: str, message_id: str, call: ToolCall, waits: str, answer: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
         """The envelope a paused call ends with. A browser action's outcome is recorded as one
@@ -506,7 +584,9 @@ class AgentLoop:
             # action: the model still gets the outcome; the log keeps what it had
             log.info("browser outcome of %s not recorded: %s", outcome.tool, exc)
 
-    async def _ask(self, client: Provider, kind: str, model: str, system, history, tools, emit) -> Reply:  # fmt: skip
+    async def _ask(self, client: Provider, kind: str, model: str, system, history, tools, emit, max_bytes: int | None = None, deadline: float | None = None) -> Reply:  # fmt: skip
+        """One model call, within the turn's ``deadline`` (the event loop's clock) and with its
+        answer held to ``max_bytes``."""
         on_text = None
         if emit is not None:
 
@@ -515,7 +595,12 @@ class AgentLoop:
 
         outcome = "ok"
         try:
-            reply = await client.complete(model, system, history, tools, on_text)
+            async with asyncio.timeout_at(deadline):
+                reply = await client.complete(model, system, history, tools, on_text, max_bytes)
+        except TimeoutError:  # the turn's deadline, not the provider's own timeout
+            outcome = "provider_timeout"
+            limits.refused("turn_deadline")
+            raise ProviderError("provider_timeout", "the turn passed its deadline (the bot's turn_timeout_s) waiting for the model") from None  # fmt: skip
         except (
             Exception
         ) as exc:  # counted under its code (a ProviderError's, else a bug), re-raised
@@ -582,17 +667,15 @@ class AgentLoop:
         (saved,) = await self._write(setup, tenant_id, sid, [message])
         return saved.id
 
-    async def _save_results(self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results) -> None:  # fmt: skip
-        messages = [
-            {
-                "role": "tool",
-                "tool_call_id": call.id,
-                "name": call.name,
-                "content": tool_text(envelope),
-                "turn": turn_id,
-            }  # fmt: skip
-            for call, envelope in zip(calls, results, strict=True)
-        ]
+    async def _save_results(self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results, spent: Spent) -> None:  # fmt: skip
+        """The results as the model will read them, each within the message cap and all within
+        what the turn may still store."""
+        messages = []
+        for call, envelope in zip(calls, results, strict=True):
+            room = max(min(setup.bounds.message_bytes, setup.bounds.turn_bytes - spent.bytes), 0)
+            content = limits.clip_result(tool_text(envelope), room)
+            spent.bytes += len(content.encode())
+            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content, "turn": turn_id})  # fmt: skip
         await self._write(setup, tenant_id, sid, messages)
 
     async def _write(self, setup: Setup, tenant_id: str, sid: str, messages: list[dict[str, Any]]) -> list[Message]:  # fmt: skip
@@ -665,6 +748,37 @@ class ProviderClients:
         for client in self._clients.values():
             await client.close()
         self._clients.clear()
+
+
+def _check_answers(
+    answers: list[dict[str, Any]], pending: dict[str, tuple[ToolCall, str]], role: str | None,
+    approvers: tuple[str, ...],
+) -> None:  # fmt: skip
+    """A paused turn takes only what it waits for: an approval (``approved``, ``reason``) for a
+    call that needs one — from a key the bot lets approve — and an outcome (``success``,
+    ``result`` or ``error``) for a browser action. Anything else would hand the model a result
+    no tool produced."""
+    problems, seen = [], set()
+    for i, answer in enumerate(answers):
+        call_id = answer["call_id"]
+        given = {k for k, v in answer.items() if v is not None} - {"call_id"}
+        if call_id not in pending:
+            problems.append(FieldError(f"{call_id!r} is not an action this message waits for", field=f"[{i}].call_id"))  # fmt: skip
+        elif call_id in seen:
+            problems.append(FieldError(f"{call_id!r} is answered twice", field=f"[{i}].call_id"))
+        elif pending[call_id][1] == "approval" and ("approved" not in given or given - {"approved", "reason"}):  # fmt: skip
+            problems.append(FieldError(f"call {call_id!r} waits for an approval: send {{call_id, approved, reason?}} and nothing else", field=f"[{i}]"))  # fmt: skip
+        elif pending[call_id][1] != "approval" and ("success" not in given or given & {"approved", "reason"}):  # fmt: skip
+            problems.append(FieldError(f"call {call_id!r} is a browser action: send its outcome {{call_id, success, result | error}}", field=f"[{i}]"))  # fmt: skip
+        seen.add(call_id)
+    if problems:
+        limits.refused("wrong_answer", len(problems))
+        raise ValidationFailedError(problems)
+    approving = any(pending[a["call_id"]][1] == "approval" for a in answers)
+    may = role is None or role == "admin" or role in approvers
+    if approving and not may:
+        limits.refused("not_an_approver")
+        raise ForbiddenError(f"this bot takes approvals from {' or '.join(approvers)} keys only")
 
 
 def _action(call: ToolCall, waits: str) -> dict[str, Any]:

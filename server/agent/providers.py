@@ -11,11 +11,19 @@ The conversation is kept in one neutral shape and turned into each provider's me
 
 Token use comes from the provider's own usage (requested in streams); ``input`` includes the
 cached part, ``cached`` is that part.
+
+A provider's answer is untrusted input. Whatever goes wrong with it surfaces as one
+``ProviderError``: an answer that cannot be read (truncated JSON, garbage events) or a stream that
+ends before the provider said it was done is ``provider_error``, never a partial answer taken as
+whole; an error's text is passed through the redactor (no API key, in any form) and cut. An
+answer is held to ``max_bytes`` as it streams in: past it, nothing more is read or forwarded, and
+the reply comes back ``cut``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -28,7 +36,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.responses import Response as OpenAIResponse
 from openai.types.responses import ResponseStreamEvent
 
-from server import tls
+from server import known_secrets, tls
 from server.agent.transport import guarded_client
 from server.errors import ProviderError
 
@@ -77,6 +85,55 @@ class Reply:
     text: str
     tool_calls: list[ToolCall] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
+    cut: bool = False  # the answer went past its byte cap: ``text`` is its start, no tool calls
+
+
+def clip(text: str, max_bytes: float) -> str:
+    """The longest start of ``text`` whose UTF-8 takes at most ``max_bytes``."""
+    data = text.encode()
+    if len(data) <= max_bytes:
+        return text
+    return data[: max(int(max_bytes), 0)].decode(errors="ignore")
+
+
+class _Output:
+    """A streamed answer held to its byte cap: text past it is neither kept nor forwarded."""
+
+    def __init__(self, max_bytes: int | None, on_text: OnText | None) -> None:
+        self.left: float = math.inf if max_bytes is None else max_bytes
+        self.parts: list[str] = []
+        self.on_text = on_text
+        self.cut = False
+
+    async def text(self, piece: str) -> bool:
+        """Keep and forward ``piece`` (as much of it as fits); False once the cap is reached."""
+        size = len(piece.encode())
+        if size > self.left:
+            piece, self.cut = clip(piece, self.left), True
+            size = len(piece.encode())
+        self.left -= size
+        if piece:
+            self.parts.append(piece)
+            if self.on_text is not None:
+                await self.on_text(piece)
+        return not self.cut
+
+    def count(self, piece: str) -> bool:
+        """A piece of a tool call (not forwarded); False once the cap is passed."""
+        self.left -= len(piece.encode())
+        self.cut = self.cut or self.left < 0
+        return not self.cut
+
+    def reply(self, calls: list[ToolCall], usage: Usage) -> Reply:
+        text = "".join(self.parts)
+        return Reply(text, [], usage, cut=True) if self.cut else Reply(text, calls, usage)
+
+
+class StreamEnded(ProviderError):
+    def __init__(self) -> None:
+        super().__init__(
+            "provider_error", "the model provider's stream ended before its answer did"
+        )
 
 
 class Provider(Protocol):
@@ -87,12 +144,14 @@ class Provider(Protocol):
         history: list[dict[str, Any]],
         tools: list[dict[str, Any]] | None,
         on_text: OnText | None = None,
+        max_bytes: int | None = None,
     ) -> Reply: ...
 
     async def close(self) -> None: ...
 
 
 def make_provider(config: ProviderConfig, http_client: Any = None) -> Provider:
+    known_secrets.remember(config.api_key)  # shown in no error, log line or row
     if config.kind == "openai":
         return OpenAIChat(config)
     if config.kind == "openai-responses":
@@ -138,6 +197,12 @@ def _arguments(text: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"__unparsed__": text or ""}
 
 
+def _said(text: object) -> str:
+    """What a provider said, as anyone may see it: every known secret redacted, then cut (in
+    that order, so a key cut in half cannot show its first half)."""
+    return known_secrets.redact(str(text))[:300]
+
+
 def _raised(exc: Exception) -> ProviderError:
     """The SDK's error as a stable code: never a 500, never the key."""
     timeout = (openai.APITimeoutError, anthropic.APITimeoutError)
@@ -152,13 +217,25 @@ def _raised(exc: Exception) -> ProviderError:
     status = getattr(exc, "status_code", None)
     detail = f"the model provider answered {status}" if status else "the model provider failed"
     message = getattr(exc, "message", None) or str(exc)
-    return ProviderError("provider_error", f"{detail}: {str(message)[:300]}")
+    return ProviderError("provider_error", f"{detail}: {_said(message)}")
+
+
+def _unreadable(exc: Exception) -> ProviderError:
+    """An answer that could not be read: broken JSON, events that are not the wire format, a
+    connection lost mid-answer."""
+    if isinstance(exc, TRANSPORT_TIMEOUTS):
+        return ProviderError("provider_timeout", "the model provider did not answer in time")
+    kind = "connection" if isinstance(exc, TRANSPORT_ERRORS) else "answer"
+    return ProviderError("provider_error", f"the model provider's {kind} failed: {_said(type(exc).__name__)}")  # fmt: skip
 
 
 PROVIDER_ERRORS = (openai.OpenAIError, anthropic.AnthropicError)
 # google-genai raises its transport's own errors (httpx, or its fork httpx2)
 TRANSPORT_TIMEOUTS = (httpx.TimeoutException, httpx2.TimeoutException)
 TRANSPORT_ERRORS = (httpx.HTTPError, httpx2.HTTPError)
+# what reading a broken answer raises: JSON and validation errors are ValueErrors; the rest is
+# an SDK meeting a shape it did not expect; a stream cut off mid-way is a transport error
+UNREADABLE = (ValueError, TypeError, KeyError, AttributeError, IndexError, *TRANSPORT_ERRORS)
 
 
 # The OpenAI SDK's requests, posted as its own methods post them but for their transform of
@@ -210,7 +287,7 @@ class OpenAIChat:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None) -> Reply:
+    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:  # fmt: skip
         kwargs: dict[str, Any] = {"model": model, "messages": self.messages(system, history)}
         if tools:
             kwargs["tools"] = tools
@@ -218,9 +295,11 @@ class OpenAIChat:
             if on_text is None:
                 response = await self.client.post(_CHAT, body=kwargs, cast_to=ChatCompletion)
                 return self._reply(response)
-            return await self._stream(kwargs, on_text)
+            return await self._stream(kwargs, _Output(max_bytes, on_text))
         except PROVIDER_ERRORS as exc:
             raise _raised(exc) from None
+        except UNREADABLE as exc:
+            raise _unreadable(exc) from None
 
     def _reply(self, response: Any) -> Reply:
         choice = response.choices[0].message if response.choices else None
@@ -231,34 +310,41 @@ class OpenAIChat:
         ]
         return Reply((choice.content or "") if choice else "", calls, _openai_usage(response.usage))
 
-    async def _stream(self, kwargs: dict[str, Any], on_text: OnText) -> Reply:
+    async def _stream(self, kwargs: dict[str, Any], out: _Output) -> Reply:
         body = {**kwargs, "stream": True, "stream_options": {"include_usage": True}}
         stream = await self.client.post(
             _CHAT, body=body, cast_to=ChatCompletion, stream=True,
             stream_cls=openai.AsyncStream[ChatCompletionChunk],
         )  # fmt: skip
-        text: list[str] = []
         calls: dict[int, dict[str, Any]] = {}
         usage = Usage()
-        async for chunk in stream:
-            if chunk.usage is not None:
-                usage = _openai_usage(chunk.usage)
-            for choice in chunk.choices or ():
-                delta = choice.delta
-                if delta.content:
-                    text.append(delta.content)
-                    await on_text(delta.content)
-                for part in delta.tool_calls or ():
-                    call = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
-                    call["id"] = part.id or call["id"]
-                    if part.function is not None:
-                        call["name"] += part.function.name or ""
-                        call["arguments"] += part.function.arguments or ""
+        finished = False
+        try:
+            async for chunk in stream:
+                if chunk.usage is not None:
+                    usage = _openai_usage(chunk.usage)
+                for choice in chunk.choices or ():
+                    finished = finished or choice.finish_reason is not None
+                    delta = choice.delta
+                    if delta.content and not await out.text(delta.content):
+                        return out.reply([], usage)
+                    for part in delta.tool_calls or ():
+                        call = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})  # fmt: skip
+                        call["id"] = part.id or call["id"]
+                        if part.function is not None:
+                            call["name"] += part.function.name or ""
+                            call["arguments"] += part.function.arguments or ""
+                            if not out.count((part.function.name or "") + (part.function.arguments or "")):  # fmt: skip
+                                return out.reply([], usage)
+        finally:
+            await stream.close()
+        if not finished:
+            raise StreamEnded()
         tool_calls = [
             ToolCall(c["id"], c["name"], _arguments(c["arguments"]))
             for _, c in sorted(calls.items())
         ]
-        return Reply("".join(text), tool_calls, usage)
+        return out.reply(tool_calls, usage)
 
 
 def _openai_usage(usage: Any) -> Usage:
@@ -293,7 +379,7 @@ class OpenAIResponses:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None) -> Reply:
+    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:  # fmt: skip
         kwargs: dict[str, Any] = {"model": model, "input": self.items(history)}
         if system:
             kwargs["instructions"] = system
@@ -302,21 +388,33 @@ class OpenAIResponses:
         try:
             if on_text is None:
                 return self._reply(await self.client.post(_RESPONSES, body=kwargs, cast_to=OpenAIResponse))  # fmt: skip
-            final = None
-            stream = await self.client.post(
-                _RESPONSES, body={**kwargs, "stream": True}, cast_to=OpenAIResponse, stream=True,
-                stream_cls=openai.AsyncStream[ResponseStreamEvent],
-            )  # fmt: skip
-            async for event in stream:
-                if event.type == "response.output_text.delta":
-                    await on_text(event.delta)
-                elif event.type == "response.completed":
-                    final = event.response
-            if final is None:
-                raise ProviderError("provider_error", "the stream ended without a response")
-            return self._reply(final)
+            return await self._stream(kwargs, _Output(max_bytes, on_text))
         except PROVIDER_ERRORS as exc:
             raise _raised(exc) from None
+        except UNREADABLE as exc:
+            raise _unreadable(exc) from None
+
+    async def _stream(self, kwargs: dict[str, Any], out: _Output) -> Reply:
+        final = None
+        stream = await self.client.post(
+            _RESPONSES, body={**kwargs, "stream": True}, cast_to=OpenAIResponse, stream=True,
+            stream_cls=openai.AsyncStream[ResponseStreamEvent],
+        )  # fmt: skip
+        try:
+            async for event in stream:
+                if event.type == "response.output_text.delta":
+                    if not await out.text(event.delta):
+                        return out.reply([], Usage())
+                elif event.type == "response.function_call_arguments.delta":
+                    if not out.count(event.delta):
+                        return out.reply([], Usage())
+                elif event.type == "response.completed":
+                    final = event.response
+        finally:
+            await stream.close()
+        if final is None:
+            raise StreamEnded()
+        return self._reply(final)
 
     @staticmethod
     def _reply(response: Any) -> Reply:
@@ -374,7 +472,7 @@ class AnthropicMessages:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None) -> Reply:
+    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:  # fmt: skip
         kwargs: dict[str, Any] = {
             "model": model, "max_tokens": MAX_TOKENS, "messages": self.messages(history),
         }  # fmt: skip
@@ -385,9 +483,11 @@ class AnthropicMessages:
         try:
             if on_text is None:
                 return self._reply(await self.client.messages.create(**kwargs))
-            return await self._stream(kwargs, on_text)
+            return await self._stream(kwargs, _Output(max_bytes, on_text))
         except PROVIDER_ERRORS as exc:
             raise _raised(exc) from None
+        except UNREADABLE as exc:
+            raise _unreadable(exc) from None
 
     @staticmethod
     def _reply(message: Any) -> Reply:
@@ -395,27 +495,38 @@ class AnthropicMessages:
         calls = [ToolCall(b.id, b.name, dict(b.input or {})) for b in message.content if b.type == "tool_use"]  # fmt: skip
         return Reply(text, calls, _anthropic_usage(message.usage))
 
-    async def _stream(self, kwargs: dict[str, Any], on_text: OnText) -> Reply:
+    async def _stream(self, kwargs: dict[str, Any], out: _Output) -> Reply:
         stream = await self.client.messages.create(**kwargs, stream=True)
-        text: list[str] = []
         blocks: dict[int, dict[str, Any]] = {}
         usage = Usage()
-        async for event in stream:
-            if event.type == "message_start":
-                usage = _anthropic_usage(event.message.usage)
-            elif event.type == "content_block_start" and event.content_block.type == "tool_use":
-                block = event.content_block
-                blocks[event.index] = {"id": block.id, "name": block.name, "json": ""}
-            elif event.type == "content_block_delta":
-                if event.delta.type == "text_delta":
-                    text.append(event.delta.text)
-                    await on_text(event.delta.text)
-                elif event.delta.type == "input_json_delta" and event.index in blocks:
-                    blocks[event.index]["json"] += event.delta.partial_json
-            elif event.type == "message_delta" and event.usage is not None:
-                usage.output = event.usage.output_tokens or usage.output
+        stopped = False
+        try:
+            async for event in stream:
+                if event.type == "message_start":
+                    usage = _anthropic_usage(event.message.usage)
+                elif event.type == "content_block_start" and event.content_block.type == "tool_use":  # fmt: skip
+                    block = event.content_block
+                    blocks[event.index] = {"id": block.id, "name": block.name, "json": ""}
+                    if not out.count(block.id + block.name):
+                        return out.reply([], usage)
+                elif event.type == "content_block_delta":
+                    if event.delta.type == "text_delta":
+                        if not await out.text(event.delta.text):
+                            return out.reply([], usage)
+                    elif event.delta.type == "input_json_delta" and event.index in blocks:
+                        blocks[event.index]["json"] += event.delta.partial_json
+                        if not out.count(event.delta.partial_json):
+                            return out.reply([], usage)
+                elif event.type == "message_delta" and event.usage is not None:
+                    usage.output = event.usage.output_tokens or usage.output
+                elif event.type == "message_stop":
+                    stopped = True
+        finally:
+            await stream.close()
+        if not stopped:
+            raise StreamEnded()
         calls = [ToolCall(b["id"], b["name"], _arguments(b["json"] or "{}")) for _, b in sorted(blocks.items())]  # fmt: skip
-        return Reply("".join(text), calls, usage)
+        return out.reply(calls, usage)
 
 
 def _anthropic_usage(usage: Any) -> Usage:
@@ -480,7 +591,7 @@ class Gemini:
                 out.append(t.Content(role="user", parts=[t.Part(text=m["content"])]))
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None) -> Reply:
+    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:  # fmt: skip
         from google.genai import errors
 
         t = self.types
@@ -494,24 +605,41 @@ class Gemini:
             if on_text is None:
                 response = await self.client.aio.models.generate_content(model=model, contents=contents, config=config)  # fmt: skip
                 return self._reply([response])
-            chunks = []
-            stream = await self.client.aio.models.generate_content_stream(model=model, contents=contents, config=config)  # fmt: skip
-            async for chunk in stream:
-                chunks.append(chunk)
-                text = "".join(p.text for c in chunk.candidates or () for p in (c.content.parts if c.content else None) or () if p.text)  # fmt: skip
-                if text:
-                    await on_text(text)
-            return self._reply(chunks)
+            return await self._stream(model, contents, config, _Output(max_bytes, on_text))
         except errors.APIError as exc:
             if exc.code in (401, 403):
                 raise ProviderError(
                     "provider_auth", "the model provider refused the API key"
                 ) from None
-            raise ProviderError("provider_error", f"the model provider answered {exc.code}: {str(exc.message)[:300]}") from None  # fmt: skip
+            raise ProviderError("provider_error", f"the model provider answered {exc.code}: {_said(exc.message)}") from None  # fmt: skip
         except TRANSPORT_TIMEOUTS:
             raise ProviderError("provider_timeout", "the model provider did not answer in time") from None  # fmt: skip
         except TRANSPORT_ERRORS as exc:  # refused by the egress guard, connection lost, …
-            raise ProviderError("provider_error", f"the model provider failed: {exc}") from None
+            raise ProviderError("provider_error", f"the model provider failed: {_said(exc)}") from None  # fmt: skip
+        except UNREADABLE as exc:
+            raise _unreadable(exc) from None
+
+    async def _stream(self, model: str, contents: list[Any], config: Any, out: _Output) -> Reply:
+        chunks = []
+        finished = False
+        stream = await self.client.aio.models.generate_content_stream(model=model, contents=contents, config=config)  # fmt: skip
+        try:
+            async for chunk in stream:
+                chunks.append(chunk)
+                finished = finished or any(c.finish_reason for c in chunk.candidates or ())
+                text = "".join(p.text for c in chunk.candidates or () for p in (c.content.parts if c.content else None) or () if p.text)  # fmt: skip
+                if text and not await out.text(text):
+                    return out.reply([], self._reply(chunks).usage)
+                calls = [p.function_call for c in chunk.candidates or () for p in (c.content.parts if c.content else None) or () if p.function_call]  # fmt: skip
+                if calls and not out.count(json.dumps([c.args for c in calls], default=str)):
+                    return out.reply([], self._reply(chunks).usage)
+        finally:
+            close = getattr(stream, "aclose", None)  # an async generator: stop reading
+            if close is not None:
+                await close()
+        if not finished:
+            raise StreamEnded()
+        return self._reply(chunks)
 
     @staticmethod
     def _reply(chunks: list[Any]) -> Reply:

@@ -13,7 +13,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from server import bootstrap, isolation
+from server import bootstrap, isolation, logs
 from server.api import console, docs, openapi, problems
 from server.api.direct_door import DirectDoor
 from server.api.limits import BodyLimitMiddleware, RateLimitHeadersMiddleware
@@ -78,6 +78,8 @@ class QuiverApp(FastAPI):
 
 
 def create_app(settings: Settings) -> FastAPI:
+    logs.redact_every_record()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = await bootstrap.start(settings)

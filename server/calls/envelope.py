@@ -49,6 +49,7 @@ CODES: dict[str, Code] = {
     "engine_unavailable": Code(False, "Tool '{tool}' cannot run on this server yet. Tell the user you cannot do this right now."),
     "missing_secret": Code(False, "Tool '{tool}' is not fully configured on this server yet. Tell the user you cannot do this right now."),
     "not_approved": Code(True),
+    "too_many_tool_calls": Code(False),
     # the webhooks' (docs/egress.md)
     "upstream_4xx": Code(True),
     "upstream_5xx": Code(True),

@@ -402,12 +402,15 @@ async def answer_actions(
     stream: bool = False,
 ) -> Response:
     """The outcomes of a paused turn's browser actions (`[{call_id, success, result|error}]`)
-    or the decisions on its approvals (`[{call_id, approved, reason}]`); once every call is
-    answered the loop resumes and answers as `POST …/messages` does (`?stream=true` for SSE)."""
+    or the decisions on its approvals (`[{call_id, approved, reason}]`, from a key the bot's
+    `approvers` name); once every call is answered the loop resumes and answers as
+    `POST …/messages` does (`?stream=true` for SSE). An answer of the wrong kind for its call
+    (an outcome for a call waiting for approval, say) is a 422 naming it."""
     tenant_id = await _loop_scope(principal, runtime, sid, tenant, check=stream)
-    given = [a.model_dump() for a in answers]
+    given = [a.model_dump(exclude_unset=True) for a in answers]
+    role = "admin" if principal.is_admin else principal.role
     return await _run_turn(
-        lambda emit, streaming: runtime.agent.resume(tenant_id, sid, mid, given, emit, streaming),
+        lambda emit, streaming: runtime.agent.resume(tenant_id, sid, mid, given, emit, streaming, role),
         stream, sid,
     )  # fmt: skip
 
