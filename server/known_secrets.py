@@ -19,6 +19,8 @@ import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import quote, quote_plus
 
 MIN_LENGTH = 8
@@ -48,6 +50,7 @@ class KnownSecrets:
     def __init__(self) -> None:
         self._values: OrderedDict[str, None] = OrderedDict()  # the oldest is forgotten first
         self._pattern: re.Pattern[str] | None = None
+        self._longest = 0
         self._lock = threading.Lock()  # remembered from the event loop and from threads
 
     def remember(self, value: str | None) -> None:
@@ -72,6 +75,7 @@ class KnownSecrets:
                 every = {f for value in self._values for f in forms(value)}
                 # longest first: a secret containing another is replaced whole
                 alternatives = sorted(every, key=len, reverse=True)
+                self._longest = len(alternatives[0]) if alternatives else 0
                 pattern = self._pattern = re.compile("|".join(map(re.escape, alternatives)))
         return pattern
 
@@ -79,6 +83,28 @@ class KnownSecrets:
         if not self._values or not text:
             return text
         return self._compiled().sub(MARKER, text)
+
+    def redact_value(self, value: Any, depth: int = 0) -> Any:
+        """``redact`` over every string of JSON data (keys too)."""
+        if not self._values:
+            return value
+        if isinstance(value, str):
+            return self.redact(value)
+        if depth > 64:
+            return value
+        if isinstance(value, dict):
+            return {self.redact(str(k)): self.redact_value(v, depth + 1) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.redact_value(v, depth + 1) for v in value]
+        return value
+
+    @property
+    def longest(self) -> int:
+        """The longest form of a remembered value: a stream holds back one less than this."""
+        if not self._values:
+            return 0
+        self._compiled()
+        return self._longest
 
     def forget_all(self) -> None:
         """For tests that need a node that has decrypted nothing yet."""
@@ -90,3 +116,26 @@ class KnownSecrets:
 KNOWN = KnownSecrets()
 remember = KNOWN.remember
 redact = KNOWN.redact
+redact_value = KNOWN.redact_value
+
+
+class RedactedStream:
+    """Text streamed out piece by piece with every remembered secret redacted, even one split
+    across pieces: the last ``longest - 1`` characters wait for the next piece (or ``end``)."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self.send = send
+        self.held = ""
+        self.keep = max(KNOWN.longest - 1, 0)
+
+    async def __call__(self, piece: str) -> None:
+        text = redact(self.held + piece)
+        cut = max(len(text) - self.keep, 0)
+        self.held = text[cut:]
+        if cut:
+            await self.send(text[:cut])
+
+    async def end(self) -> None:
+        if self.held:
+            held, self.held = self.held, ""
+            await self.send(redact(held))

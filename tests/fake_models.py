@@ -6,6 +6,13 @@ network and no mocks inside the process.
 A step of the script: ``{"text": "..."}`` or ``{"tool_calls": [{"name", "arguments"}]}`` (both
 may be given), ``"usage": {"input", "output", "cached"}``, or ``{"status": 500}`` / ``{"status":
 401}`` to fail, or ``{"hang": True}`` to never answer (a provider timeout).
+
+Faults a broken or hostile provider shows (OpenAI Chat Completions): ``{"status": 400,
+"echo_key": True}`` answers with an error that repeats the request's ``Authorization`` header
+(as sent and URL-encoded); ``{"raw": "...", "content_type": "..."}`` answers 200 with that body
+(truncated JSON, or a non-SSE body to a streamed request); ``{"cut": True}`` ends a stream in
+the middle of a chunk; ``{"garbage": True}`` streams events that are not JSON; ``{"trickle_s":
+0.5}`` streams one word per interval; ``{"big": n}`` streams n bytes of text in 16 KiB chunks. ``sent`` counts the text bytes streamed so far.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import json
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -37,6 +45,7 @@ class FakeModel:
         self.record = True  # keep every request (off for long benchmark runs)
         self.closed = asyncio.Event()
         self.hanging = asyncio.Event()  # set when a request starts to hang
+        self.sent = 0  # text bytes streamed (Chat Completions)
         self.app = Starlette(routes=[
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/responses", self._responses, methods=["POST"]),
@@ -67,8 +76,14 @@ class FakeModel:
     # OpenAI Chat Completions -------------------------------------------------------------------
     async def _chat(self, request: Request) -> Response:
         body, step = await self._next(request)
+        if step.get("echo_key"):  # a provider that repeats the credentials it was sent
+            auth = request.headers.get("authorization", "")
+            echoed = f"invalid request; headers: Authorization: {auth}; url: ?key={quote(auth.split()[-1], safe='')}"  # fmt: skip
+            return JSONResponse({"error": {"message": echoed, "type": "invalid_request_error"}}, step.get("status", 400))  # fmt: skip
         if "status" in step:
             return JSONResponse({"error": {"message": "scripted failure", "type": "server_error"}}, step["status"])  # fmt: skip
+        if "raw" in step:
+            return Response(step["raw"], 200, media_type=step.get("content_type", "application/json"))  # fmt: skip
         usage = {**DEFAULT_USAGE, **step.get("usage", {})}
         calls = [
             {
@@ -99,7 +114,21 @@ class FakeModel:
         async def events() -> AsyncIterator[bytes]:
             yield chunk({"role": "assistant", "content": ""})
             for piece in _pieces(step.get("text") or ""):
+                if step.get("trickle_s"):
+                    await asyncio.sleep(step["trickle_s"])
+                self.sent += len(piece.encode())
                 yield chunk({"content": piece})
+            for _ in range(step.get("big", 0) // 16_384):  # a model that will not stop …
+                if await request.is_disconnected():  # … until its client hangs up
+                    return
+                self.sent += 16_384
+                yield chunk({"content": "x" * 16_384})
+            if step.get("cut"):  # the connection ends in the middle of a chunk
+                yield chunk({"content": "and then"})[:25]
+                return
+            if step.get("garbage"):
+                yield b"data: {this is not json\n\n"
+                return
             for i, call in enumerate(calls):
                 arguments = call["function"]["arguments"]
                 half = len(arguments) // 2

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from server import metrics
+from server import known_secrets, metrics
 from server.agent import bounds as limits
 from server.agent.bounds import Bounds
 from server.agent.history import Histories, fit_to_budget, neutral
@@ -590,13 +590,17 @@ class AgentLoop:
         on_text = None
         if emit is not None:
 
-            async def on_text(delta: str) -> None:
+            async def say(delta: str) -> None:
                 await emit("text", {"delta": delta})
+
+            on_text = known_secrets.RedactedStream(say)  # a key the model repeats stays unsaid
 
         outcome = "ok"
         try:
             async with asyncio.timeout_at(deadline):
                 reply = await client.complete(model, system, history, tools, on_text, max_bytes)
+            if on_text is not None:
+                await on_text.end()
         except TimeoutError:  # the turn's deadline, not the provider's own timeout
             outcome = "provider_timeout"
             limits.refused("turn_deadline")
@@ -610,6 +614,10 @@ class AgentLoop:
             metrics.MODEL_CALLS.labels(kind=kind, outcome=outcome).inc()
         for name, value in (("input", reply.usage.input), ("output", reply.usage.output), ("cached", reply.usage.cached)):  # fmt: skip
             metrics.MODEL_TOKENS.labels(kind=name).inc(value)
+        if known_secrets.KNOWN:
+            reply.text = known_secrets.redact(reply.text)
+            for call in reply.tool_calls:
+                call.arguments = known_secrets.redact_value(call.arguments)
         return reply
 
     async def _context(self, setup: Setup, tenant_id: str, sid: str, kind: str, offer_tools: bool) -> Context:  # fmt: skip

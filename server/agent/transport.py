@@ -16,6 +16,10 @@ from typing import Any
 from server import tls
 from server.egress import Allowlist, EgressDenied, EgressGuard
 
+# The most of one provider answer read at all (a streamed one is cut far sooner, at the agent
+# loop's message cap): a provider that sends more is failing, and must not fill the node's memory.
+MAX_ANSWER_BYTES = 16 << 20
+
 
 def guarded_client(
     http: ModuleType, guard: EgressGuard, extra: Allowlist | None, timeout_s: float
@@ -33,7 +37,25 @@ def guarded_client(
             request.url = http.URL(str(target.url))
             request.headers["Host"] = host
             request.extensions = {**request.extensions, "sni_hostname": target.host}
-            return await self.inner.handle_async_request(request)
+            response = await self.inner.handle_async_request(request)
+            response.stream = Capped(response.stream, request)
+            return response
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class Capped(http.AsyncByteStream):  # type: ignore[name-defined,misc]
+        def __init__(self, inner: Any, request: Any) -> None:
+            self.inner, self.request = inner, request
+
+        async def __aiter__(self) -> Any:
+            seen = 0
+            async for chunk in self.inner:
+                seen += len(chunk)
+                if seen > MAX_ANSWER_BYTES:
+                    message = f"the provider's answer passed {MAX_ANSWER_BYTES} bytes"
+                    raise http.ReadError(message, request=self.request)
+                yield chunk
 
         async def aclose(self) -> None:
             await self.inner.aclose()

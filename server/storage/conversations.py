@@ -268,6 +268,13 @@ class MessageRepository:
         stmt = select(MessageRow).where(MessageRow.session_id == session_id).order_by(MessageRow.seq)  # fmt: skip
         return list(await self.session.scalars(stmt))
 
+    async def page(self, session_id: str, after_seq: int | None, limit: int) -> list[MessageRow]:
+        """Up to ``limit`` messages after ``after_seq``, in order (the session's index)."""
+        stmt = select(MessageRow).where(MessageRow.session_id == session_id)
+        if after_seq is not None:
+            stmt = stmt.where(MessageRow.seq > after_seq)
+        return list(await self.session.scalars(stmt.order_by(MessageRow.seq).limit(limit)))
+
     async def tokens(
         self, tenant_id: str | None, since: datetime, until: datetime, bot: str | None = None,
         session_id: str | None = None,

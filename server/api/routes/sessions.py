@@ -28,7 +28,14 @@ from server.api.deps import (
     unit_of_work,
 )
 from server.api.idempotency import IdempotencyKey, answer_once
-from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor, page
+from server.api.paging import (
+    CursorQuery,
+    LimitQuery,
+    decode_cursor,
+    decode_id_cursor,
+    encode_cursor,
+    keyset,
+)
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import (
     ActionAnswer,
@@ -474,7 +481,9 @@ async def list_messages(
     """The session's transcript in order: user, assistant (with its tool calls and tokens) and
     tool messages, whole — a page at a time."""
     _, row = await _session(principal, store, sid, tenant)
-    rows, next_cursor = page(await store.messages.history(row.id), lambda m: [m.seq], limit, cursor)
+    after = decode_id_cursor(cursor)
+    rows = await store.messages.page(row.id, after, limit + 1)
+    rows, next_cursor = keyset(rows, limit, lambda m: [m.seq])
     return {"messages": [message_public(m) for m in rows], "next_cursor": next_cursor}
 
 
