@@ -37,7 +37,6 @@ import base64
 import contextlib
 import logging
 import re
-import time
 import weakref
 from collections import OrderedDict
 from typing import Any
@@ -55,8 +54,7 @@ from starlette.types import Receive, Scope, Send
 
 from server.api.deps import admit, authenticate, unit_of_work
 from server.api.problems import problem
-from server.calls.pipeline import CallRequest
-from server.calls.session_calls import attach, load_state
+from server.calls.session_calls import attach, call_in_session, load_state
 from server.errors import (
     FieldError,
     ForbiddenError,
@@ -389,30 +387,28 @@ class QuiverMcp:
     async def _call_in(
         self, ctx: Any, params: types.CallToolRequestParams, store: Any
     ) -> types.CallToolResult:
+        """``tools/call`` is the session's call use case, as over HTTP and in the agent loop: the
+        same gate, ended sessions, handoff, breakers and once-per-session. MCP's own part: a name
+        the client was never offered is a protocol error (``Unknown tool``), and the session's
+        refusals are protocol errors too; a tool's failure is a result (``is_error``)."""
         state, snapshot = await self._state(ctx, store)
-        runtime = self._runtime
         name = params.name
         entry = snapshot.entry(name)
-        if entry is not None and entry.executor != "server":
-            entry = None  # a browser action: the agent runs it, not MCP
-        tool = state.view.tools_for(state.session.bot).get(name)
-        request = CallRequest(
-            tenant_id=state.tenant_id, tool=name, arguments=params.arguments or {},
-            session=state.session, variables=state.variables, modules=state.view.sandbox_modules,
-            egress_allow=state.view.egress_allow, trial=name in state.trial,
-        )  # fmt: skip
-        if entry is None and tool is not None and name in state.inputs.open_breakers:
-            return _result(runtime.pipeline.circuit_open(request, tool, time.perf_counter()))
-        if entry is None:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
+        held_out = name in state.inputs.open_breakers  # answered by the gate: circuit_open
+        if (entry is None or entry.executor != "server") and not held_out:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")  # browser actions too
         try:
-            envelope = await runtime.pipeline.call(store, request, tool)
+            envelope = await call_in_session(
+                self._runtime, store, state, name, params.arguments or {}
+            )
         except QuotaExceededError as exc:  # to the model as a failed call, as HTTP says 429
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=exc.detail)],
                 structured_content={"error": {"code": exc.code, "message": exc.detail}},
                 is_error=True,
             )
+        except QuiverError as exc:  # the session refuses (ended): HTTP's 409
+            raise MCPError(types.INVALID_REQUEST, exc.detail, {"code": exc.code}) from None
         return _result(envelope)
 
     async def _listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams):

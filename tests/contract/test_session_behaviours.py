@@ -1,0 +1,139 @@
+"""One behaviour, one implementation: each session behaviour runs over every door — HTTP, MCP
+and the agent loop — on SQLite and PostgreSQL, and the doors must agree. A door that drifts
+(MCP once ran tools in ended sessions, and left a handed-off session active) fails here."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tests.api.test_agent_loop import KEY
+from tests.api.test_calls import python
+from tests.conftest import Api, TenantKeys
+from tests.contract.doors import BOT, Door, open_door
+from tests.fake_models import FakeModel
+
+ORDER = python("""
+def execute(params, context):
+    return {"success": True, "order": params["order_id"]}
+
+
+tool = {"name": "check_order", "description": "Check an order",
+        "parameters": {"order_id": {"type": "string", "required": True}}, "execute": execute}
+""")
+CRM = python("""
+def execute(params, context):
+    raise ValueError("the CRM is down")
+
+
+tool = {"name": "crm", "description": "Ask the CRM", "execute": execute}
+""")
+ONCE = python("""
+def execute(params, context):
+    return {"success": True, "welcomed": True}
+
+
+tool = {"name": "welcome", "description": "Welcome the customer once", "execute": execute,
+        "metadata": {"once_per_session": True}}
+""")
+INTENTS = {"orders": ["check_order"], "support": ["crm"], "*": ["welcome", "escalate_to_human"]}
+
+
+DOORS = pytest.mark.parametrize("kind", ["http", "mcp", "loop"])
+
+
+@contextlib.asynccontextmanager
+async def session_through(kind: str, api: Api, fake: FakeModel) -> AsyncIterator[Door]:
+    """A session of the bot ``b`` (every tool, its model on the fake server) through one door.
+    (A context in the test's own task: the MCP client's task group must end where it began.)"""
+    acme = await api.tenant("acme", shared=["escalate_to_human"])
+    await prepare(api, acme, fake)
+    async with contextlib.AsyncExitStack() as stack:
+        yield await open_door(kind, api, acme, fake, stack)
+
+
+async def prepare(api: Api, acme: TenantKeys, fake: FakeModel) -> None:
+    assert (await api.admin.put(f"/v1/tenants/{acme.id}/egress", json={"allow": [fake.host]})).status_code == 200  # fmt: skip
+    provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": KEY, "models": ["big"]}
+    assert (await acme.dev.put("/v1/providers/main", json=provider)).status_code == 201
+    for tool in (ORDER, CRM, ONCE):
+        assert (await acme.dev.post("/v1/tools", json=tool)).status_code == 201
+    bot = {"name": BOT, "tools": None, "intents": INTENTS, "model": "main/big"}
+    assert (await acme.dev.post("/v1/bots", json=bot)).status_code == 201
+
+
+async def runs(api: Api, door: Door) -> int:
+    """How many calls of the session the log holds."""
+    await api.runtime.call_log.flush()
+    return len((await door.acme.agent.get(f"/v1/sessions/{door.sid}/calls")).json()["calls"])
+
+
+async def status(door: Door) -> str:
+    return (await door.acme.dev.get(f"/v1/sessions/{door.sid}")).json()["status"]
+
+
+@DOORS
+async def test_an_ended_session_runs_nothing(agents: Api, fake: FakeModel, kind: str) -> None:
+    async with session_through(kind, agents, fake) as door:
+        before = await door.call("check_order", {"order_id": "AB1"})
+        ended = await door.acme.agent.post(f"/v1/sessions/{door.sid}/end", json={})
+        after = await door.call("check_order", {"order_id": "AB2"})
+
+        assert before.success is True and ended.status_code == 200
+        assert after.refused == "session_ended"
+        assert await runs(agents, door) == 1
+
+
+@DOORS
+async def test_a_handoff_tool_hands_the_session_to_a_person(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        handed = await door.call("escalate_to_human", {"reason": "wants a person"})
+
+        assert handed.success is True, handed
+        assert await status(door) == "handed_off"
+
+
+@DOORS
+async def test_a_once_per_session_tool_runs_once(agents: Api, fake: FakeModel, kind: str) -> None:
+    async with session_through(kind, agents, fake) as door:
+        first = await door.call("welcome", {})
+        second = await door.call("welcome", {})
+
+        assert first.success is True
+        assert second.success is False and second.code == "tool_not_available"
+        assert await runs(agents, door) == 1
+
+
+@DOORS
+async def test_three_failures_open_the_sessions_breaker(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        failures = [await door.call("crm", {}) for _ in range(3)]
+        held_out = await door.call("crm", {})
+
+        assert [f.code for f in failures] == ["tool_error"] * 3
+        assert held_out.success is False and held_out.code == "circuit_open"
+        assert await runs(agents, door) == 4  # the refusal is logged too, and the tool did not run
+
+
+@DOORS
+async def test_a_tool_outside_the_sessions_intent_is_not_available(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        changed = await door.acme.agent.put(
+            f"/v1/sessions/{door.sid}/intent", json={"intent": "orders"}
+        )
+
+        inside = await door.call("check_order", {"order_id": "AB1"})
+        outside = await door.call("crm", {})
+        always = await door.call("welcome", {})
+
+        assert changed.status_code == 200
+        assert inside.success is True and always.success is True
+        assert outside.success is False and outside.code == "tool_not_available"
