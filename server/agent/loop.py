@@ -56,7 +56,9 @@ from server.agent.providers import (
 from server.calls import envelope as envelopes
 from server.calls.session_calls import (
     CALL_ID,
+    DEFAULT_APPROVERS,
     BrowserOutcome,
+    approvers,
     call_in_session,
     change_intent,
     load_state,
@@ -85,7 +87,6 @@ log = logging.getLogger("quiver.agent")
 DEFAULT_ROUNDS = 5
 DEFAULT_CONTEXT_TOKENS = 32_000
 DEFAULT_ACTION_TIMEOUT_S = 120
-DEFAULT_APPROVERS = ("agent", "developer")
 
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
 
@@ -363,7 +364,7 @@ class AgentLoop:
             [{"id": user.id, "role": "user", "content": user.content}] if user else [], kept,
             row.intent, bot.intents, agent.get("intent_detection"),
             Bounds.of(agent, node.agent_message_bytes, node.agent_turn_bytes),
-            tuple(agent.get("approvers") or DEFAULT_APPROVERS),
+            approvers(view, row.bot),
         )  # fmt: skip
 
     async def _provider(self, store: Any, view: Any, name: str) -> tuple[str, ProviderConfig]:

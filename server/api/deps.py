@@ -177,6 +177,11 @@ def require(principal: Principal, *roles: Role) -> None:
         raise ForbiddenError(f"this needs a {' or '.join(roles)} key")
 
 
+def role_of(principal: Principal) -> str:
+    """The caller's role as the use cases know it: ``admin``, ``developer`` or ``agent``."""
+    return "admin" if principal.is_admin else str(principal.role)
+
+
 def acting_tenant(principal: Principal, tenant: str | None, *, allow_global: bool = False) -> str:
     """The tenant a request acts for: the key's own, or for admins the ``?tenant=`` value."""
     if not principal.is_admin:

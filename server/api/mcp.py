@@ -52,7 +52,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.types import Receive, Scope, Send
 
-from server.api.deps import admit, authenticate, unit_of_work
+from server.api.deps import admit, authenticate, role_of, unit_of_work
 from server.api.problems import problem
 from server.calls.session_calls import attach, call_in_session, load_state
 from server.errors import (
@@ -398,9 +398,11 @@ class QuiverMcp:
         if (entry is None or entry.executor != "server") and not held_out:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")  # browser actions too
         try:
+            principal, _bot, _mcp_session = self._caller(ctx)
             envelope = await call_in_session(
-                self._runtime, store, state, name, params.arguments or {}
-            )
+                self._runtime, store, state, name, params.arguments or {},
+                caller=role_of(principal),
+            )  # fmt: skip
         except QuotaExceededError as exc:  # to the model as a failed call, as HTTP says 429
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=exc.detail)],

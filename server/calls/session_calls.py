@@ -106,6 +106,14 @@ async def load_state(runtime: Runtime, store: CallStore, tenant_id: str, sid: st
     return SessionState(tenant_id, record, view, inputs, variables, breakers.half_open)
 
 
+DEFAULT_APPROVERS = ("agent", "developer")
+
+
+def approvers(view: TenantView, bot: str) -> tuple[str, ...]:
+    """The roles whose keys may approve a call of ``bot`` that needs approval (admins always)."""
+    return tuple((view.bot(bot).agent or {}).get("approvers") or DEFAULT_APPROVERS)
+
+
 async def call_in_session(
     runtime: Runtime,
     store: CallStore,
@@ -114,11 +122,17 @@ async def call_in_session(
     arguments: Any,
     message_id: str | None = None,
     test: bool = False,
+    caller: str | None = None,
 ) -> dict[str, Any]:
     """Run a server tool of the session's snapshot through the gate: a tool outside the
     snapshot, held out by a breaker or run in the browser answers its failure envelope; an ended
     session refuses (409 ``session_ended``). A handoff tool's success hands the session to a
-    person (``handed_off``, an event, the tenant's handoff webhook)."""
+    person (``handed_off``, an event, the tenant's handoff webhook).
+
+    A tool that needs approval (``metadata.requires_approval``) runs for a direct ``caller``
+    (the role of the key calling over HTTP or MCP: its call is its approval) only if the bot
+    takes approvals from that role; otherwise it answers ``not_approved``. The agent loop runs
+    such a call (``caller=None``) only once it was approved."""
     if state.session.status == "ended":
         raise SessionEndedError(
             f"session {state.session.id!r} has ended ({state.session.end_reason})"
@@ -141,6 +155,11 @@ async def call_in_session(
     if entry.executor == "browser":
         message = f"{tool_name!r} is a browser action: the agent runs it and reports the outcome"
         return envelope.failure(tool_name, 0.0, "browser_action", message)
+    if caller is not None and tools[tool_name].metadata.get("requires_approval") is True:
+        allowed = approvers(state.view, state.session.bot)
+        if caller != "admin" and caller not in allowed:
+            message = f"{tool_name!r} needs an approval by a {' or '.join(allowed)} key"
+            return envelope.failure(tool_name, 0.0, "not_approved", message)
     result = await runtime.pipeline.call(store, request, tools[tool_name])
     store.answered = True  # the tool ran: its answer goes out whatever the commit meets
     if (

@@ -28,6 +28,7 @@ class Outcome:
     success: bool | None = None
     code: str | None = None
     result: Any = None
+    paused: str | None = None  # the agent loop's turn waits (requires_approval, requires_action)
 
 
 class Door(Protocol):
@@ -92,7 +93,11 @@ class LoopDoor:
         )
         if answered.status_code != 200:
             return Outcome(refused=answered.json()["code"])
-        return _envelope(answered.json()["rounds"][0]["tool_calls"][0]["envelope"])
+        turn = answered.json()
+        if turn["status"] in ("requires_approval", "requires_action"):
+            self.fake.script.clear()
+            return Outcome(paused=turn["status"])
+        return _envelope(turn["rounds"][0]["tool_calls"][0]["envelope"])
 
 
 async def open_door(

@@ -38,7 +38,19 @@ def execute(params, context):
 tool = {"name": "welcome", "description": "Welcome the customer once", "execute": execute,
         "metadata": {"once_per_session": True}}
 """)
-INTENTS = {"orders": ["check_order"], "support": ["crm"], "*": ["welcome", "escalate_to_human"]}
+REFUND = python("""
+def execute(params, context):
+    return {"success": True, "refunded": params["order_id"]}
+
+
+tool = {"name": "refund", "description": "Refund an order", "execute": execute,
+        "parameters": {"order_id": {"type": "string", "required": True}},
+        "metadata": {"requires_approval": True}}
+""")
+INTENTS = {
+    "orders": ["check_order"], "support": ["crm"],
+    "*": ["welcome", "escalate_to_human", "refund"],
+}  # fmt: skip
 
 
 DOORS = pytest.mark.parametrize("kind", ["http", "mcp", "loop"])
@@ -58,9 +70,9 @@ async def prepare(api: Api, acme: TenantKeys, fake: FakeModel) -> None:
     assert (await api.admin.put(f"/v1/tenants/{acme.id}/egress", json={"allow": [fake.host]})).status_code == 200  # fmt: skip
     provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": KEY, "models": ["big"]}
     assert (await acme.dev.put("/v1/providers/main", json=provider)).status_code == 201
-    for tool in (ORDER, CRM, ONCE):
+    for tool in (ORDER, CRM, ONCE, REFUND):
         assert (await acme.dev.post("/v1/tools", json=tool)).status_code == 201
-    bot = {"name": BOT, "tools": None, "intents": INTENTS, "model": "main/big"}
+    bot = {"name": BOT, "tools": None, "intents": INTENTS, "model": "main/big", "approvers": ["developer"]}  # fmt: skip
     assert (await acme.dev.post("/v1/bots", json=bot)).status_code == 201
 
 
@@ -137,3 +149,17 @@ async def test_a_tool_outside_the_sessions_intent_is_not_available(
         assert changed.status_code == 200
         assert inside.success is True and always.success is True
         assert outside.success is False and outside.code == "tool_not_available"
+
+
+@DOORS
+async def test_a_call_that_needs_approval_does_not_run_unapproved(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    """The bot takes approvals from developer keys only: the agent's own call (over HTTP or
+    MCP) is no approval, and the loop's pauses for one."""
+    async with session_through(kind, agents, fake) as door:
+        asked = await door.call("refund", {"order_id": "AB1"})
+
+        assert asked.success is not True and asked.refused is None
+        assert asked.code == "not_approved" or asked.paused == "requires_approval"
+        assert await runs(agents, door) == 0

@@ -25,6 +25,7 @@ from server.api.deps import (
     acting_tenant,
     developer_tenant,
     require,
+    role_of,
     unit_of_work,
 )
 from server.api.idempotency import IdempotencyKey, answer_once
@@ -236,7 +237,9 @@ async def _answer(
     sid: str, body: CallBody, principal, runtime: Runtime, store: Store, tenant: str | None
 ) -> dict[str, Any]:
     state = await _state(principal, runtime, store, sid, tenant)
-    return await call_in_session(runtime, store, state, body.tool, body.arguments)
+    return await call_in_session(
+        runtime, store, state, body.tool, body.arguments, caller=role_of(principal)
+    )
 
 
 @router.post("/{sid}/calls/{call_id}/result", status_code=201)
@@ -415,7 +418,7 @@ async def answer_actions(
     (an outcome for a call waiting for approval, say) is a 422 naming it."""
     tenant_id = await _loop_scope(principal, runtime, sid, tenant, check=stream)
     given = [a.model_dump(exclude_unset=True) for a in answers]
-    role = "admin" if principal.is_admin else principal.role
+    role = role_of(principal)
     return await _run_turn(
         lambda emit, streaming: runtime.agent.resume(tenant_id, sid, mid, given, emit, streaming, role),
         stream, sid,
