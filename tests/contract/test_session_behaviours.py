@@ -47,9 +47,18 @@ tool = {"name": "refund", "description": "Refund an order", "execute": execute,
         "parameters": {"order_id": {"type": "string", "required": True}},
         "metadata": {"requires_approval": True}}
 """)
+RATES = python("""
+def execute(params, context):
+    return {"success": True, "rate": 1.08, "currency": params["currency"]}
+
+
+tool = {"name": "rates", "description": "Today's exchange rate", "execute": execute,
+        "parameters": {"currency": {"type": "string", "required": True}},
+        "metadata": {"cacheable": True, "cache_ttl": 60}}
+""")
 INTENTS = {
     "orders": ["check_order"], "support": ["crm"],
-    "*": ["welcome", "escalate_to_human", "refund"],
+    "*": ["welcome", "escalate_to_human", "refund", "rates"],
 }  # fmt: skip
 
 
@@ -70,7 +79,7 @@ async def prepare(api: Api, acme: TenantKeys, fake: FakeModel) -> None:
     assert (await api.admin.put(f"/v1/tenants/{acme.id}/egress", json={"allow": [fake.host]})).status_code == 200  # fmt: skip
     provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": KEY, "models": ["big"]}
     assert (await acme.dev.put("/v1/providers/main", json=provider)).status_code == 201
-    for tool in (ORDER, CRM, ONCE, REFUND):
+    for tool in (ORDER, CRM, ONCE, REFUND, RATES):
         assert (await acme.dev.post("/v1/tools", json=tool)).status_code == 201
     bot = {"name": BOT, "tools": None, "intents": INTENTS, "model": "main/big", "approvers": ["developer"]}  # fmt: skip
     assert (await acme.dev.post("/v1/bots", json=bot)).status_code == 201
@@ -163,3 +172,19 @@ async def test_a_call_that_needs_approval_does_not_run_unapproved(
         assert asked.success is not True and asked.refused is None
         assert asked.code == "not_approved" or asked.paused == "requires_approval"
         assert await runs(agents, door) == 0
+
+
+@DOORS
+async def test_a_cacheable_result_is_reused_for_equal_arguments(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        first = await door.call("rates", {"currency": "USD"})
+        again = await door.call("rates", {"currency": "USD"})
+        other = await door.call("rates", {"currency": "GBP"})
+        await agents.runtime.call_log.flush()
+        log = (await door.acme.agent.get(f"/v1/sessions/{door.sid}/calls")).json()["calls"]
+
+        assert first.success and again.success and other.success
+        assert again.result == first.result
+        assert sorted(c["cached"] for c in log) == [False, False, True]
