@@ -30,6 +30,7 @@ from server.calls.pipeline import CallPipeline
 from server.calls.session_state import SessionStates
 from server.calls.sessions import SessionTracker, UsageRanking
 from server.calls.webhook import WebhookEngine
+from server.clock import Clock
 from server.dependency import Dependency
 from server.egress import Allowlist, EgressGuard
 from server.errors import FieldError, Problems
@@ -118,6 +119,7 @@ class Runtime:
     session_states: SessionStates = field(default_factory=SessionStates)
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
+    clock: Clock = field(default_factory=Clock)
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
     _watcher: asyncio.Task[None] | None = None
     javascript_loaded: asyncio.Task[None] | None = None
@@ -368,7 +370,9 @@ async def ensure_admin_key(runtime: Runtime) -> str | None:
     return key.token
 
 
-async def start(settings: Settings) -> Runtime:
+async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
+    """The node, built from ``settings``; ``clock``: a test's, to move time instead of sleeping."""
+    clock = clock or Clock()
     engine = create_engine(settings.effective_database_url)
     if settings.auto_migrate:
         await migrate.upgrade(engine)
@@ -442,9 +446,11 @@ async def start(settings: Settings) -> Runtime:
         task.add_done_callback(background.discard)
 
     tracker = SessionTracker(
-        FallbackBreakers(RedisBreakers(redis), MemoryBreakers(), redis_health)
+        FallbackBreakers(
+            RedisBreakers(redis, clock=clock.time), MemoryBreakers(clock.time), redis_health
+        )
         if redis is not None
-        else MemoryBreakers(),
+        else MemoryBreakers(clock.time),
         BreakerPolicy(
             min_calls=settings.breaker_min_calls,
             failure_rate=settings.breaker_failure_rate,
@@ -453,12 +459,13 @@ async def start(settings: Settings) -> Runtime:
         ),
         UsageRanking(settings.usage_refresh_s),
         on_tenant_change=breaker_moved,
+        clock=clock.time,
     )
     pipeline = CallPipeline(
         registry, {"restricted": restricted, "wasm": wasm, "javascript": javascript, **({"python-wasm": python_wasm} if python_wasm else {})},
         HttpHost(guard), WebhookEngine(guard), call_log,
         settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox, tracker,
-        ResultCache(settings.result_cache_entries, redis, health=redis_health),
+        ResultCache(settings.result_cache_entries, redis, health=redis_health, clock=clock.monotonic),
         OnceClaims(sessions),
     )  # fmt: skip
     pipeline.unavailable = is_unavailable
@@ -480,6 +487,7 @@ async def start(settings: Settings) -> Runtime:
     pipeline.wasm_max_memory_mb = settings.wasm_max_memory_mb
     runtime = Runtime(
         settings=settings,
+        clock=clock,
         session_states=SessionStates(settings.session_cache_size),
         engine=engine,
         sessions=sessions,
@@ -508,8 +516,8 @@ async def start(settings: Settings) -> Runtime:
 
     runtime.agent = AgentLoop(runtime)
     runtime.handoffs = Handoffs(runtime)
-    runtime.hooks = SessionEndHooks(runtime)
-    runtime.sweeper = SessionSweeper(runtime, settings.session_sweep_s)
+    runtime.hooks = SessionEndHooks(runtime, clock.time)
+    runtime.sweeper = SessionSweeper(runtime, settings.session_sweep_s, clock.time)
     runtime.sweeper.start()
     pipeline.llm = ToolLlm(runtime).chat
     if registry.disk.pending:  # the folder's JavaScript files, loaded in QuickJS

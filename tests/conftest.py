@@ -21,10 +21,12 @@ import pytest
 from sqlalchemy import text
 
 from server.api.app import create_app
+from server.clock import Clock
 from server.secretbox import generate_key
 from server.settings import Settings
 from server.storage import migrate
 from server.storage.database import create_engine
+from server.storage.tables import Base
 
 pytest_plugins = ["tests.wasm_modules"]  # the `compiled` fixture: WASI modules built from C
 PG_SERVER = os.environ.get(
@@ -32,29 +34,11 @@ PG_SERVER = os.environ.get(
 )
 PG_DB = f"quiver_test_{os.getpid()}"
 ADMIN_KEY = "test-admin-key-" + "a" * 40
-TABLES = (
-    "tool_calls",
-    "tool_call_daily",
-    "tool_call_latency",
-    "breaker_openings",
-    "session_tool_failures",
-    "session_variables",
-    "sessions",
-    "audit_log",
-    "tool_versions",
-    "tools",
-    "bots",
-    "api_keys",
-    "dataset_items",
-    "datasets",
-    "customer_preferences",
-    "leads",
-    "form_submissions",
-    "forms",
-    "appointments",
-    "calendars",
-    "tenants",
-)
+# every table the models declare is emptied between tests (a table a change adds, too), but
+# compiled WASM modules: keyed by their content's hash, they hold no test's state and are costly
+# to build again. The schema's own bookkeeping (alembic_version) is not a model's.
+KEPT = {"wasm_artefacts"}
+TABLES = tuple(sorted(set(Base.metadata.tables) - KEPT))
 
 
 def _pg_url(database: str) -> str:
@@ -170,6 +154,10 @@ class Api:
     def runtime(self):
         return self.app.state.runtime
 
+    @property
+    def clock(self) -> Clock:
+        return self.app.state.runtime.clock
+
     def client(self, key: str | None) -> httpx.AsyncClient:
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         client = httpx.AsyncClient(
@@ -211,8 +199,10 @@ class Api:
 
 @contextlib.asynccontextmanager
 async def api_for(settings: Settings) -> AsyncIterator[Api]:
-    """A started app for these settings, with the admin client (for tests that vary them)."""
-    app = create_app(settings)
+    """A started app for these settings, with the admin client (for tests that vary them). Its
+    clock is the test's: ``api.clock.advance(s)`` moves the node's time (breakers, caches,
+    hooks, the sweeper) without sleeping."""
+    app = create_app(settings, Clock())
     async with app.router.lifespan_context(app):
         api = Api(app, None)  # type: ignore[arg-type]
         api.admin = api.client(ADMIN_KEY)

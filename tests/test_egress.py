@@ -170,28 +170,43 @@ def test_address_classification(address: str, public: bool) -> None:
     assert is_public(ipaddress.ip_address(address)) is public
 
 
-async def test_each_tenant_has_its_own_cap_on_concurrent_outbound_calls(upstream_http) -> None:
+async def test_each_tenant_has_its_own_cap_on_concurrent_outbound_calls() -> None:
+    """With one outbound call per tenant at a time, a tenant's second call waits for its first
+    while another tenant's goes ahead — seen by an upstream that holds each request until told."""
     import asyncio
-    import time
 
-    capped = EgressGuard(
-        httpx.AsyncClient(trust_env=False), Allowlist.parse("127.0.0.2"), per_tenant=1
-    )
-    url = f"{upstream_http.base}/sleep/300"
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
 
-    started = time.perf_counter()
-    await asyncio.gather(
-        capped.request("GET", url, tenant="a"), capped.request("GET", url, tenant="a")
-    )
-    same_tenant = time.perf_counter() - started
-    started = time.perf_counter()
-    await asyncio.gather(
-        capped.request("GET", url, tenant="a"), capped.request("GET", url, tenant="b")
-    )
-    two_tenants = time.perf_counter() - started
+    from tests.servers import free_port, served
 
-    assert same_tenant >= 0.6
-    assert two_tenants < 0.55
+    arrived: list[str] = []
+    two_arrived, release = asyncio.Event(), asyncio.Event()
+
+    async def hold(request) -> JSONResponse:
+        arrived.append(request.query_params["who"])
+        if len(arrived) == 2:
+            two_arrived.set()
+        await release.wait()
+        return JSONResponse({"ok": True})
+
+    app = Starlette(routes=[Route("/hold", hold)])
+    port = free_port()
+    capped = EgressGuard(httpx.AsyncClient(trust_env=False), Allowlist.parse("127.0.0.2"), per_tenant=1)  # fmt: skip
+    async with served(app, "127.0.0.2", port):
+        url = f"http://127.0.0.2:{port}/hold"
+        calls = [
+            asyncio.create_task(capped.request("GET", f"{url}?who={who}", tenant=tenant))
+            for who, tenant in (("a1", "a"), ("a2", "a"), ("b1", "b"))
+        ]
+        await asyncio.wait_for(two_arrived.wait(), 5)
+        held = sorted(arrived)
+        release.set()
+        await asyncio.wait_for(asyncio.gather(*calls), 5)
+
+    assert held in (["a1", "b1"], ["a2", "b1"])  # one of a's, and b's beside it
+    assert sorted(arrived) == ["a1", "a2", "b1"]  # a's second went once its first was done
 
 
 EMBEDDED_PRIVATE = [

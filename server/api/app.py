@@ -39,6 +39,7 @@ from server.api.routes import (
     tools,
     usage,
 )
+from server.clock import Clock
 from server.logs import RequestIdMiddleware
 from server.settings import Settings
 
@@ -77,12 +78,13 @@ class QuiverApp(FastAPI):
         await door.serve_direct(scope, receive, send, hot)
 
 
-def create_app(settings: Settings) -> FastAPI:
+def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
+    """The application for ``settings``; ``clock``: a test's, to move the node's time."""
     logs.redact_every_record()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        runtime = await bootstrap.start(settings)
+        runtime = await bootstrap.start(settings, clock)
         for notice in runtime.notices:
             print(notice, flush=True)
         if settings.require_isolation or settings.demo:

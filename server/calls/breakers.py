@@ -14,6 +14,7 @@ happens lazily, at the first read after the cool-down (atomically, so nodes agre
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -67,8 +68,8 @@ class Breakers(Protocol):
     async def close(self) -> None: ...
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
+def _ms(clock: Callable[[], float]) -> int:
+    return int(clock() * 1000)
 
 
 @dataclass
@@ -82,7 +83,8 @@ class _Tool:
 class MemoryBreakers:
     """One node's breakers, for a single node or when no Redis is configured."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
         self._tools: dict[tuple[str, str], _Tool] = {}
         self._generation: dict[str, int] = {}
         self._open: dict[str, set[str]] = {}  # tenant → tools not closed
@@ -94,7 +96,7 @@ class MemoryBreakers:
         names = self._open.get(tenant)
         if not names:
             return TenantBreakers(generation=self._generation.get(tenant, 0))
-        now = _now_ms()
+        now = _ms(self.clock)
         open_: set[str] = set()
         half: set[str] = set()
         for name in names:
@@ -109,7 +111,7 @@ class MemoryBreakers:
         entry = self._tools.get((tenant, tool))
         if entry is None or entry.state == "closed":
             return True
-        now = _now_ms()
+        now = _ms(self.clock)
         if entry.state == "open" and entry.until > now:
             return False
         if entry.state == "open":
@@ -126,7 +128,7 @@ class MemoryBreakers:
             if ok:
                 return None  # nothing to count against: a closed breaker with no failures yet
             entry = self._tools[(tenant, tool)] = _Tool()
-        now = _now_ms()
+        now = _ms(self.clock)
         if entry.state == "half":
             if ok:
                 del self._tools[(tenant, tool)]
@@ -265,7 +267,10 @@ return false
 class RedisBreakers:
     """Breakers shared by every node through Redis; each step is one atomic Lua script."""
 
-    def __init__(self, redis: Any, prefix: str = "quiver:breaker:") -> None:
+    def __init__(
+        self, redis: Any, prefix: str = "quiver:breaker:", clock: Callable[[], float] = time.time
+    ) -> None:
+        self.clock = clock  # every node's must agree: Redis keeps the times it is given
         self.redis = redis
         self.prefix = prefix
         self._state = redis.register_script(_STATE)
@@ -276,7 +281,7 @@ class RedisBreakers:
         return self.prefix + tenant
 
     async def state(self, tenant: str) -> TenantBreakers:
-        flat = await self._state(keys=[self._key(tenant)], args=[_now_ms()])
+        flat = await self._state(keys=[self._key(tenant)], args=[_ms(self.clock)])
         pairs = dict(zip(flat[::2], flat[1::2], strict=True))
         generation = int(pairs.pop(b"_gen", 0))
         return TenantBreakers(
@@ -286,13 +291,15 @@ class RedisBreakers:
         )
 
     async def admit(self, tenant: str, tool: str) -> bool:
-        return bool(await self._admit(keys=[self._key(tenant)], args=[tool, _now_ms(), TRIAL_MS]))
+        return bool(
+            await self._admit(keys=[self._key(tenant)], args=[tool, _ms(self.clock), TRIAL_MS])
+        )
 
     async def record(self, tenant: str, tool: str, ok: bool, policy: BreakerPolicy) -> str | None:
         moved = await self._record(
             keys=[self._key(tenant), f"{self._key(tenant)}:w:{tool}"],
             args=[
-                tool, _now_ms(), "1" if ok else "0", int(policy.window_s * 1000),
+                tool, _ms(self.clock), "1" if ok else "0", int(policy.window_s * 1000),
                 policy.min_calls, policy.failure_rate, int(policy.cooldown_s * 1000),
             ],
         )  # fmt: skip

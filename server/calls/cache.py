@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -46,7 +47,9 @@ class ResultCache:
         redis: Any = None,
         prefix: str = "quiver:result:",
         health: Any = None,
+        clock: Callable[[], float] = time.monotonic,
     ):
+        self.clock = clock  # this node's copies expire by it (Redis's by Redis's own)
         self.max_entries = max_entries
         self.redis = redis
         self.health = health  # a ``Dependency``: skip Redis for a while after a failure
@@ -56,7 +59,7 @@ class ResultCache:
     async def get(self, key: str) -> tuple[Any, str] | None:
         """``(result, tier)`` where tier is ``"local"`` or ``"shared"``, or None on a miss."""
         hit = self._local.get(key)
-        now = time.monotonic()
+        now = self.clock()
         if hit is not None:
             if hit[0] > now:
                 self._local.move_to_end(key)
@@ -96,7 +99,7 @@ class ResultCache:
                     self.health.failed(exc)
 
     def _remember(self, key: str, raw: bytes, ttl_s: float) -> None:
-        self._local[key] = (time.monotonic() + ttl_s, raw)
+        self._local[key] = (self.clock() + ttl_s, raw)
         self._local.move_to_end(key)
         while len(self._local) > self.max_entries:
             self._local.popitem(last=False)

@@ -169,11 +169,11 @@ async def test_rolling_breaker_opens_half_opens_and_closes(api: Api) -> None:
     bot_names = [t["name"] for t in (await acme.dev.get("/v1/bots/b/snapshot")).json()["tools"]]
     v1 = (await acme.agent.get(f"/v1/sessions/{watcher}/snapshot")).json()["version"]
     refused = await call(acme, watcher, "flaky", {"fail": False})
-    await asyncio.sleep(1.1)  # cool-down over: half-open, offered again for one trial
+    api.clock.advance(1.1)  # cool-down over: half-open, offered again for one trial
     half_names = await names(acme, watcher)
     trial_failed = await call(acme, watcher, "flaky", {"fail": True})
     reopened = await names(acme, await attach(acme))
-    await asyncio.sleep(1.1)
+    api.clock.advance(1.1)
     trial_ok = await call(acme, await attach(acme), "flaky", {"fail": False})
     closed_names = await names(acme, await attach(acme))
     after_close = await call(acme, await attach(acme), "flaky", {"fail": False})
@@ -190,7 +190,7 @@ async def test_half_open_admits_one_trial_at_a_time(api: Api) -> None:
     acme = await api.tenant("acme")
     await setup(acme)
     await _fail_in_fresh_sessions(acme, 4)
-    await asyncio.sleep(1.1)
+    api.clock.advance(1.1)
     runtime = api.runtime
 
     first = await runtime.tracker.admit("acme", "flaky")

@@ -183,6 +183,7 @@ async def test_streams_heartbeat_and_close_on_shutdown(api: Api) -> None:
     sid = await attach(acme)
     api.runtime.settings.sse_heartbeat_s = 0.2
     lines: list[str] = []
+    two_heartbeats = asyncio.Event()
     async with served(api.app) as base:
         agent = bearer_client(base, acme.agent_key)
 
@@ -190,9 +191,11 @@ async def test_streams_heartbeat_and_close_on_shutdown(api: Api) -> None:
             async with agent.stream("GET", f"/v1/sessions/{sid}/events") as r:
                 async for line in r.aiter_lines():
                     lines.append(line)
+                    if lines.count(": heartbeat") >= 2:
+                        two_heartbeats.set()
 
         reader = asyncio.create_task(read())
-        await asyncio.sleep(0.7)
+        await asyncio.wait_for(two_heartbeats.wait(), 5)
     await asyncio.wait_for(reader, 5)  # the server's shutdown ended the stream
     await agent.aclose()
 

@@ -5,7 +5,6 @@ polling when NOTIFY is off."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 import asyncpg
 import httpx
@@ -30,11 +29,11 @@ async def remote_session(node_base: str, t: TenantKeys) -> tuple[httpx.AsyncClie
     return client, attached.json()["id"]
 
 
-async def save_and_wait(t: TenantKeys, stream: EventReader, name: str, within: float) -> float:
-    started = time.monotonic()
+async def save_and_wait(t: TenantKeys, stream: EventReader, name: str, within: float) -> None:
+    """Save a tool; its event must reach ``stream`` within ``within`` seconds (a bounded wait
+    that fails the test past it)."""
     assert (await t.dev.post("/v1/tools", json=tool(name))).status_code == 201
     await stream.until(lambda d: name in d["added"], within=within)
-    return time.monotonic() - started
 
 
 async def test_a_save_on_node_1_reaches_node_2_within_a_second(
@@ -46,7 +45,7 @@ async def test_a_save_on_node_1_reaches_node_2_within_a_second(
         remote, sid = await remote_session(node2.base, acme)
         async with EventReader(remote, f"/v1/sessions/{sid}/events") as stream:
             await stream.next()
-            took = await save_and_wait(acme, stream, "fresh", within=1.0)
+            await save_and_wait(acme, stream, "fresh", within=1.0)
             await acme.dev.patch("/v1/tools/fresh", json={"enabled": False})
             await stream.until(lambda d: d["removed"] == ["fresh"], within=1.0)
             # a session change made on node 1 (its intent, actions…) reaches node 2's stream too
@@ -58,7 +57,6 @@ async def test_a_save_on_node_1_reaches_node_2_within_a_second(
         snapshot = (await remote.get(f"/v1/sessions/{sid}/snapshot")).json()
         await remote.aclose()
 
-    assert took < 1.0
     assert [t["name"] for t in snapshot["tools"]] == ["flaky", "steady", "open_cart"]
 
 
@@ -95,18 +93,17 @@ async def test_node_2_recovers_when_its_listen_connection_is_killed(
             listeners = await _listeners(url, node2.pid)
             await _kill(url, listeners)
             # announced while node 2 is not listening: picked up by the fallback and the flush
-            missed = await save_and_wait(acme, stream, "during", within=3.0)
+            await save_and_wait(acme, stream, "during", within=3.0)
             for _ in range(50):
                 back = await _listeners(url, node2.pid)
                 if back and back != listeners:
                     break
                 await asyncio.sleep(0.1)
-            after = await save_and_wait(acme, stream, "after", within=1.0)
+            await save_and_wait(acme, stream, "after", within=1.0)
         snapshot = (await remote.get(f"/v1/sessions/{sid}/snapshot")).json()
         await remote.aclose()
 
     assert len(listeners) == 1 and back and back != listeners  # a new listen connection
-    assert missed < 3.0 and after < 1.0
     assert {"during", "after"} <= {t["name"] for t in snapshot["tools"]}
 
 
@@ -117,8 +114,6 @@ async def test_polling_carries_changes_when_notify_is_off(api: Api, settings: Se
         remote, sid = await remote_session(node2.base, acme)
         async with EventReader(remote, f"/v1/sessions/{sid}/events") as stream:
             await stream.next()
-            took = await save_and_wait(acme, stream, "polled", within=1.0)
+            await save_and_wait(acme, stream, "polled", within=1.0)
             assert await _listeners(settings.effective_database_url, node2.pid) == []
         await remote.aclose()
-
-    assert took < 1.0

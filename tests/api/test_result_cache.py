@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from server.settings import Settings
 from tests.api.test_breakers import attach
 from tests.api.test_calls import call, python
@@ -73,7 +71,7 @@ async def test_entries_expire_after_cache_ttl(api: Api) -> None:
     sid = await ready(acme, lucky(ttl=1))
     first = await call(acme, sid, "lucky", {"city": "Oslo"})
 
-    await asyncio.sleep(1.1)
+    api.clock.advance(1.1)
     later = await call(acme, sid, "lucky", {"city": "Oslo"})
 
     assert "cached" not in later and later["result"]["n"] != first["result"]["n"]
