@@ -22,11 +22,15 @@ from sandbox.wasm.javascript.engine import JavaScriptEngine
 from sandbox.wasm.python import build as python_runner
 from sandbox.wasm.python.engine import PythonWasmEngine
 from server import metrics, tls
+from server.agent.loop import AgentLoop
+from server.agent.tool_llm import ToolLlm
 from server.calls.breakers import BreakerPolicy, FallbackBreakers, MemoryBreakers, RedisBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.host import HttpHost
+from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
 from server.calls.pipeline import CallPipeline
+from server.calls.services import Engines, Services
 from server.calls.session_state import SessionStates
 from server.calls.sessions import SessionTracker, UsageRanking
 from server.calls.webhook import WebhookEngine
@@ -48,11 +52,13 @@ from server.skills.service import Skills
 from server.storage import migrate
 from server.storage.calls import CallRows
 from server.storage.claims import OnceClaims
+from server.storage.conversations import MessageLog
 from server.storage.database import create_engine, is_unavailable, session_factory
 from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import Store
 from server.storage.skills import DatasetRepository
 from server.storage.tables import TenantRow
+from server.storage.units import DatabaseStorage
 
 log = logging.getLogger("quiver")
 T = TypeVar("T")
@@ -93,7 +99,6 @@ class Runtime:
     settings: Settings
     engine: AsyncEngine
     sessions: async_sessionmaker
-    box: SecretBox
     registry: Registry
     limits: DefinitionLimits
     keys: KeyCache
@@ -106,20 +111,23 @@ class Runtime:
     pipeline: CallPipeline
     tracker: SessionTracker
     events: EventHub
+    storage: DatabaseStorage
+    services: Services  # what the use cases are given: never the runtime itself
     redis: Any = None
     redis_health: Dependency | None = None
     idempotency: IdempotencyKeys | None = None
     quotas: Quotas | None = None
     egress: EgressGuard | None = None
-    agent: Any = None  # server.agent.loop.AgentLoop
-    handoffs: Any = None  # server.calls.lifecycle.Handoffs
-    sweeper: Any = None  # server.calls.lifecycle.SessionSweeper
-    hooks: Any = None  # server.calls.lifecycle.SessionEndHooks
+    agent: AgentLoop | None = None
+    handoffs: Handoffs | None = None
+    sweeper: SessionSweeper | None = None
+    hooks: SessionEndHooks | None = None
     indexes: Indexes = field(default_factory=lambda: Indexes(_no_load, _no_versions))
     session_states: SessionStates = field(default_factory=SessionStates)
     propagation: Propagation | None = None
     notices: list[str] = field(default_factory=list)
     clock: Clock = field(default_factory=Clock)
+
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
     _watcher: asyncio.Task[None] | None = None
     javascript_loaded: asyncio.Task[None] | None = None
@@ -190,18 +198,14 @@ class Runtime:
         async for _changes in watchfiles.awatch(folder, stop_event=self._stop_watching):
             self.reload_disk()
 
+    @property
+    def box(self) -> SecretBox:
+        """The node's secret box (one: the units of work encrypt and decrypt with it)."""
+        return self.storage.box
+
     def store(self, session: Any = None) -> Store:
         """A unit of work in ``session`` — or, without one, in a session it opens on first use."""
-
-        def opened(session: Any) -> Any:
-            session.info.setdefault("on_commit", []).append(lambda: self.committed(store))
-            return session
-
-        if session is not None:
-            store = Store(opened(session), self.box, self.sessions)
-        else:
-            store = Store(None, self.box, self.sessions, open_session=lambda: opened(self.sessions()))  # fmt: skip
-        return store
+        return self.storage.store(session)
 
     def committed(self, store: Store) -> None:
         """Make this node's caches see what a committed unit of work changed (called by the
@@ -485,13 +489,33 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     pipeline.result_cap = settings.result_cap_bytes
     pipeline.wasm_max_fuel = settings.wasm_max_fuel
     pipeline.wasm_max_memory_mb = settings.wasm_max_memory_mb
+    box = load_secret_box(settings)
+    storage = DatabaseStorage(sessions, box)
+    session_states = SessionStates(settings.session_cache_size)
+    indexes = Indexes(
+        lambda tenant, name, version: _read(sessions, lambda s: s.items(tenant, name, version)),
+        lambda tenant: _read(sessions, lambda s: s.versions(tenant)),
+        ttl_s=settings.registry_cache_ttl_ms / 1000,
+    )
+    pipeline.skills = Skills(indexes)
+    handoffs = Handoffs(storage, guard)
+    services = Services(
+        settings=settings, storage=storage, registry=registry, pipeline=pipeline,
+        tracker=tracker, session_states=session_states, events=events,
+        engines=Engines(restricted, wasm, javascript, python_wasm, limits), indexes=indexes,
+        handoffs=handoffs, messages=MessageLog(engine), hooks_due=asyncio.Event(),
+        egress=guard, quotas=quotas,
+    )  # fmt: skip
     runtime = Runtime(
         settings=settings,
         clock=clock,
-        session_states=SessionStates(settings.session_cache_size),
+        session_states=session_states,
+        storage=storage,
+        services=services,
+        indexes=indexes,
+        handoffs=handoffs,
         engine=engine,
         sessions=sessions,
-        box=load_secret_box(settings),
         registry=registry,
         limits=limits,
         keys=KeyCache(settings.auth_cache_ttl_s),
@@ -510,24 +534,14 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         quotas=quotas,
         egress=guard,
     )
-    from server.agent.loop import AgentLoop
-    from server.agent.tool_llm import ToolLlm
-    from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
-
-    runtime.agent = AgentLoop(runtime)
-    runtime.handoffs = Handoffs(runtime)
-    runtime.hooks = SessionEndHooks(runtime, clock.time)
-    runtime.sweeper = SessionSweeper(runtime, settings.session_sweep_s, clock.time)
+    storage.committed = runtime.committed  # the node's caches follow each commit
+    runtime.agent = AgentLoop(services)
+    runtime.hooks = SessionEndHooks(services, clock.time)
+    runtime.sweeper = SessionSweeper(services, runtime.hooks, settings.session_sweep_s, clock.time)
     runtime.sweeper.start()
-    pipeline.llm = ToolLlm(runtime).chat
+    pipeline.llm = ToolLlm(services, runtime.agent.clients).chat
     if registry.disk.pending:  # the folder's JavaScript files, loaded in QuickJS
         await runtime.load_javascript(registry.disk)
-    runtime.indexes = Indexes(
-        lambda tenant, name, version: _read(sessions, lambda s: s.items(tenant, name, version)),
-        lambda tenant: _read(sessions, lambda s: s.versions(tenant)),
-        ttl_s=settings.registry_cache_ttl_ms / 1000,
-    )
-    pipeline.skills = Skills(runtime.indexes)
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())
     if not settings.is_sqlite:

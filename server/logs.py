@@ -14,11 +14,12 @@ import re
 import traceback
 from contextvars import ContextVar, Token
 from datetime import UTC, datetime
-from typing import Any
-
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from typing import TYPE_CHECKING, Any
 
 from server import known_secrets
+
+if TYPE_CHECKING:  # annotations only: the call path logs without loading the web framework
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 FIELDS = ("request_id", "tenant", "session", "tool")
 _context: ContextVar[dict[str, Any]] = ContextVar("quiver_log_context", default={})  # noqa: B039 - never mutated

@@ -7,15 +7,15 @@ rate — is stored."""
 
 from __future__ import annotations
 
-import uuid
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from server.calls.services import Services
 from server.calls.session_calls import attach
 from server.errors import FieldError, ValidationFailedError
-from server.storage.tables import EvalRunRow, utcnow
 
 if TYPE_CHECKING:
-    from server.bootstrap import Runtime
+    from server.agent.loop import AgentLoop
 
 
 def check_cases(cases: list[dict[str, Any]], known_tools: set[str]) -> None:
@@ -36,14 +36,13 @@ def _subset(expected: dict[str, Any], given: dict[str, Any]) -> bool:
     return all(k in given and (given[k] == v or (isinstance(v, dict) and isinstance(given[k], dict) and _subset(v, given[k]))) for k, v in expected.items())  # fmt: skip
 
 
-async def run_evals(runtime: Runtime, tenant_id: str, bot: str) -> dict[str, Any]:
-    loop = runtime.agent
-    async with runtime.sessions() as session, session.begin():
-        cases = (await runtime.store(session).bots.get(tenant_id, bot)).evals or []
+async def run_evals(services: Services, loop: AgentLoop, tenant_id: str, bot: str) -> dict[str, Any]:  # fmt: skip
+    async with services.storage.transaction() as store:
+        cases = (await store.bots.get(tenant_id, bot)).evals or []
     results, per_tool = [], {}
     for case in cases:
-        async with runtime.sessions() as session, session.begin():
-            attached = await attach(runtime, runtime.store(session), tenant_id, bot, None, "eval")
+        async with services.storage.transaction() as store:
+            attached = await attach(services, store, tenant_id, bot, None, "eval")
         sid = attached.session.id
         loop.test_sessions.add(sid)
         calls: list[dict[str, Any]] = []
@@ -72,13 +71,12 @@ async def run_evals(runtime: Runtime, tenant_id: str, bot: str) -> dict[str, Any
                 failures.append(f"{name} was called")
         if expect.get("max_rounds") is not None and rounds and max(rounds) > expect["max_rounds"]:
             failures.append(f"a turn took {max(rounds)} rounds (at most {expect['max_rounds']})")
-        async with runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
+        async with services.storage.transaction() as store:
             transcript = [
                 {"role": m.role, "content": m.content, "tool_calls": m.tool_calls, "name": m.name}
                 for m in await store.messages.history(sid)
             ]
-            await store.lifecycle.end(tenant_id, sid, "eval", utcnow())
+            await store.lifecycle.end(tenant_id, sid, "eval", datetime.now(UTC))
         results.append({"name": case["name"], "passed": not failures, "failures": failures, "calls": calls, "session": sid, "transcript": transcript})  # fmt: skip
     passed = sum(1 for r in results if r["passed"])
     report = {
@@ -86,7 +84,6 @@ async def run_evals(runtime: Runtime, tenant_id: str, bot: str) -> dict[str, Any
         "pass_rate": round(passed / len(results), 4) if results else 0.0,
         "tools": {name: round(sum(oks) / len(oks), 4) for name, oks in sorted(per_tool.items())},
     }  # fmt: skip
-    async with runtime.sessions() as session, session.begin():
-        run = EvalRunRow(id=str(uuid.uuid4()), tenant_id=tenant_id, bot=bot, created_at=utcnow(), pass_rate=report["pass_rate"], report=report)  # fmt: skip
-        session.add(run)
+    async with services.storage.transaction() as store:
+        run = store.eval_runs.add(tenant_id, bot, report)
     return {"id": run.id, "created_at": run.created_at.isoformat(), **report}

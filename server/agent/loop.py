@@ -34,7 +34,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
@@ -54,6 +54,7 @@ from server.agent.providers import (
     make_provider,
 )
 from server.calls import envelope as envelopes
+from server.calls.services import Services
 from server.calls.session_calls import (
     CALL_ID,
     DEFAULT_APPROVERS,
@@ -77,11 +78,8 @@ from server.errors import (
 )
 from server.registry.formats import convert
 from server.skills.indexes import NoDataset
-from server.storage.conversations import Message, MessageLog
+from server.storage.conversations import Message
 from server.storage.database import is_unavailable
-
-if TYPE_CHECKING:
-    from server.bootstrap import Runtime
 
 log = logging.getLogger("quiver.agent")
 DEFAULT_ROUNDS = 5
@@ -191,15 +189,15 @@ async def _nothing(kind: str, data: dict[str, Any]) -> None:
 
 
 class AgentLoop:
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
+    def __init__(self, services: Services) -> None:
+        self.services = services
         self._busy: set[str] = set()  # sessions answering a message on this node
         self._timers: dict[tuple[str, str], asyncio.Task[None]] = {}  # paused turns' timeouts
         self.clients = ProviderClients()
         self._providers: OrderedDict[tuple[Any, ...], tuple[str, ProviderConfig]] = OrderedDict()
         self.test_sessions: set[str] = set()  # evals: their tools run in test mode
         self.histories = Histories()  # the conversations answered here last
-        self.messages = MessageLog(runtime.engine)
+        self.messages = services.messages
 
     async def close(self) -> None:
         await self.clients.close()
@@ -237,12 +235,11 @@ class AgentLoop:
     ) -> dict[str, Any]:
         """The message's intent by the bot's ``intent_detection``; a new one becomes the
         session's (its snapshot's gate follows) and is announced."""
-        runtime = self.runtime
+        services = self.services
         if setup is not None:  # a turn read them a moment ago, in its setup
             intent, bot_intents, config = setup.intent, setup.intents, setup.intent_detection
         else:
-            async with runtime.sessions() as session, session.begin():
-                store = runtime.store(session)
+            async with services.storage.transaction() as store:
                 row = await store.sessions.get(tenant_id, sid)
                 bot = await store.bots.get(tenant_id, row.bot)
             intent, bot_intents, config = row.intent, bot.intents, bot.intent_detection
@@ -254,7 +251,7 @@ class AgentLoop:
             detected = intents_rules(config, text)
         elif config["mode"] == "classifier":
             try:
-                model = await runtime.indexes.get(tenant_id, config["dataset"], "samples")
+                model = await services.indexes.get(tenant_id, config["dataset"], "samples")
             except NoDataset as exc:  # the turn goes on with the session's intent; say why
                 detected, extra = None, {"error": str(exc)}
             else:
@@ -271,11 +268,9 @@ class AgentLoop:
             detected = parse_label(reply.text, intents)
         changed = detected is not None and detected != intent
         if changed:
-            async with runtime.sessions() as session:
-                store = runtime.store(session)
-                async with session.begin():
-                    state = await load_state(runtime, store, tenant_id, sid)
-                    await change_intent(store, state, detected)
+            async with services.storage.transaction() as store:
+                state = await load_state(services, store, tenant_id, sid)
+                await change_intent(store, state, detected)
             await emit("intent", {"intent": detected, "mode": config["mode"]})
         return {
             "intent": detected if changed else intent, "detected": detected,
@@ -329,15 +324,15 @@ class AgentLoop:
         """The bot's model settings and providers, from the node's caches; with
         ``user_content``, the session's history with the user's message at its end (not written
         yet: ``Setup.unsaved``)."""
-        runtime = self.runtime
-        store = runtime.store()  # opens a database session only for what no cache holds
+        services = self.services
+        store = services.storage.reader()  # opens a database session only for what no cache holds
         try:
-            row = (await load_state(runtime, store, tenant_id, sid)).session  # cached per node
+            row = (await load_state(services, store, tenant_id, sid)).session  # cached per node
             if row.status == "ended":
                 raise SessionEndedError(f"session {sid!r} has ended ({row.end_reason})")
             if row.status == "handed_off":
                 raise HandedOffError("a person has this conversation; POST …/resume gives it back")
-            view = await runtime.registry.view(store, tenant_id)  # cached per node
+            view = await services.registry.view(store, tenant_id)  # cached per node
             bot = view.bot(row.bot)
             agent = bot.agent or {}
             settings = _bot_model(bot.name, agent)
@@ -358,7 +353,7 @@ class AgentLoop:
             user = Message(str(uuid.uuid4()), next_seq, "user", user_content)
             history.append(neutral(user))
         timeout_s = float(agent.get("action_timeout_s") or DEFAULT_ACTION_TIMEOUT_S)
-        node = runtime.settings
+        node = services.settings
         return Setup(
             settings, providers, timeout_s, row.bot, user.id if user else "", history, next_seq,
             [{"id": user.id, "role": "user", "content": user.content}] if user else [], kept,
@@ -375,16 +370,16 @@ class AgentLoop:
         if found is not None:
             self._providers.move_to_end(key)
             return found
-        runtime = self.runtime
+        services = self.services
         row = await store.providers.get(view.tenant_id, name)
         extra = Allowlist.parse(view.egress_allow) if view.egress_allow else None
         found = self._providers[key] = (
             row.kind,
             ProviderConfig(
                 row.kind, store.providers.api_key(row), row.base_url,
-                timeout_s=runtime.settings.provider_timeout_s,
-                max_retries=runtime.settings.provider_retries,
-                egress=(runtime.egress, extra) if runtime.egress else None,
+                timeout_s=services.settings.provider_timeout_s,
+                max_retries=services.settings.provider_retries,
+                egress=(services.egress, extra) if services.egress else None,
             ),
         )  # fmt: skip
         while len(self._providers) > ProviderClients.MAX:
@@ -528,9 +523,8 @@ class AgentLoop:
     async def _pending(self, tenant_id: str, sid: str, message_id: str) -> tuple[Any, dict[str, tuple[ToolCall, str]], int, Spent]:  # fmt: skip
         """The paused assistant message, its calls still waiting, its turn's rounds so far and
         what the turn has used of its bounds."""
-        runtime = self.runtime
-        async with runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
+        services = self.services
+        async with services.storage.transaction() as store:
             await store.sessions.get(tenant_id, sid)
             rows = await store.messages.history(sid)
         assistant = next((r for r in rows if r.id == message_id and r.role == "assistant"), None)
@@ -573,13 +567,11 @@ class AgentLoop:
         return envelopes.failure(call.name, 0.0, code, message)
 
     async def _report(self, tenant_id: str, sid: str, outcome: BrowserOutcome) -> None:
-        runtime = self.runtime
+        services = self.services
         try:
-            async with runtime.sessions() as session:
-                store = runtime.store(session)
-                async with session.begin():
-                    state = await load_state(runtime, store, tenant_id, sid)
-                    await report_browser_outcome(runtime, store, state, outcome)
+            async with services.storage.transaction() as store:
+                state = await load_state(services, store, tenant_id, sid)
+                await report_browser_outcome(services, store, state, outcome)
         except (ConflictError, ValidationFailedError) as exc:
             # reported already through the route, or the page has since unregistered the
             # action: the model still gets the outcome; the log keeps what it had
@@ -626,10 +618,10 @@ class AgentLoop:
         tools and the page's browser actions) and the history, cut to the budget. A new turn
         carries its history; the session's state is the node's cached one (no database
         session is opened when it is cached)."""
-        runtime = self.runtime
-        store = runtime.store()
+        services = self.services
+        store = services.storage.reader()
         try:
-            state = await load_state(runtime, store, tenant_id, sid)
+            state = await load_state(services, store, tenant_id, sid)
             if setup.history is None:  # a resumed turn: read what the pause left
                 setup.history = [neutral(r) for r in await store.messages.history(sid)]
                 setup.next_seq = 0  # unknown here: the next append finds it
@@ -637,7 +629,7 @@ class AgentLoop:
             await store.close()
         context = Context(None, fit_to_budget(list(setup.history), setup.settings.max_context_tokens))  # fmt: skip
         if offer_tools:
-            snapshot = runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
+            snapshot = services.registry.snapshot(state.view, state.session.bot, state.inputs)
             tools = state.view.tools_for(state.session.bot)
             context.browser = {e.name for e in snapshot.entries if e.executor == "browser"}
             context.approval = {
@@ -649,12 +641,10 @@ class AgentLoop:
         return context
 
     async def _run_tool(self, tenant_id: str, sid: str, message_id: str, call: ToolCall) -> dict[str, Any]:  # fmt: skip
-        runtime = self.runtime
-        async with runtime.sessions() as session:
-            store = runtime.store(session)
-            async with session.begin():
-                state = await load_state(runtime, store, tenant_id, sid)
-                envelope = await call_in_session(runtime, store, state, call.name, call.arguments, message_id, test=sid in self.test_sessions)  # fmt: skip
+        services = self.services
+        async with services.storage.transaction() as store:
+            state = await load_state(services, store, tenant_id, sid)
+            envelope = await call_in_session(services, store, state, call.name, call.arguments, message_id, test=sid in self.test_sessions)  # fmt: skip
         return envelope
 
     async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None, offered: list[str] | None = None) -> str:  # fmt: skip

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from server.agent.providers import ProviderConfig
 from server.calls.host import HostCallRefused
+from server.calls.services import Services
 from server.egress import Allowlist
 from server.errors import ProviderError
 
 if TYPE_CHECKING:
-    from server.bootstrap import Runtime
+    from server.agent.loop import ProviderClients
 
 MAX_CALLS = 3
 MAX_TOKENS = 1024
@@ -24,8 +25,9 @@ MAX_MESSAGES = 50
 
 
 class ToolLlm:
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
+    def __init__(self, services: Services, clients: ProviderClients) -> None:
+        self.services = services
+        self.clients = clients  # the agent loop's warm clients
 
     async def chat(self, tenant_id: str, bot: str | None, args: dict[str, Any]) -> dict[str, Any]:
         messages = args.get("messages")
@@ -39,9 +41,8 @@ class ToolLlm:
         max_tokens = args.get("max_tokens") or 256
         if not isinstance(max_tokens, int) or not 1 <= max_tokens <= MAX_TOKENS:
             raise HostCallRefused(f"llm.chat: max_tokens must be 1 to {MAX_TOKENS}")
-        runtime = self.runtime
-        async with runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
+        services = self.services
+        async with services.storage.transaction() as store:
             ref = args.get("model")
             if ref is None and bot is not None:
                 bot_row = await store.bots.find(tenant_id, bot)
@@ -55,18 +56,18 @@ class ToolLlm:
             row = await store.providers.find(tenant_id, provider_name)
             if row is None:
                 raise HostCallRefused(f"llm.chat: this tenant has no provider {provider_name!r}")
-            view = await runtime.registry.view(store, tenant_id)
+            view = await services.registry.view(store, tenant_id)
             extra = Allowlist.parse(view.egress_allow) if view.egress_allow else None
             config = ProviderConfig(
                 row.kind, store.providers.api_key(row), row.base_url,
-                timeout_s=runtime.settings.provider_timeout_s, max_retries=runtime.settings.provider_retries,
-                egress=(runtime.egress, extra) if runtime.egress else None,
+                timeout_s=services.settings.provider_timeout_s, max_retries=services.settings.provider_retries,
+                egress=(services.egress, extra) if services.egress else None,
             )  # fmt: skip
-        provider = runtime.agent.clients.get(config)  # the loop's warm clients
+        provider = self.clients.get(config)
         try:
             reply = await provider.complete(model, None, messages, None)
         except ProviderError as exc:
             raise HostCallRefused(f"llm.chat: {exc.detail}") from None
-        if runtime.quotas is not None:
-            await runtime.quotas.charge_tokens(tenant_id, reply.usage.input, reply.usage.output)
+        if services.quotas is not None:
+            await services.quotas.charge_tokens(tenant_id, reply.usage.input, reply.usage.output)
         return {"content": reply.text, "usage": reply.usage.as_dict(), "model": ref}

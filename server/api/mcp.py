@@ -330,7 +330,7 @@ class QuiverMcp:
             sid = await self._new_session(key, tenant, bot, principal.key_id)
         else:
             self._sessions.move_to_end(key)
-        state = await load_state(runtime, store, tenant, sid)
+        state = await load_state(runtime.services, store, tenant, sid)
         return state, runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
 
     async def _new_session(self, key: tuple[str, str, str], tenant: str, bot: str, actor: str) -> str:  # fmt: skip
@@ -345,7 +345,7 @@ class QuiverMcp:
                     runtime = self._runtime
                     async with runtime.sessions() as session, session.begin():
                         store = runtime.store(session)
-                        attached = await attach(runtime, store, tenant, bot, None, actor)
+                        attached = await attach(runtime.services, store, tenant, bot, None, actor)
                     sid = self._sessions[key] = attached.session.id  # published once committed
                     while len(self._sessions) > MAX_CLIENTS:  # the oldest clients start afresh
                         self._sessions.popitem(last=False)
@@ -399,8 +399,7 @@ class QuiverMcp:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")  # browser actions too
         try:
             principal, _bot, _mcp_session = self._caller(ctx)
-            envelope = await call_in_session(
-                self._runtime, store, state, name, params.arguments or {},
+            envelope = await call_in_session(self._runtime.services, store, state, name, params.arguments or {},
                 caller=role_of(principal),
             )  # fmt: skip
         except QuotaExceededError as exc:  # to the model as a failed call, as HTTP says 429

@@ -16,25 +16,19 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 import orjson
 
 from server import metrics
 from server.calls.pipeline import CallRequest
-from server.egress import Allowlist, EgressDenied, ResponseTooLarge, TooManyRedirects
+from server.calls.services import Services, Storage
+from server.egress import Allowlist, EgressDenied, EgressGuard, ResponseTooLarge, TooManyRedirects
 from server.ratelimit import RateLimitedLog
-
-if TYPE_CHECKING:
-    from server.bootstrap import Runtime
 
 log = logging.getLogger("quiver.lifecycle")
 sweep_failures = RateLimitedLog(log, every_s=60.0)
-
-
-def handoff_binding(tenant_id: str) -> str:
-    return f"handoff-secret/{tenant_id}"
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -42,8 +36,11 @@ def signature(secret: str, body: bytes) -> str:
 
 
 class Handoffs:
-    def __init__(self, runtime: Runtime) -> None:
-        self.runtime = runtime
+    """Announces handoffs to the tenant's webhook, in the background (``Services.handoffs``)."""
+
+    def __init__(self, storage: Storage, egress: EgressGuard | None) -> None:
+        self.storage = storage
+        self.egress = egress
         self._sending: set[asyncio.Task[None]] = set()
 
     def announce(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None:
@@ -64,22 +61,17 @@ class Handoffs:
             log.exception("could not announce the handoff of session %s", sid)
 
     async def _send(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None:
-        runtime = self.runtime
-        async with runtime.sessions() as session, session.begin():
-            store = runtime.store(session)
-            tenant = await store.tenants.get(tenant_id)
-            url, secret_ct = tenant.handoff_url, tenant.handoff_secret_ct
-            egress = tuple(tenant.egress_allow or ())
-        if not url or runtime.egress is None:
+        async with self.storage.transaction() as store:
+            url, secret, egress = await store.tenants.handoff_target(tenant_id)
+        if not url or self.egress is None:
             return
-        secret = runtime.box.decrypt(secret_ct, handoff_binding(tenant_id)) if secret_ct else ""
         body = orjson.dumps({
             "event": "handoff", "tenant": tenant_id, "session": sid, "bot": bot, "tool": tool,
             "reason": reason, "at": datetime.now(UTC).isoformat(),
         })  # fmt: skip
         headers = {"Content-Type": "application/json", "X-Quiver-Signature": signature(secret, body)}  # fmt: skip
         try:
-            response, _ = await runtime.egress.request(
+            response, _ = await self.egress.request(
                 "POST", url, tenant=tenant_id, headers=headers, content=body, timeout_s=10,
                 extra=Allowlist.parse(egress) if egress else None,
             )  # fmt: skip
@@ -102,7 +94,7 @@ MAX_HOOK_ATTEMPTS = 3  # runs cut short by a node's death; a hook that fails is 
 
 
 async def end_session(
-    runtime: Runtime, store: Any, tenant_id: str, sid: str, reason: str, now: datetime, *,
+    services: Services, store: Any, tenant_id: str, sid: str, reason: str, now: datetime, *,
     idle: bool = False,
 ) -> bool:  # fmt: skip
     """End the session and queue its end hooks in this unit of work; False when it had ended
@@ -113,9 +105,9 @@ async def end_session(
     else:
         await store.lifecycle.end(tenant_id, sid, reason, now)
     row = await store.sessions.get(tenant_id, sid)
-    view = await runtime.registry.view(store, tenant_id)
+    view = await services.registry.view(store, tenant_id)
     tools = view.tools_for(row.bot)
-    offered = runtime.registry.snapshot(view, row.bot).entries
+    offered = services.registry.snapshot(view, row.bot).entries
     hooks = sorted(
         e.name for e in offered
         if e.executor == "server" and e.name in tools and tools[e.name].metadata.get("on_session_end") is True
@@ -128,17 +120,16 @@ async def end_session(
 class SessionEndHooks:
     """Runs queued session-end hooks. ``clock`` is the tests' to own."""
 
-    def __init__(self, runtime: Runtime, clock: Callable[[], float] = time.time) -> None:
-        self.runtime = runtime
+    def __init__(self, services: Services, clock: Callable[[], float] = time.time) -> None:
+        self.services = services
         self.clock = clock
-        self.wake = asyncio.Event()
+        self.wake = services.hooks_due  # set by whatever ends a session
 
     async def run_pending(self) -> list[tuple[str, str, str]]:
         """Claim and run what is due; (session, tool, outcome) of each run on this node."""
-        runtime = self.runtime
         now = datetime.fromtimestamp(self.clock(), UTC)
-        async with runtime.sessions() as session, session.begin():
-            claimed = await runtime.store(session).lifecycle.claim_hooks(now, HOOK_LEASE_S)
+        async with self.services.storage.transaction() as store:
+            claimed = await store.lifecycle.claim_hooks(now, HOOK_LEASE_S)
         done = []
         for hook in claimed:
             outcome = await self._run(hook)
@@ -146,76 +137,77 @@ class SessionEndHooks:
         return done
 
     async def _run(self, hook: Any) -> str:
-        runtime = self.runtime
+        services = self.services
         if hook.attempts + 1 > MAX_HOOK_ATTEMPTS:
             outcome, status = "abandoned", "failed"
         else:
             try:
-                async with runtime.sessions() as session:
-                    store = runtime.store(session)
-                    async with session.begin():
-                        row, variables = await store.sessions.get_with_variables(hook.tenant_id, hook.session_id)  # fmt: skip
-                        view = await runtime.registry.view(store, hook.tenant_id)
-                        tool = view.tools_for(row.bot).get(hook.tool)
-                        messages = await store.messages.history(row.id)
-                        transcript = [
-                            {"role": m.role, "content": m.content, **({"name": m.name} if m.name else {}),
-                             "at": m.created_at.isoformat()}
-                            for m in messages
-                        ]  # fmt: skip
-                        result: dict[str, Any]
-                        if tool is None:
-                            result = {"success": False, "error": {"code": "tool_not_available"}}
-                        else:
-                            request = CallRequest(
-                                tenant_id=hook.tenant_id, tool=hook.tool, arguments={}, session=row,
-                                variables=variables, modules=view.sandbox_modules,
-                                egress_allow=view.egress_allow,
-                                extra_context={
-                                    "transcript": transcript, "message_count": len(transcript),
-                                    "session_end_reason": row.end_reason,
-                                },
-                            )  # fmt: skip
-                            result = await runtime.pipeline.call(store, request, tool)
+                async with services.storage.transaction() as store:
+                    row, variables = await store.sessions.get_with_variables(hook.tenant_id, hook.session_id)  # fmt: skip
+                    view = await services.registry.view(store, hook.tenant_id)
+                    tool = view.tools_for(row.bot).get(hook.tool)
+                    messages = await store.messages.history(row.id)
+                    transcript = [
+                        {"role": m.role, "content": m.content, **({"name": m.name} if m.name else {}),
+                         "at": m.created_at.isoformat()}
+                        for m in messages
+                    ]  # fmt: skip
+                    result: dict[str, Any]
+                    if tool is None:
+                        result = {"success": False, "error": {"code": "tool_not_available"}}
+                    else:
+                        request = CallRequest(
+                            tenant_id=hook.tenant_id, tool=hook.tool, arguments={}, session=row,
+                            variables=variables, modules=view.sandbox_modules,
+                            egress_allow=view.egress_allow,
+                            extra_context={
+                                "transcript": transcript, "message_count": len(transcript),
+                                "session_end_reason": row.end_reason,
+                            },
+                        )  # fmt: skip
+                        result = await services.pipeline.call(store, request, tool)
                 outcome = "ok" if result.get("success") else str((result.get("error") or {}).get("code") or "failed")  # fmt: skip
                 status = "done" if result.get("success") else "failed"
             except Exception:  # the hook's run broke (not the tool failing): said, not retried
                 metrics.BACKGROUND_FAILURES.labels(task="end_hook").inc()
                 log.exception("the session-end hook %s of %s failed", hook.tool, hook.session_id)
                 outcome, status = "error", "failed"
-        async with runtime.sessions() as session, session.begin():
-            await runtime.store(session).lifecycle.finish_hook(hook.session_id, hook.tool, status, outcome)  # fmt: skip
+        async with services.storage.transaction() as store:
+            await store.lifecycle.finish_hook(hook.session_id, hook.tool, status, outcome)  # fmt: skip
         return outcome
 
 
 class SessionSweeper:
     """Ends idle sessions (a bot's ``idle_timeout_s``). ``clock`` is the tests' to own."""
 
-    def __init__(self, runtime: Runtime, every_s: float, clock: Callable[[], float] = time.time) -> None:  # fmt: skip
-        self.runtime = runtime
+    def __init__(
+        self, services: Services, hooks: SessionEndHooks, every_s: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:  # fmt: skip
+        self.services = services
+        self.hooks = hooks
         self.every_s = every_s
         self.clock = clock
         self._task: asyncio.Task[None] | None = None
 
     async def sweep_once(self) -> list[str]:
         """End the sessions idle past their bot's timeout; the ids this node ended."""
-        runtime = self.runtime
+        services = self.services
         now = datetime.fromtimestamp(self.clock(), UTC)
-        async with runtime.sessions() as session, session.begin():
-            candidates = await runtime.store(session).lifecycle.idle_candidates(now)
+        async with services.storage.transaction() as store:
+            candidates = await store.lifecycle.idle_candidates(now)
         ended = []
         for sid, tenant_id in candidates:
-            async with runtime.sessions() as session, session.begin():
-                store = runtime.store(session)
-                if await end_session(runtime, store, tenant_id, sid, "idle", now, idle=True):
+            async with services.storage.transaction() as store:
+                if await end_session(services, store, tenant_id, sid, "idle", now, idle=True):
                     ended.append(sid)
-            runtime.events.session_changed(sid)
+            services.events.session_changed(sid)
         if ended:
-            runtime.hooks.wake.set()
+            services.hooks_due.set()
         return ended
 
     def start(self) -> None:
-        hooks = self.runtime.hooks
+        hooks = self.hooks
 
         async def loop() -> None:
             while True:

@@ -4,51 +4,53 @@ the load-time limit, before it is stored. What the running file declares is what
 from __future__ import annotations
 
 from sandbox.engine import Inspection, SandboxName, ToolSource
-from server.bootstrap import Runtime
 from server.calls.ports import CallStore, StoredVersion
+from server.calls.services import Services
 from server.errors import LoadTimeoutError, Problems
 from server.registry.definitions import ToolDraft, apply_loaded
 
 
 async def load_draft(
-    runtime: Runtime, store: CallStore, tenant_id: str, draft: ToolDraft
+    services: Services, store: CallStore, tenant_id: str, draft: ToolDraft
 ) -> tuple[Problems, str | None]:
     """Problems found by loading the file for real, and the failure code when loading failed."""
     if draft.kind == "wasm" and draft.module is not None:
         problems = Problems()  # compiled in a worker now, so a call never compiles
-        for v in await runtime.wasm.check(
+        for v in await services.engines.wasm.check(
             ToolSource("wasm", "wasm", module=draft.module), tenant_id
         ):
             problems.add(v.field or "module", v.message)
         return problems, "invalid_module" if problems else None
     if draft.kind == "javascript":
         source = ToolSource("javascript", "javascript", draft.source)
-        return _loaded(runtime, draft, await runtime.javascript.inspect(source, tenant_id))
+        return _loaded(
+            services, draft, await services.engines.javascript.inspect(source, tenant_id)
+        )
     sandbox: SandboxName = "wasm" if draft.sandbox == "wasm" else "restricted"
-    engine = runtime.python_wasm if sandbox == "wasm" else runtime.restricted
+    engine = services.engines.python_wasm if sandbox == "wasm" else services.engines.restricted
     if draft.kind != "python" or engine is None:
         # a Python WASM tool on a node without the runner: checked statically only; its calls
         # answer engine_unavailable
         return Problems(), None
-    modules, _ = await runtime.pipeline.sandbox_for(store, tenant_id)  # imports see the grants
+    modules, _ = await services.pipeline.sandbox_for(store, tenant_id)  # imports see the grants
     inspection = await engine.inspect(ToolSource("python", sandbox, draft.source), tenant_id, modules)  # fmt: skip
-    return _loaded(runtime, draft, inspection)
+    return _loaded(services, draft, inspection)
 
 
-def _loaded(runtime: Runtime, draft: ToolDraft, inspection: Inspection) -> tuple[Problems, str | None]:  # fmt: skip
+def _loaded(services: Services, draft: ToolDraft, inspection: Inspection) -> tuple[Problems, str | None]:  # fmt: skip
     """What loading the file found: its violations (and why it failed), or what it declares."""
     problems = Problems()
     for v in inspection.violations:
         problems.add(v.field or "source", v.message, v.line)
     if problems:
         return problems, inspection.code
-    return apply_loaded(draft, inspection.tools, runtime.limits), None
+    return apply_loaded(draft, inspection.tools, services.engines.limits), None
 
 
 async def checked_draft(
-    runtime: Runtime, store: CallStore, tenant_id: str, draft: ToolDraft
+    services: Services, store: CallStore, tenant_id: str, draft: ToolDraft
 ) -> ToolDraft:
-    problems, code = await load_draft(runtime, store, tenant_id, draft)
+    problems, code = await load_draft(services, store, tenant_id, draft)
     if problems and code == "load_timeout":
         raise LoadTimeoutError(problems.errors)
     problems.raise_if_any()
@@ -56,11 +58,13 @@ async def checked_draft(
 
 
 async def keep_compiled(
-    runtime: Runtime, store: CallStore, tenant_id: str, draft: ToolDraft, version: StoredVersion
+    services: Services, store: CallStore, tenant_id: str, draft: ToolDraft, version: StoredVersion
 ) -> None:
     """A WASI module compiled at save is stored with its version: no node compiles it again."""
     if draft.kind != "wasm" or draft.module is None:
         return
-    artefact = runtime.wasm.artefact(tenant_id, ToolSource("wasm", "wasm", module=draft.module))
+    artefact = services.engines.wasm.artefact(
+        tenant_id, ToolSource("wasm", "wasm", module=draft.module)
+    )
     if artefact is not None:
-        await store.tools.keep_artefact(version.id, runtime.wasm.engine_id, artefact)
+        await store.tools.keep_artefact(version.id, services.engines.wasm.engine_id, artefact)

@@ -9,12 +9,13 @@ import re
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.calls import envelope
 from server.calls.calllog import truncate
 from server.calls.pipeline import CallRequest
 from server.calls.ports import CallStore
+from server.calls.services import Services
 from server.errors import (
     ConflictError,
     FieldError,
@@ -26,9 +27,6 @@ from server.errors import (
 from server.registry.definitions import check_browser_actions
 from server.registry.model import SessionInputs, SessionRecord
 from server.registry.service import TenantView
-
-if TYPE_CHECKING:
-    from server.bootstrap import Runtime
 
 
 @dataclass
@@ -49,7 +47,7 @@ class Attached:
 
 
 async def attach(
-    runtime: Runtime,
+    services: Services,
     store: CallStore,
     tenant_id: str,
     bot: str,
@@ -59,11 +57,11 @@ async def attach(
 ) -> Attached:
     """A new session of ``bot`` (404 if the tenant has no such bot; 422 naming ``intent`` if
     the bot has no such intent), created in ``store``'s unit of work."""
-    view = await runtime.registry.view(store, tenant_id)
+    view = await services.registry.view(store, tenant_id)
     view.bot(bot)
     check_intent(view, bot, intent)
     record = await store.sessions.create(tenant_id, bot, intent, actor, customer=customer)
-    inputs = await runtime.tracker.inputs(store, record, view, {})
+    inputs = await services.tracker.inputs(store, record, view, {})
     return Attached(record, view, inputs)
 
 
@@ -85,11 +83,13 @@ async def change_intent(store: CallStore, state: SessionState, intent: str | Non
         await store.sessions.set_intent(state.session.id, intent)
 
 
-async def load_state(runtime: Runtime, store: CallStore, tenant_id: str, sid: str) -> SessionState:
+async def load_state(
+    services: Services, store: CallStore, tenant_id: str, sid: str
+) -> SessionState:
     """Everything a session request needs: the session (cached on this node, or one query),
     the cached registry view, the breakers. A session this unit of work changed is read from
     the database, which holds the change before it commits."""
-    states = runtime.session_states
+    states = services.session_states
     hit = None if sid in store.sessions.touched else states.get(sid)
     if hit is None:
         epoch = states.epoch
@@ -99,10 +99,10 @@ async def load_state(runtime: Runtime, store: CallStore, tenant_id: str, sid: st
         record, variables = hit
         if record.tenant_id != tenant_id:
             raise NotFoundError(f"session {sid!r} not found")
-    view = await runtime.registry.view(store, tenant_id)
+    view = await services.registry.view(store, tenant_id)
     view.bot(record.bot)
-    breakers = await runtime.tracker.tenant_breakers(tenant_id)
-    inputs = await runtime.tracker.inputs(store, record, view, variables, breakers)
+    breakers = await services.tracker.tenant_breakers(tenant_id)
+    inputs = await services.tracker.inputs(store, record, view, variables, breakers)
     return SessionState(tenant_id, record, view, inputs, variables, breakers.half_open)
 
 
@@ -115,7 +115,7 @@ def approvers(view: TenantView, bot: str) -> tuple[str, ...]:
 
 
 async def call_in_session(
-    runtime: Runtime,
+    services: Services,
     store: CallStore,
     state: SessionState,
     tool_name: str,
@@ -137,7 +137,7 @@ async def call_in_session(
         raise SessionEndedError(
             f"session {state.session.id!r} has ended ({state.session.end_reason})"
         )
-    snapshot = runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
+    snapshot = services.registry.snapshot(state.view, state.session.bot, state.inputs)
     entry = snapshot.entry(tool_name)
     tools = state.view.tools_for(state.session.bot)
     tool = tools.get(tool_name)
@@ -148,7 +148,7 @@ async def call_in_session(
         test=test, no_side_effects=test,
     )  # fmt: skip
     if entry is None and tool is not None and tool_name in state.inputs.open_breakers:
-        return runtime.pipeline.circuit_open(request, tool, time.perf_counter())
+        return services.pipeline.circuit_open(request, tool, time.perf_counter())
     if entry is None:
         message = f"{tool_name!r} is not in this session's tools"
         return envelope.failure(tool_name, 0.0, "tool_not_available", message)
@@ -160,7 +160,7 @@ async def call_in_session(
         if caller != "admin" and caller not in allowed:
             message = f"{tool_name!r} needs an approval by a {' or '.join(allowed)} key"
             return envelope.failure(tool_name, 0.0, "not_approved", message)
-    result = await runtime.pipeline.call(store, request, tools[tool_name])
+    result = await services.pipeline.call(store, request, tools[tool_name])
     store.answered = True  # the tool ran: its answer goes out whatever the commit meets
     if (
         not test
@@ -168,14 +168,14 @@ async def call_in_session(
         and await store.lifecycle.hand_off(state.tenant_id, state.session.id, datetime.now(UTC))
     ):
         reason = str((result.get("result") or {}).get("reason") or "")
-        runtime.handoffs.announce(
+        services.handoffs.announce(
             state.tenant_id, state.session.id, state.session.bot, tool_name, reason
         )
     return result
 
 
 async def replace_browser_actions(
-    runtime: Runtime, store: CallStore, state: SessionState, raw: Any
+    services: Services, store: CallStore, state: SessionState, raw: Any
 ) -> list[dict[str, Any]]:
     """Replace the session's browser actions with ``raw`` (checked like tool definitions: 422
     naming the field); a name a server tool of the session's snapshot takes is a 409. The
@@ -183,7 +183,7 @@ async def replace_browser_actions(
     problems = Problems()
     actions = check_browser_actions(raw, problems)
     problems.raise_if_any()
-    snapshot = runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
+    snapshot = services.registry.snapshot(state.view, state.session.bot, state.inputs)
     server_tools = {e.name: e for e in snapshot.entries if e.executor == "server"}
     taken = [a["name"] for a in actions if a["name"] in server_tools]
     if taken:
@@ -216,7 +216,7 @@ class BrowserOutcome:
 
 
 async def report_browser_outcome(
-    runtime: Runtime, store: CallStore, state: SessionState, outcome: BrowserOutcome
+    services: Services, store: CallStore, state: SessionState, outcome: BrowserOutcome
 ) -> None:
     """Log a browser action's outcome with the session's calls and count it for the session
     breaker (three failures take the action out of the snapshot). 422 naming ``tool`` if the
@@ -238,7 +238,7 @@ async def report_browser_outcome(
         error_message=None if outcome.success else outcome.error_message[:2000], test=False,
         cached=False, call_id=outcome.call_id,
     )  # fmt: skip
-    await runtime.tracker.outcome(
+    await services.tracker.outcome(
         store, state.tenant_id, state.session, outcome.tool, code, {}, "browser", rolling=False
     )
 

@@ -21,8 +21,8 @@ import jsonschema_rs
 
 from sandbox.engine import ToolFailure
 from server.skills.indexes import Catalog, Documents, Faq, Indexes, NoDataset
+from server.skills.records import Origin, SlotTaken
 from server.skills.search import EmptyQuery, TextIndex
-from server.storage.skills import Origin, SlotTaken
 
 if TYPE_CHECKING:
     from server.egress import Allowlist, EgressGuard

@@ -329,6 +329,15 @@ class EvalRunRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
+    def add(self, tenant_id: str, bot: str, report: dict[str, Any]) -> EvalRunRow:
+        """A run's report, kept (in this unit of work)."""
+        run = EvalRunRow(
+            id=str(uuid.uuid4()), tenant_id=tenant_id, bot=bot, created_at=utcnow(),
+            pass_rate=report["pass_rate"], report=report,
+        )  # fmt: skip
+        self.session.add(run)
+        return run
+
     async def of_bot(self, tenant_id: str, bot: str) -> list[EvalRunRow]:
         stmt = select(EvalRunRow).where(EvalRunRow.tenant_id == tenant_id, EvalRunRow.bot == bot)
         return list(await self.session.scalars(stmt))

@@ -58,9 +58,23 @@ from server.storage.tables import (
 )
 
 
+def handoff_binding(tenant_id: str) -> str:
+    return f"handoff-secret/{tenant_id}"
+
+
 class TenantRepository:
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, session: AsyncSession, box: SecretBox | None = None) -> None:
         self.session = session
+        self.box = box
+
+    async def handoff_target(self, tenant_id: str) -> tuple[str | None, str, tuple[str, ...]]:
+        """Where the tenant's handoffs are announced: its webhook's URL, the secret that signs
+        them (decrypted; empty without one) and the tenant's egress allowlist."""
+        tenant = await self.get(tenant_id)
+        secret = ""
+        if tenant.handoff_secret_ct and self.box is not None:
+            secret = self.box.decrypt(tenant.handoff_secret_ct, handoff_binding(tenant_id))
+        return tenant.handoff_url, secret, tuple(tenant.egress_allow or ())
 
     async def create(self, tenant_id: str, name: str) -> TenantRow:
         if await self.session.get(TenantRow, tenant_id) is not None:
@@ -683,7 +697,7 @@ class Store:
             await self._session.close()
 
     # the repositories, each made on first use
-    tenants = _Repository(lambda s: TenantRepository(s.session))
+    tenants = _Repository(lambda s: TenantRepository(s.session, s.box))
     keys = _Repository(lambda s: KeyRepository(s.session))
     tools = _Repository(lambda s: ToolRepository(s.session, s.box))
     secrets = _Repository(lambda s: SecretRepository(s.session, s.box))

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.errors import NotFoundError
+from server.skills.records import Origin, SlotTaken
 from server.storage.tables import (
     AppointmentRow,
     CalendarRow,
@@ -176,15 +177,6 @@ class PreferenceRepository:
         return list(await self.session.scalars(query))
 
 
-@dataclass(frozen=True)
-class Origin:
-    """Where a skill's record came from."""
-
-    session_id: str | None
-    customer: str | None
-    bot: str | None
-
-
 class LeadRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
@@ -257,10 +249,6 @@ class FormRepository:
             query = query.where(tuple_(FormSubmissionRow.created_at, FormSubmissionRow.id) > (datetime.fromisoformat(after[0]), after[1]))  # fmt: skip
         query = query.order_by(FormSubmissionRow.created_at, FormSubmissionRow.id).limit(limit)
         return list(await self.session.scalars(query))
-
-
-class SlotTaken(Exception):
-    """Someone else booked the slot first."""
 
 
 class CalendarRepository:

@@ -650,7 +650,7 @@ async def test_a_turn_answered_by_another_node_meanwhile_is_read_again(agents: A
     its message number taken, reads the history, and answers — nothing lost or out of order."""
     acme, sid = await setup(agents, fake)
     fake.default = {"text": "ok"}
-    other_node = AgentLoop(agents.runtime)  # its own caches over the same database
+    other_node = AgentLoop(agents.runtime.services)  # its own caches over the same database
     try:
         first = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "one"})
         await other_node.turn("acme", sid, "two")
@@ -696,7 +696,7 @@ async def test_a_streamed_answer_to_a_session_answered_elsewhere_meanwhile_ends_
     acme, sid = await setup(agents, fake)
     fake.default = {"text": "ok"}
     path = f"/v1/sessions/{sid}/messages"
-    other_node = AgentLoop(agents.runtime)  # its own caches over the same database
+    other_node = AgentLoop(agents.runtime.services)  # its own caches over the same database
     try:
         assert (await acme.agent.post(path, json={"content": "one"})).status_code == 200
         await other_node.turn("acme", sid, "two")

@@ -114,7 +114,7 @@ async def test_rotation_re_encrypts_every_stored_secret(api: Api) -> None:
     await acme.dev.post("/v1/tools", json=webhook_tool("b", auth_header=SECRET + "-b"))
     old_key = api.runtime.settings.secret_key.get_secret_value()
     new_key = generate_key()
-    api.runtime.box = SecretBox.from_config(f"{new_key},{old_key}")
+    api.runtime.storage.box = SecretBox.from_config(f"{new_key},{old_key}")
 
     async with api.runtime.sessions() as session, session.begin():
         changed = await api.runtime.store(session).tools.rotate_secrets()

@@ -5,10 +5,11 @@ sandbox tests keep exercising the real adapters."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 from sandbox.engine import RunResult
@@ -16,12 +17,15 @@ from server.calls.breakers import BreakerPolicy, MemoryBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.pipeline import CallPipeline
+from server.calls.services import Services
 from server.calls.session_state import SessionStates
 from server.calls.sessions import SessionTracker, UsageRanking
+from server.events import EventHub
 from server.registry.disk import DiskTools
 from server.registry.model import BotDef, SessionRecord, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.registry.service import Registry
+from server.settings import Settings
 
 
 @dataclass
@@ -239,9 +243,24 @@ class Clock:
         return self.now
 
 
-def composed(db: Database) -> tuple[Any, Engine, CallLog]:
-    """The use cases' collaborators as ``server.bootstrap`` composes them, over the fakes: what
-    ``load_state`` and ``call_in_session`` need of a runtime."""
+class Storage:
+    """``services.Storage`` over the shared ``Database``: a unit of work is a fake ``Store``."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Store]:
+        yield Store(self.db)
+
+    def reader(self) -> Store:
+        return Store(self.db)
+
+
+def composed(db: Database) -> tuple[Services, Engine, CallLog, Clock]:
+    """The use cases' services as ``server.bootstrap`` composes them, over the fakes (the parts
+    the call path does not use — the engines that load files, the skills' indexes, the
+    transcript — are left out)."""
     engine, clock = Engine(), Clock()
     registry = Registry(DiskTools(), version_ttl_s=0)
 
@@ -258,11 +277,13 @@ def composed(db: Database) -> tuple[Any, Engine, CallLog]:
         registry, {"restricted": engine}, None, None, log, 2000, 30_000,  # type: ignore[arg-type]
         no_grants, tracker, ResultCache(100), Claims(db),
     )  # fmt: skip
-    runtime = SimpleNamespace(
-        registry=registry, pipeline=pipeline, tracker=tracker, session_states=SessionStates(),
-        handoffs=Handoffs(), clock=clock,
+    services = Services(
+        settings=Settings(), storage=Storage(db), registry=registry, pipeline=pipeline,
+        tracker=tracker, session_states=SessionStates(), events=EventHub(),
+        engines=None, indexes=None, handoffs=Handoffs(), messages=None,  # type: ignore[arg-type]
+        hooks_due=asyncio.Event(),
     )  # fmt: skip
-    return runtime, engine, log
+    return services, engine, log, clock
 
 
 def python_tool(tenant: str, name: str, version_id: int, **metadata: Any) -> ToolDef:

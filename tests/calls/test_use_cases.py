@@ -32,7 +32,7 @@ TENANT, SID = "acme", "s-1"
 class World:
     def __init__(self) -> None:
         self.db = Database()
-        self.runtime, self.engine, self.log = composed(self.db)
+        self.services, self.engine, self.log, self.clock = composed(self.db)
         self.db.versions[TENANT] = 1
         self.db.bots[TENANT] = {"b": BotDef("b")}
         self.db.sessions[SID] = SessionRecord(SID, TENANT, "b")
@@ -48,12 +48,12 @@ class World:
         """A unit of work; at its commit the node forgets the sessions it changed."""
         store = Store(self.db)
         yield store
-        self.runtime.session_states.forget(store.sessions.touched)
+        self.services.session_states.forget(store.sessions.touched)
 
     async def call(self, tool: str, arguments: Any = None, **kwargs: Any) -> tuple[dict[str, Any], Store]:  # fmt: skip
         async with self.unit() as store:
-            state = await load_state(self.runtime, store, TENANT, SID)
-            result = await call_in_session(self.runtime, store, state, tool, arguments or {}, **kwargs)  # fmt: skip
+            state = await load_state(self.services, store, TENANT, SID)
+            result = await call_in_session(self.services, store, state, tool, arguments or {}, **kwargs)  # fmt: skip
         return result, store
 
 
@@ -110,8 +110,8 @@ async def test_three_failures_open_the_session_breaker_and_take_the_tool_out(wor
     held, _ = await world.call("crm")
     assert held["error"]["code"] == "circuit_open"  # out of the snapshot, not run again
     assert len(world.engine.runs) == 3
-    world.runtime.clock.now += 3600  # past the cool-down (the tracker's clock, not a sleep)
-    world.runtime.session_states.clear()
+    world.clock.now += 3600  # past the cool-down (the tracker's clock, not a sleep)
+    world.services.session_states.clear()
     world.engine.behaviours["crm"] = ok()
     again, _ = await world.call("crm")
     assert again["success"]
@@ -140,7 +140,7 @@ async def test_a_handoff_tools_success_hands_the_session_to_a_person(world: Worl
     result, _ = await world.call("escalate")
     assert result["success"]
     assert world.db.sessions[SID].status == "handed_off"
-    assert world.runtime.handoffs.announced == [(TENANT, SID, "b", "escalate", "angry")]
+    assert world.services.handoffs.announced == [(TENANT, SID, "b", "escalate", "angry")]
 
 
 async def test_attaching_creates_a_session_whose_state_a_call_then_loads(world: World) -> None:
@@ -148,22 +148,22 @@ async def test_attaching_creates_a_session_whose_state_a_call_then_loads(world: 
     world.db.versions[TENANT] += 1
     world.tool("count", ok())
     async with world.unit() as store:
-        attached = await attach(world.runtime, store, TENANT, "b", "billing", "key-1", "c-9")
+        attached = await attach(world.services, store, TENANT, "b", "billing", "key-1", "c-9")
     assert (attached.session.bot, attached.session.intent) == ("b", "billing")
     assert attached.session.customer == "c-9"
     assert attached.inputs.intent == "billing"
     async with world.unit() as store:
-        state = await load_state(world.runtime, store, TENANT, attached.session.id)
-        result = await call_in_session(world.runtime, store, state, "count", {})
+        state = await load_state(world.services, store, TENANT, attached.session.id)
+        result = await call_in_session(world.services, store, state, "count", {})
     assert result["success"] is True
 
 
 async def test_attaching_refuses_an_unknown_bot_or_intent_and_creates_nothing(world: World) -> None:  # fmt: skip
     async with world.unit() as store:
         with pytest.raises(NotFoundError):
-            await attach(world.runtime, store, TENANT, "no-such-bot", None, "key-1")
+            await attach(world.services, store, TENANT, "no-such-bot", None, "key-1")
         with pytest.raises(ValidationFailedError) as refused:
-            await attach(world.runtime, store, TENANT, "b", "billing", "key-1")
+            await attach(world.services, store, TENANT, "b", "billing", "key-1")
     assert refused.value.errors[0].field == "intent"
     assert store.sessions.created == 0
 
@@ -174,7 +174,7 @@ async def test_a_new_intent_gates_the_next_call_and_an_unknown_one_changes_nothi
     world.tool("count", ok())
     before, _ = await world.call("count")
     async with world.unit() as store:
-        state = await load_state(world.runtime, store, TENANT, SID)
+        state = await load_state(world.services, store, TENANT, SID)
         with pytest.raises(ValidationFailedError) as unknown:
             await change_intent(store, state, "shipping")
         await change_intent(store, state, "other")
@@ -193,8 +193,8 @@ async def test_browser_actions_join_the_snapshot_unless_a_server_tool_has_the_na
 
     async def replace(actions: Any) -> list[dict[str, Any]]:
         async with world.unit() as store:
-            state = await load_state(world.runtime, store, TENANT, SID)
-            return await replace_browser_actions(world.runtime, store, state, actions)
+            state = await load_state(world.services, store, TENANT, SID)
+            return await replace_browser_actions(world.services, store, state, actions)
 
     kept = await replace([cart])
     version = world.db.sessions[SID].version
@@ -218,8 +218,8 @@ async def test_browser_outcomes_are_logged_once_and_three_failures_take_the_acti
 
     async def report(outcome: BrowserOutcome) -> None:
         async with world.unit() as store:
-            state = await load_state(world.runtime, store, TENANT, SID)
-            await report_browser_outcome(world.runtime, store, state, outcome)
+            state = await load_state(world.services, store, TENANT, SID)
+            await report_browser_outcome(world.services, store, state, outcome)
 
     for i in range(3):
         await report(BrowserOutcome("open_cart", False, f"c-{i}", error_code="Not A Code"))
@@ -228,7 +228,7 @@ async def test_browser_outcomes_are_logged_once_and_three_failures_take_the_acti
     with pytest.raises(ValidationFailedError) as unknown:
         await report(BrowserOutcome("scroll_to", True, "c-9"))
     async with world.unit() as store:
-        state = await load_state(world.runtime, store, TENANT, SID)
+        state = await load_state(world.services, store, TENANT, SID)
 
     assert [r["call_id"] for r in world.db.reported] == ["c-0", "c-1", "c-2"]
     assert {r["error_code"] for r in world.db.reported} == {"browser_error"}
@@ -243,9 +243,9 @@ async def test_an_ended_session_refuses_and_a_missing_one_is_not_found(world: Wo
         await world.call("count")
     async with world.unit() as store:
         with pytest.raises(NotFoundError):
-            await load_state(world.runtime, store, TENANT, "no-such-session")
+            await load_state(world.services, store, TENANT, "no-such-session")
         with pytest.raises(NotFoundError):  # another tenant's session looks absent
-            await load_state(world.runtime, store, "globex", SID)
+            await load_state(world.services, store, "globex", SID)
 
 
 async def test_the_log_keeps_the_arguments_the_tool_received_and_its_lines(world: World) -> None:

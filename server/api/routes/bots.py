@@ -192,7 +192,7 @@ async def run_bot_evals(
         row = await runtime.store(session).bots.get(tenant_id, bot)
     if not row.evals:
         raise ValidationFailedError([FieldError("the bot has no eval cases (PUT …/evals)", field="evals")])  # fmt: skip
-    return await run_evals(runtime, tenant_id, bot)
+    return await run_evals(runtime.services, runtime.agent, tenant_id, bot)
 
 
 @router.get("/{bot}/evals/runs")

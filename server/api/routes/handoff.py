@@ -8,9 +8,9 @@ from fastapi import APIRouter
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, developer_tenant
 from server.api.views import HandoffBody
-from server.calls.lifecycle import handoff_binding
 from server.egress import EgressDenied, parse_url
 from server.errors import FieldError, ValidationFailedError
+from server.storage.repositories import handoff_binding
 
 router = APIRouter(prefix="/v1", tags=["sessions"])
 

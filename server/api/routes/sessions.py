@@ -91,7 +91,7 @@ async def _session(principal, store: Store, sid: str, tenant: str | None) -> tup
 
 async def _state(principal, runtime: Runtime, store: Store, sid: str, tenant: str | None):
     require(principal, "agent", "developer")
-    return await load_state(runtime, store, acting_tenant(principal, tenant), sid)
+    return await load_state(runtime.services, store, acting_tenant(principal, tenant), sid)
 
 
 @router.post("", status_code=201)
@@ -181,7 +181,7 @@ async def set_actions(
 ) -> dict[str, Any]:
     """Replace the session's browser actions. A name taken by a server tool is refused (409)."""
     state = await _state(principal, runtime, store, sid, tenant)
-    actions = await replace_browser_actions(runtime, store, state, body.actions)
+    actions = await replace_browser_actions(runtime.services, store, state, body.actions)
     return {"id": sid, "actions": [a["name"] for a in actions]}
 
 
@@ -237,8 +237,7 @@ async def _answer(
     sid: str, body: CallBody, principal, runtime: Runtime, store: Store, tenant: str | None
 ) -> dict[str, Any]:
     state = await _state(principal, runtime, store, sid, tenant)
-    return await call_in_session(
-        runtime, store, state, body.tool, body.arguments, caller=role_of(principal)
+    return await call_in_session(runtime.services, store, state, body.tool, body.arguments, caller=role_of(principal)
     )
 
 
@@ -259,7 +258,7 @@ async def report_outcome(
     outcome = BrowserOutcome(
         body.tool, body.success, call_id, body.result, error.code, error.message, body.latency_ms
     )
-    await report_browser_outcome(runtime, store, state, outcome)
+    await report_browser_outcome(runtime.services, store, state, outcome)
     return {"id": call_id, "recorded": True}
 
 
@@ -356,7 +355,7 @@ async def _current_snapshot(
     async with runtime.sessions() as session, session.begin():
         store = runtime.store(session)
         try:
-            state = await load_state(runtime, store, tenant_id, sid)
+            state = await load_state(runtime.services, store, tenant_id, sid)
         except NotFoundError:
             return None
     return runtime.registry.snapshot(state.view, state.session.bot, state.inputs), state.session
@@ -434,7 +433,7 @@ async def _loop_scope(
     tenant_id = acting_tenant(principal, tenant)
     if check:
         async with unit_of_work(runtime) as store:  # cached per node
-            await load_state(runtime, store, tenant_id, sid)
+            await load_state(runtime.services, store, tenant_id, sid)
     return tenant_id
 
 
@@ -550,9 +549,9 @@ async def end_session(
     ending it again is a 409 `conflict`."""
     tenant_id, row = await _session(principal, store, sid, tenant)
     await lifecycle.end_session(
-        runtime, store, tenant_id, row.id, (body or EndBody()).reason, utcnow()
+        runtime.services, store, tenant_id, row.id, (body or EndBody()).reason, utcnow()
     )
-    runtime.hooks.wake.set()  # its end hooks run soon (after this commit), on some node
+    runtime.services.hooks_due.set()  # its end hooks run soon (after this commit), on some node
     return session_public(await store.sessions.get(tenant_id, row.id))
 
 

@@ -93,7 +93,7 @@ async def _checked(
     draft, problems = check_tool_body(body, runtime.limits, update=update)
     problems.raise_if_any()
     assert draft is not None
-    return await checked_draft(runtime, store, tenant_id, draft)
+    return await checked_draft(runtime.services, store, tenant_id, draft)
 
 
 @router.post("/validate")
@@ -109,7 +109,7 @@ async def validate_tool(
     draft, problems = check_tool_body(body, runtime.limits)
     code = None
     if draft is not None:
-        loaded, code = await load_draft(runtime, store, tenant_id, draft)
+        loaded, code = await load_draft(runtime.services, store, tenant_id, draft)
         problems.extend(loaded)
     out: dict[str, Any] = {
         "valid": not problems.errors,
@@ -139,7 +139,7 @@ async def create_tool(
         if tenant_id != "*":
             await store.tenants.get(tenant_id)  # 404 for an unknown tenant before storing
         tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
-        await keep_compiled(runtime, store, tenant_id, draft, version)
+        await keep_compiled(runtime.services, store, tenant_id, draft, version)
         await store.changed(
             principal.key_id, tenant_id, "tool.create", tool.name, {"version": version.version}
         )
@@ -184,7 +184,7 @@ async def import_openapi(
                 f"tools.{tool_body['name']}.{error.field or ''}".rstrip("."), error.message
             )
         if draft is not None and not found.errors:
-            drafts.append(await checked_draft(runtime, store, tenant_id, draft))
+            drafts.append(await checked_draft(runtime.services, store, tenant_id, draft))
     problems.raise_if_any()
     shown = [{**t, "auth_header": "********"} if "auth_header" in t else t for t in plan.tools]
     if body.dry_run:
@@ -274,7 +274,7 @@ async def replace_tool(
     if not existed and tenant_id != "*":
         await store.tenants.get(tenant_id)
     tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=None)
-    await keep_compiled(runtime, store, tenant_id, draft, version)
+    await keep_compiled(runtime.services, store, tenant_id, draft, version)
     await store.changed(
         principal.key_id,
         tenant_id,

@@ -1,0 +1,86 @@
+"""What the use cases (``server.calls``, ``server.agent``) need of the node, and nothing more: the
+registry, the call pipeline, the session state, the engines that load tool files, and ports for
+storage and for the node's announcements. ``server.bootstrap`` builds one ``Services`` at start;
+the adapters (HTTP, MCP, the CLI) hand it to the use cases. A use case never sees the node's
+runtime, so it depends on nothing it does not name here — and a test builds one from fakes."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sandbox.restricted.engine import RestrictedEngine
+from sandbox.wasm.engine import WasmEngine
+from sandbox.wasm.javascript.engine import JavaScriptEngine
+from sandbox.wasm.python.engine import PythonWasmEngine
+from server.calls.pipeline import CallPipeline
+from server.calls.ports import CallStore
+from server.calls.session_state import SessionStates
+from server.calls.sessions import SessionTracker
+from server.egress import EgressGuard
+from server.events import EventHub
+from server.quotas import Quotas
+from server.registry.definitions import DefinitionLimits
+from server.registry.service import Registry
+from server.settings import Settings
+from server.skills.indexes import Indexes
+
+
+class Storage(Protocol):
+    """The database as the use cases open it (``server.storage`` implements it)."""
+
+    def transaction(self) -> AbstractAsyncContextManager[CallStore]:
+        """A store in one transaction: committed when the block ends, rolled back if it raises."""
+        ...
+
+    def reader(self) -> CallStore:
+        """A store that opens a database session only for what no cache holds; ``close`` it."""
+        ...
+
+
+class Announcer(Protocol):
+    """Tells the tenant's handoff webhook that a person should take a session over."""
+
+    def announce(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None: ...
+
+
+class Messages(Protocol):
+    """A session's transcript, appended to atomically (``server.storage.conversations``)."""
+
+    async def append(
+        self, session_id: str, tenant_id: str, bot: str, messages: list[dict[str, Any]],
+        seq: int | None = None,
+    ) -> list[Any]: ...  # fmt: skip
+
+    async def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Engines:
+    """The engines that check and load tool files at save time (the pipeline runs them)."""
+
+    restricted: RestrictedEngine
+    wasm: WasmEngine
+    javascript: JavaScriptEngine
+    python_wasm: PythonWasmEngine | None  # None where the Python runner is not built
+    limits: DefinitionLimits
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    settings: Settings
+    storage: Storage
+    registry: Registry
+    pipeline: CallPipeline
+    tracker: SessionTracker  # breakers and what a session's snapshot is made of
+    session_states: SessionStates  # the node's cache of sessions and their variables
+    events: EventHub  # live updates: streams and MCP hear of a change here
+    engines: Engines
+    indexes: Indexes  # the skills' search and classifier models
+    handoffs: Announcer
+    messages: Messages
+    hooks_due: asyncio.Event  # set when a session ended: its end hooks may be due
+    egress: EgressGuard | None = None
+    quotas: Quotas | None = None
