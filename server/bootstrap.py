@@ -500,12 +500,21 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     pipeline.skills = Skills(indexes)
     handoffs = Handoffs(storage, guard)
     services = Services(
-        settings=settings, storage=storage, registry=registry, pipeline=pipeline,
-        tracker=tracker, session_states=session_states, events=events,
-        engines=Engines(restricted, wasm, javascript, python_wasm, limits), indexes=indexes,
-        handoffs=handoffs, messages=MessageLog(engine), hooks_due=asyncio.Event(),
-        egress=guard, quotas=quotas,
-    )  # fmt: skip
+        settings=settings,
+        storage=storage,
+        registry=registry,
+        pipeline=pipeline,
+        tracker=tracker,
+        session_states=session_states,
+        events=events,
+        engines=Engines(restricted, wasm, javascript, python_wasm, limits),
+        indexes=indexes,
+        handoffs=handoffs,
+        messages=MessageLog(engine),
+        hooks_due=asyncio.Event(),
+        egress=guard,
+        quotas=quotas,
+    )
     runtime = Runtime(
         settings=settings,
         clock=clock,

@@ -39,10 +39,12 @@ def forms(value: str) -> set[str]:
     for text in tuple(out):
         data = text.encode()
         out |= {
-            quote(text, safe=""), quote_plus(text, safe=""), json.dumps(text)[1:-1],
+            quote(text, safe=""),
+            quote_plus(text, safe=""),
+            json.dumps(text)[1:-1],
             base64.b64encode(data).decode().rstrip("="),
             base64.urlsafe_b64encode(data).decode().rstrip("="),
-        }  # fmt: skip
+        }
     return {f for f in out if len(f) >= MIN_LENGTH}
 
 

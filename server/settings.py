@@ -159,14 +159,18 @@ class Settings(BaseSettings):
         default=2, ge=0, le=10, description="retries (with backoff) of a provider's 429 and 5xx"
     )
     agent_message_bytes: int = Field(
-        default=65_536, ge=1_024, le=16 << 20,
+        default=65_536,
+        ge=1_024,
+        le=16 << 20,
         description="the most one model answer or tool result of the agent loop stores and "
         "forwards (bytes of UTF-8); past it the answer is cut and the turn ends `incomplete`",
-    )  # fmt: skip
+    )
     agent_turn_bytes: int = Field(
-        default=524_288, ge=1_024, le=64 << 20,
+        default=524_288,
+        ge=1_024,
+        le=64 << 20,
         description="the most one turn of the agent loop stores, its messages together",
-    )  # fmt: skip
+    )
     mcp_sessions_per_key: int = Field(
         default=100, description="MCP sessions one key may hold open on one node (429 beyond)"
     )

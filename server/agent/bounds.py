@@ -56,8 +56,9 @@ class Bounds:
             min(agent.get("max_tool_calls") or DEFAULT_TOOL_CALLS, MAX_TOOL_CALLS),
             min(agent.get("max_turn_tool_calls") or DEFAULT_TURN_TOOL_CALLS, MAX_TURN_TOOL_CALLS),
             min(agent.get("turn_timeout_s") or DEFAULT_TURN_TIMEOUT_S, MAX_TURN_TIMEOUT_S),
-            message_bytes, turn_bytes,
-        )  # fmt: skip
+            message_bytes,
+            turn_bytes,
+        )
 
 
 def refused(reason: str, n: int = 1) -> None:

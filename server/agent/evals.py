@@ -36,7 +36,9 @@ def _subset(expected: dict[str, Any], given: dict[str, Any]) -> bool:
     return all(k in given and (given[k] == v or (isinstance(v, dict) and isinstance(given[k], dict) and _subset(v, given[k]))) for k, v in expected.items())  # fmt: skip
 
 
-async def run_evals(services: Services, loop: AgentLoop, tenant_id: str, bot: str) -> dict[str, Any]:  # fmt: skip
+async def run_evals(
+    services: Services, loop: AgentLoop, tenant_id: str, bot: str
+) -> dict[str, Any]:
     async with services.storage.transaction() as store:
         cases = (await store.bots.get(tenant_id, bot)).evals or []
     results, per_tool = [], {}

@@ -293,7 +293,7 @@ class AgentLoop:
         async with self._session_busy(sid):
             self.histories.take(sid)  # the results join the history: the next turn reads it
             setup = await self._setup(tenant_id, sid)
-            assistant, pending, rounds_done, spent = await self._pending(tenant_id, sid, message_id)  # fmt: skip
+            assistant, pending, rounds_done, spent = await self._pending(tenant_id, sid, message_id)
             _check_answers(answers, pending, role, setup.approvers)
             calls, results = [], []
             for answer in answers:
@@ -308,7 +308,9 @@ class AgentLoop:
             timer = self._timers.pop((sid, message_id), None)
             if timer is not None:
                 timer.cancel()
-            return await self._rounds(setup, tenant_id, sid, assistant.turn, rounds_done, emit or _nothing, stream, spent)  # fmt: skip
+            return await self._rounds(
+                setup, tenant_id, sid, assistant.turn, rounds_done, emit or _nothing, stream, spent
+            )
 
     @contextlib.asynccontextmanager
     async def _session_busy(self, sid: str) -> AsyncIterator[None]:
@@ -422,12 +424,22 @@ class AgentLoop:
                     context.history, None, emit if stream else None, max_bytes, deadline,
                 )  # fmt: skip
                 model = settings.model
-            record: dict[str, Any] = {"model": model, "usage": reply.usage.as_dict(), "tool_calls": []}  # fmt: skip
+            record: dict[str, Any] = {
+                "model": model,
+                "usage": reply.usage.as_dict(),
+                "tool_calls": [],
+            }
             reply = limits.held(reply, max_bytes)
             if reply.tool_calls and context.tools is None:  # offered none: none may run
                 limits.refused("final_round_tool_calls", len(reply.tool_calls))
-                record["dropped_tool_calls"] = [{"id": c.id, "name": c.name} for c in reply.tool_calls]  # fmt: skip
-                log.info("session %s: %d tool calls of an answer offered no tools dropped", sid, len(reply.tool_calls))  # fmt: skip
+                record["dropped_tool_calls"] = [
+                    {"id": c.id, "name": c.name} for c in reply.tool_calls
+                ]
+                log.info(
+                    "session %s: %d tool calls of an answer offered no tools dropped",
+                    sid,
+                    len(reply.tool_calls),
+                )
                 reply = Reply(reply.text, [], reply.usage)
             calls, invalid, dropped = limits.checked_calls(reply.tool_calls)
             reply = Reply(reply.text, calls, reply.usage, reply.cut)
@@ -440,7 +452,11 @@ class AgentLoop:
             limits.refused(f"{per}_tool_calls", len(excess))
             spent.calls += len(run)
             tool_round = bool(reply.tool_calls)
-            waits = {c.id: "approval" if c.name in context.approval else "browser_action" for c in run if c.name in context.browser or c.name in context.approval}  # fmt: skip
+            waits = {
+                c.id: "approval" if c.name in context.approval else "browser_action"
+                for c in run
+                if c.name in context.browser or c.name in context.approval
+            }
             saved = await self._save_assistant(setup, tenant_id, sid, turn_id, model, reply, tool_round=tool_round, waits=waits, offered=context.offered)  # fmt: skip
             spent.bytes += limits.reply_bytes(reply)
             turn.usage.add(reply.usage)
@@ -450,7 +466,9 @@ class AgentLoop:
             turn.rounds.append(record)
             if reply.cut:
                 turn.message_id, turn.content = saved, reply.text
-                reason = "message_too_large" if max_bytes == bounds.message_bytes else "turn_too_large"  # fmt: skip
+                reason = (
+                    "message_too_large" if max_bytes == bounds.message_bytes else "turn_too_large"
+                )
                 return await self._incomplete(turn, reason, emit)
             if not reply.tool_calls:
                 turn.message_id, turn.content = saved, reply.text
@@ -459,7 +477,9 @@ class AgentLoop:
                 await emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})  # fmt: skip
             waiting = [c for c in run if c.id in waits]
             now = [c for c in run if c.id not in waits]
-            results = list(await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c) for c in now)))  # fmt: skip
+            results = list(
+                await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c) for c in now))
+            )
             answered = now + invalid + excess
             results += [limits.no_such_tool(c) for c in invalid]
             results += [limits.too_many(c, allowed, len(runnable), per) for c in excess]
@@ -472,7 +492,13 @@ class AgentLoop:
                 turn.actions = [_action(c, waits[c.id]) for c in waiting]
                 turn.status = _paused_status(turn.actions)
                 await emit(turn.status, {"message_id": saved, "actions": turn.actions})
-                self._expire_later(tenant_id, sid, saved, [(c.id, waits[c.id]) for c in waiting], setup.action_timeout_s)  # fmt: skip
+                self._expire_later(
+                    tenant_id,
+                    sid,
+                    saved,
+                    [(c.id, waits[c.id]) for c in waiting],
+                    setup.action_timeout_s,
+                )
                 return turn
         await emit("done", turn.as_dict())
         return turn
@@ -485,7 +511,14 @@ class AgentLoop:
         await emit("done", turn.as_dict())
         return turn
 
-    def _expire_later(self, tenant_id: str, sid: str, message_id: str, calls: list[tuple[str, str]], after_s: float) -> None:  # fmt: skip
+    def _expire_later(
+        self,
+        tenant_id: str,
+        sid: str,
+        message_id: str,
+        calls: list[tuple[str, str]],
+        after_s: float,
+    ) -> None:
         """Actions nobody answers within the bot's ``action_timeout_s`` fail to the model as a
         timeout, approvals as denied, and the turn goes on (on this node; answers sent later
         are refused)."""
@@ -500,7 +533,7 @@ class AgentLoop:
                     "call_id": c,
                     "success": False,
                     "error": {"code": "timeout", "message": "no answer from the page in time"},
-                }  # fmt: skip
+                }
                 for c, waits in calls
             ]
             try:
@@ -520,7 +553,9 @@ class AgentLoop:
         if task is not None:
             await asyncio.shield(task)
 
-    async def _pending(self, tenant_id: str, sid: str, message_id: str) -> tuple[Any, dict[str, tuple[ToolCall, str]], int, Spent]:  # fmt: skip
+    async def _pending(
+        self, tenant_id: str, sid: str, message_id: str
+    ) -> tuple[Any, dict[str, tuple[ToolCall, str]], int, Spent]:
         """The paused assistant message, its calls still waiting, its turn's rounds so far and
         what the turn has used of its bounds."""
         services = self.services
@@ -542,7 +577,7 @@ class AgentLoop:
             sum(
                 len((r.content or "").encode()) + sum(map(limits.call_bytes, r.tool_calls or ()))
                 for r in of_turn
-            ),  # fmt: skip
+            ),
         )
         return assistant, pending, rounds, spent
 
@@ -577,7 +612,18 @@ class AgentLoop:
             # action: the model still gets the outcome; the log keeps what it had
             log.info("browser outcome of %s not recorded: %s", outcome.tool, exc)
 
-    async def _ask(self, client: Provider, kind: str, model: str, system, history, tools, emit, max_bytes: int | None = None, deadline: float | None = None) -> Reply:  # fmt: skip
+    async def _ask(
+        self,
+        client: Provider,
+        kind: str,
+        model: str,
+        system,
+        history,
+        tools,
+        emit,
+        max_bytes: int | None = None,
+        deadline: float | None = None,
+    ) -> Reply:
         """One model call, within the turn's ``deadline`` (the event loop's clock) and with its
         answer held to ``max_bytes``."""
         on_text = None
@@ -597,7 +643,10 @@ class AgentLoop:
         except TimeoutError:  # the turn's deadline, not the provider's own timeout
             outcome = "provider_timeout"
             limits.refused("turn_deadline")
-            raise ProviderError("provider_timeout", "the turn passed its deadline (the bot's turn_timeout_s) waiting for the model") from None  # fmt: skip
+            raise ProviderError(
+                "provider_timeout",
+                "the turn passed its deadline (the bot's turn_timeout_s) waiting for the model",
+            ) from None
         except (
             Exception
         ) as exc:  # counted under its code (a ProviderError's, else a bug), re-raised
@@ -644,7 +693,15 @@ class AgentLoop:
         services = self.services
         async with services.storage.transaction() as store:
             state = await load_state(services, store, tenant_id, sid)
-            envelope = await call_in_session(services, store, state, call.name, call.arguments, message_id, test=sid in self.test_sessions)  # fmt: skip
+            envelope = await call_in_session(
+                services,
+                store,
+                state,
+                call.name,
+                call.arguments,
+                message_id,
+                test=sid in self.test_sessions,
+            )
         return envelope
 
     async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None, offered: list[str] | None = None) -> str:  # fmt: skip
@@ -666,7 +723,9 @@ class AgentLoop:
         (saved,) = await self._write(setup, tenant_id, sid, [message])
         return saved.id
 
-    async def _save_results(self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results, spent: Spent) -> None:  # fmt: skip
+    async def _save_results(
+        self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results, spent: Spent
+    ) -> None:
         """The results as the model will read them, each within the message cap and all within
         what the turn may still store."""
         messages = []
@@ -674,7 +733,15 @@ class AgentLoop:
             room = max(min(setup.bounds.message_bytes, setup.bounds.turn_bytes - spent.bytes), 0)
             content = limits.clip_result(tool_text(envelope), room)
             spent.bytes += len(content.encode())
-            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": content, "turn": turn_id})  # fmt: skip
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call.id,
+                    "name": call.name,
+                    "content": content,
+                    "turn": turn_id,
+                }
+            )
         await self._write(setup, tenant_id, sid, messages)
 
     async def _write(self, setup: Setup, tenant_id: str, sid: str, messages: list[dict[str, Any]]) -> list[Message]:  # fmt: skip
@@ -750,9 +817,11 @@ class ProviderClients:
 
 
 def _check_answers(
-    answers: list[dict[str, Any]], pending: dict[str, tuple[ToolCall, str]], role: str | None,
+    answers: list[dict[str, Any]],
+    pending: dict[str, tuple[ToolCall, str]],
+    role: str | None,
     approvers: tuple[str, ...],
-) -> None:  # fmt: skip
+) -> None:
     """A paused turn takes only what it waits for: an approval (``approved``, ``reason``) for a
     call that needs one — from a key the bot lets approve — and an outcome (``success``,
     ``result`` or ``error``) for a browser action. Anything else would hand the model a result
@@ -762,13 +831,31 @@ def _check_answers(
         call_id = answer["call_id"]
         given = {k for k, v in answer.items() if v is not None} - {"call_id"}
         if call_id not in pending:
-            problems.append(FieldError(f"{call_id!r} is not an action this message waits for", field=f"[{i}].call_id"))  # fmt: skip
+            problems.append(
+                FieldError(
+                    f"{call_id!r} is not an action this message waits for", field=f"[{i}].call_id"
+                )
+            )
         elif call_id in seen:
             problems.append(FieldError(f"{call_id!r} is answered twice", field=f"[{i}].call_id"))
-        elif pending[call_id][1] == "approval" and ("approved" not in given or given - {"approved", "reason"}):  # fmt: skip
-            problems.append(FieldError(f"call {call_id!r} waits for an approval: send {{call_id, approved, reason?}} and nothing else", field=f"[{i}]"))  # fmt: skip
-        elif pending[call_id][1] != "approval" and ("success" not in given or given & {"approved", "reason"}):  # fmt: skip
-            problems.append(FieldError(f"call {call_id!r} is a browser action: send its outcome {{call_id, success, result | error}}", field=f"[{i}]"))  # fmt: skip
+        elif pending[call_id][1] == "approval" and (
+            "approved" not in given or given - {"approved", "reason"}
+        ):
+            problems.append(
+                FieldError(
+                    f"call {call_id!r} waits for an approval: send {{call_id, approved, reason?}} and nothing else",
+                    field=f"[{i}]",
+                )
+            )
+        elif pending[call_id][1] != "approval" and (
+            "success" not in given or given & {"approved", "reason"}
+        ):
+            problems.append(
+                FieldError(
+                    f"call {call_id!r} is a browser action: send its outcome {{call_id, success, result | error}}",
+                    field=f"[{i}]",
+                )
+            )
         seen.add(call_id)
     if problems:
         limits.refused("wrong_answer", len(problems))

@@ -226,7 +226,9 @@ def _unreadable(exc: Exception) -> ProviderError:
     if isinstance(exc, TRANSPORT_TIMEOUTS):
         return ProviderError("provider_timeout", "the model provider did not answer in time")
     kind = "connection" if isinstance(exc, TRANSPORT_ERRORS) else "answer"
-    return ProviderError("provider_error", f"the model provider's {kind} failed: {_said(type(exc).__name__)}")  # fmt: skip
+    return ProviderError(
+        "provider_error", f"the model provider's {kind} failed: {_said(type(exc).__name__)}"
+    )
 
 
 PROVIDER_ERRORS = (openai.OpenAIError, anthropic.AnthropicError)
@@ -287,7 +289,7 @@ class OpenAIChat:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:  # fmt: skip
+    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:
         kwargs: dict[str, Any] = {"model": model, "messages": self.messages(system, history)}
         if tools:
             kwargs["tools"] = tools
@@ -329,12 +331,14 @@ class OpenAIChat:
                     if delta.content and not await out.text(delta.content):
                         return out.reply([], usage)
                     for part in delta.tool_calls or ():
-                        call = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})  # fmt: skip
+                        call = calls.setdefault(part.index, {"id": "", "name": "", "arguments": ""})
                         call["id"] = part.id or call["id"]
                         if part.function is not None:
                             call["name"] += part.function.name or ""
                             call["arguments"] += part.function.arguments or ""
-                            if not out.count((part.function.name or "") + (part.function.arguments or "")):  # fmt: skip
+                            if not out.count(
+                                (part.function.name or "") + (part.function.arguments or "")
+                            ):
                                 return out.reply([], usage)
         finally:
             await stream.close()
@@ -379,7 +383,7 @@ class OpenAIResponses:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:  # fmt: skip
+    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:
         kwargs: dict[str, Any] = {"model": model, "input": self.items(history)}
         if system:
             kwargs["instructions"] = system
@@ -397,9 +401,12 @@ class OpenAIResponses:
     async def _stream(self, kwargs: dict[str, Any], out: _Output) -> Reply:
         final = None
         stream = await self.client.post(
-            _RESPONSES, body={**kwargs, "stream": True}, cast_to=OpenAIResponse, stream=True,
+            _RESPONSES,
+            body={**kwargs, "stream": True},
+            cast_to=OpenAIResponse,
+            stream=True,
             stream_cls=openai.AsyncStream[ResponseStreamEvent],
-        )  # fmt: skip
+        )
         try:
             async for event in stream:
                 if event.type == "response.output_text.delta":
@@ -472,7 +479,7 @@ class AnthropicMessages:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:  # fmt: skip
+    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:
         kwargs: dict[str, Any] = {
             "model": model, "max_tokens": MAX_TOKENS, "messages": self.messages(history),
         }  # fmt: skip
@@ -504,7 +511,7 @@ class AnthropicMessages:
             async for event in stream:
                 if event.type == "message_start":
                     usage = _anthropic_usage(event.message.usage)
-                elif event.type == "content_block_start" and event.content_block.type == "tool_use":  # fmt: skip
+                elif event.type == "content_block_start" and event.content_block.type == "tool_use":
                     block = event.content_block
                     blocks[event.index] = {"id": block.id, "name": block.name, "json": ""}
                     if not out.count(block.id + block.name):
@@ -591,7 +598,7 @@ class Gemini:
                 out.append(t.Content(role="user", parts=[t.Part(text=m["content"])]))
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:  # fmt: skip
+    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:
         from google.genai import errors
 
         t = self.types
@@ -611,26 +618,42 @@ class Gemini:
                 raise ProviderError(
                     "provider_auth", "the model provider refused the API key"
                 ) from None
-            raise ProviderError("provider_error", f"the model provider answered {exc.code}: {_said(exc.message)}") from None  # fmt: skip
+            raise ProviderError(
+                "provider_error", f"the model provider answered {exc.code}: {_said(exc.message)}"
+            ) from None
         except TRANSPORT_TIMEOUTS:
             raise ProviderError("provider_timeout", "the model provider did not answer in time") from None  # fmt: skip
         except TRANSPORT_ERRORS as exc:  # refused by the egress guard, connection lost, …
-            raise ProviderError("provider_error", f"the model provider failed: {_said(exc)}") from None  # fmt: skip
+            raise ProviderError(
+                "provider_error", f"the model provider failed: {_said(exc)}"
+            ) from None
         except UNREADABLE as exc:
             raise _unreadable(exc) from None
 
     async def _stream(self, model: str, contents: list[Any], config: Any, out: _Output) -> Reply:
         chunks = []
         finished = False
-        stream = await self.client.aio.models.generate_content_stream(model=model, contents=contents, config=config)  # fmt: skip
+        stream = await self.client.aio.models.generate_content_stream(
+            model=model, contents=contents, config=config
+        )
         try:
             async for chunk in stream:
                 chunks.append(chunk)
                 finished = finished or any(c.finish_reason for c in chunk.candidates or ())
-                text = "".join(p.text for c in chunk.candidates or () for p in (c.content.parts if c.content else None) or () if p.text)  # fmt: skip
+                text = "".join(
+                    p.text
+                    for c in chunk.candidates or ()
+                    for p in (c.content.parts if c.content else None) or ()
+                    if p.text
+                )
                 if text and not await out.text(text):
                     return out.reply([], self._reply(chunks).usage)
-                calls = [p.function_call for c in chunk.candidates or () for p in (c.content.parts if c.content else None) or () if p.function_call]  # fmt: skip
+                calls = [
+                    p.function_call
+                    for c in chunk.candidates or ()
+                    for p in (c.content.parts if c.content else None) or ()
+                    if p.function_call
+                ]
                 if calls and not out.count(json.dumps([c.args for c in calls], default=str)):
                     return out.reply([], self._reply(chunks).usage)
         finally:

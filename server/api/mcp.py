@@ -399,9 +399,14 @@ class QuiverMcp:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")  # browser actions too
         try:
             principal, _bot, _mcp_session = self._caller(ctx)
-            envelope = await call_in_session(self._runtime.services, store, state, name, params.arguments or {},
+            envelope = await call_in_session(
+                self._runtime.services,
+                store,
+                state,
+                name,
+                params.arguments or {},
                 caller=role_of(principal),
-            )  # fmt: skip
+            )
         except QuotaExceededError as exc:  # to the model as a failed call, as HTTP says 429
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=exc.detail)],

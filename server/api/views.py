@@ -223,23 +223,29 @@ class BotBody(Strict):
     )
     action_timeout_s: int | None = Field(default=None, ge=1, le=3600)
     max_tool_calls: int | None = Field(
-        default=None, ge=1, le=64,
+        default=None,
+        ge=1,
+        le=64,
         description="tool calls the agent loop runs per round (default 16); the model's calls "
         "past it fail to the model with `too_many_tool_calls`",
-    )  # fmt: skip
+    )
     max_turn_tool_calls: int | None = Field(
         default=None, ge=1, le=256, description="tool calls per turn, all rounds (default 64)"
     )
     turn_timeout_s: int | None = Field(
-        default=None, ge=1, le=900,
+        default=None,
+        ge=1,
+        le=900,
         description="a turn's deadline for its model calls (default 120); past it the turn "
         "ends with `provider_timeout` and the session stays usable",
-    )  # fmt: skip
+    )
     approvers: list[Literal["agent", "developer"]] | None = Field(
-        default=None, min_length=1, max_length=2,
+        default=None,
+        min_length=1,
+        max_length=2,
         description="who may approve a call that needs approval: agent keys (the app, for its "
         "user) and/or developer keys (an operator); default both. Admins always may.",
-    )  # fmt: skip
+    )
     intent_detection: dict[str, Any] | None = Field(
         default=None,
         description='each message\'s intent: {"mode": "rules", "rules": {intent: [regex, …]}}, '

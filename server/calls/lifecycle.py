@@ -143,28 +143,39 @@ class SessionEndHooks:
         else:
             try:
                 async with services.storage.transaction() as store:
-                    row, variables = await store.sessions.get_with_variables(hook.tenant_id, hook.session_id)  # fmt: skip
+                    row, variables = await store.sessions.get_with_variables(
+                        hook.tenant_id, hook.session_id
+                    )
                     view = await services.registry.view(store, hook.tenant_id)
                     tool = view.tools_for(row.bot).get(hook.tool)
                     messages = await store.messages.history(row.id)
                     transcript = [
-                        {"role": m.role, "content": m.content, **({"name": m.name} if m.name else {}),
-                         "at": m.created_at.isoformat()}
+                        {
+                            "role": m.role,
+                            "content": m.content,
+                            **({"name": m.name} if m.name else {}),
+                            "at": m.created_at.isoformat(),
+                        }
                         for m in messages
-                    ]  # fmt: skip
+                    ]
                     result: dict[str, Any]
                     if tool is None:
                         result = {"success": False, "error": {"code": "tool_not_available"}}
                     else:
                         request = CallRequest(
-                            tenant_id=hook.tenant_id, tool=hook.tool, arguments={}, session=row,
-                            variables=variables, modules=view.sandbox_modules,
+                            tenant_id=hook.tenant_id,
+                            tool=hook.tool,
+                            arguments={},
+                            session=row,
+                            variables=variables,
+                            modules=view.sandbox_modules,
                             egress_allow=view.egress_allow,
                             extra_context={
-                                "transcript": transcript, "message_count": len(transcript),
+                                "transcript": transcript,
+                                "message_count": len(transcript),
                                 "session_end_reason": row.end_reason,
                             },
-                        )  # fmt: skip
+                        )
                         result = await services.pipeline.call(store, request, tool)
                 outcome = "ok" if result.get("success") else str((result.get("error") or {}).get("code") or "failed")  # fmt: skip
                 status = "done" if result.get("success") else "failed"
@@ -173,7 +184,7 @@ class SessionEndHooks:
                 log.exception("the session-end hook %s of %s failed", hook.tool, hook.session_id)
                 outcome, status = "error", "failed"
         async with services.storage.transaction() as store:
-            await store.lifecycle.finish_hook(hook.session_id, hook.tool, status, outcome)  # fmt: skip
+            await store.lifecycle.finish_hook(hook.session_id, hook.tool, status, outcome)
         return outcome
 
 
@@ -181,9 +192,12 @@ class SessionSweeper:
     """Ends idle sessions (a bot's ``idle_timeout_s``). ``clock`` is the tests' to own."""
 
     def __init__(
-        self, services: Services, hooks: SessionEndHooks, every_s: float,
+        self,
+        services: Services,
+        hooks: SessionEndHooks,
+        every_s: float,
         clock: Callable[[], float] = time.time,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.services = services
         self.hooks = hooks
         self.every_s = every_s

@@ -37,7 +37,9 @@ async def load_draft(
     return _loaded(services, draft, inspection)
 
 
-def _loaded(services: Services, draft: ToolDraft, inspection: Inspection) -> tuple[Problems, str | None]:  # fmt: skip
+def _loaded(
+    services: Services, draft: ToolDraft, inspection: Inspection
+) -> tuple[Problems, str | None]:
     """What loading the file found: its violations (and why it failed), or what it declares."""
     problems = Problems()
     for v in inspection.violations:

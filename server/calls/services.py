@@ -50,9 +50,13 @@ class Messages(Protocol):
     """A session's transcript, appended to atomically (``server.storage.conversations``)."""
 
     async def append(
-        self, session_id: str, tenant_id: str, bot: str, messages: list[dict[str, Any]],
+        self,
+        session_id: str,
+        tenant_id: str,
+        bot: str,
+        messages: list[dict[str, Any]],
         seq: int | None = None,
-    ) -> list[Any]: ...  # fmt: skip
+    ) -> list[Any]: ...
 
     async def close(self) -> None: ...
 

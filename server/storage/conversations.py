@@ -332,9 +332,13 @@ class EvalRunRepository:
     def add(self, tenant_id: str, bot: str, report: dict[str, Any]) -> EvalRunRow:
         """A run's report, kept (in this unit of work)."""
         run = EvalRunRow(
-            id=str(uuid.uuid4()), tenant_id=tenant_id, bot=bot, created_at=utcnow(),
-            pass_rate=report["pass_rate"], report=report,
-        )  # fmt: skip
+            id=str(uuid.uuid4()),
+            tenant_id=tenant_id,
+            bot=bot,
+            created_at=utcnow(),
+            pass_rate=report["pass_rate"],
+            report=report,
+        )
         self.session.add(run)
         return run
 

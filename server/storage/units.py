@@ -16,9 +16,11 @@ from server.storage.repositories import Store
 
 class DatabaseStorage:
     def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], box: SecretBox,
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        box: SecretBox,
         committed: Callable[[Store], None] = lambda store: None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.sessions = sessions
         self.box = box
         self.committed = committed
@@ -33,7 +35,9 @@ class DatabaseStorage:
         if session is not None:
             store = Store(opened(session), self.box, self.sessions)
         else:
-            store = Store(None, self.box, self.sessions, open_session=lambda: opened(self.sessions()))  # fmt: skip
+            store = Store(
+                None, self.box, self.sessions, open_session=lambda: opened(self.sessions())
+            )
         return store
 
     @asynccontextmanager

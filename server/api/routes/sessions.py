@@ -237,7 +237,8 @@ async def _answer(
     sid: str, body: CallBody, principal, runtime: Runtime, store: Store, tenant: str | None
 ) -> dict[str, Any]:
     state = await _state(principal, runtime, store, sid, tenant)
-    return await call_in_session(runtime.services, store, state, body.tool, body.arguments, caller=role_of(principal)
+    return await call_in_session(
+        runtime.services, store, state, body.tool, body.arguments, caller=role_of(principal)
     )
 
 
