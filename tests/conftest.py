@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import text
 
 from server.api.app import create_app
-from server.clock import Clock
+from server.clock import MovableClock
 from server.secretbox import generate_key
 from server.settings import Settings
 from server.storage import migrate
@@ -155,7 +155,7 @@ class Api:
         return self.app.state.runtime
 
     @property
-    def clock(self) -> Clock:
+    def clock(self) -> MovableClock:
         return self.app.state.runtime.clock
 
     def client(self, key: str | None) -> httpx.AsyncClient:
@@ -202,7 +202,7 @@ async def api_for(settings: Settings) -> AsyncIterator[Api]:
     """A started app for these settings, with the admin client (for tests that vary them). Its
     clock is the test's: ``api.clock.advance(s)`` moves the node's time (breakers, caches,
     hooks, the sweeper) without sleeping."""
-    app = create_app(settings, Clock())
+    app = create_app(settings, MovableClock())
     async with app.router.lifespan_context(app):
         api = Api(app, None)  # type: ignore[arg-type]
         api.admin = api.client(ADMIN_KEY)
