@@ -18,10 +18,10 @@ class MovableClock(Clock):
     def __init__(self) -> None:
         self.offset = 0.0
 
-    def time(self) -> float:  # type: ignore[override]
+    def time(self) -> float:
         return system.time() + self.offset
 
-    def monotonic(self) -> float:  # type: ignore[override]
+    def monotonic(self) -> float:
         return system.monotonic() + self.offset
 
     def advance(self, seconds: float) -> None:

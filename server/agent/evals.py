@@ -41,7 +41,8 @@ async def run_evals(
 ) -> dict[str, Any]:
     async with services.storage.transaction() as store:
         cases = (await store.bots.get(tenant_id, bot)).evals or []
-    results, per_tool = [], {}
+    results: list[dict[str, Any]] = []
+    per_tool: dict[str, list[bool]] = {}
     for case in cases:
         async with services.storage.transaction() as store:
             attached = await attach(services, store, tenant_id, bot, None, "eval")

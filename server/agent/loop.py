@@ -617,10 +617,10 @@ class AgentLoop:
         client: Provider,
         kind: str,
         model: str,
-        system,
-        history,
-        tools,
-        emit,
+        system: str | None,
+        history: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        emit: Emit | None,
         max_bytes: int | None = None,
         deadline: float | None = None,
     ) -> Reply:
@@ -704,7 +704,18 @@ class AgentLoop:
             )
         return envelope
 
-    async def _save_assistant(self, setup: Setup, tenant_id, sid, turn_id, model, reply: Reply, tool_round: bool, waits: dict[str, str] | None = None, offered: list[str] | None = None) -> str:  # fmt: skip
+    async def _save_assistant(
+        self,
+        setup: Setup,
+        tenant_id: str,
+        sid: str,
+        turn_id: str,
+        model: str,
+        reply: Reply,
+        tool_round: bool,
+        waits: dict[str, str] | None = None,
+        offered: list[str] | None = None,
+    ) -> str:
         calls = [
             {
                 "id": c.id,
@@ -724,7 +735,14 @@ class AgentLoop:
         return saved.id
 
     async def _save_results(
-        self, setup: Setup, tenant_id, sid, turn_id, calls: list[ToolCall], results, spent: Spent
+        self,
+        setup: Setup,
+        tenant_id: str,
+        sid: str,
+        turn_id: str,
+        calls: list[ToolCall],
+        results: list[dict[str, Any]],
+        spent: Spent,
     ) -> None:
         """The results as the model will read them, each within the message cap and all within
         what the turn may still store."""

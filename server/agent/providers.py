@@ -39,6 +39,7 @@ from openai.types.responses import ResponseStreamEvent
 from server import known_secrets, tls
 from server.agent.transport import guarded_client
 from server.errors import ProviderError
+from server.registry.formats import Format
 
 KINDS = ("openai", "openai-responses", "anthropic", "gemini")
 TIMEOUT_S = 60.0
@@ -289,7 +290,15 @@ class OpenAIChat:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:
+    async def complete(
+        self,
+        model: str,
+        system: str | None,
+        history: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        on_text: OnText | None = None,
+        max_bytes: int | None = None,
+    ) -> Reply:
         kwargs: dict[str, Any] = {"model": model, "messages": self.messages(system, history)}
         if tools:
             kwargs["tools"] = tools
@@ -383,7 +392,15 @@ class OpenAIResponses:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:
+    async def complete(
+        self,
+        model: str,
+        system: str | None,
+        history: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        on_text: OnText | None = None,
+        max_bytes: int | None = None,
+    ) -> Reply:
         kwargs: dict[str, Any] = {"model": model, "input": self.items(history)}
         if system:
             kwargs["instructions"] = system
@@ -479,7 +496,15 @@ class AnthropicMessages:
                 out.append({"role": "user", "content": m["content"]})
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:
+    async def complete(
+        self,
+        model: str,
+        system: str | None,
+        history: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        on_text: OnText | None = None,
+        max_bytes: int | None = None,
+    ) -> Reply:
         kwargs: dict[str, Any] = {
             "model": model, "max_tokens": MAX_TOKENS, "messages": self.messages(history),
         }  # fmt: skip
@@ -598,7 +623,15 @@ class Gemini:
                 out.append(t.Content(role="user", parts=[t.Part(text=m["content"])]))
         return out
 
-    async def complete(self, model, system, history, tools, on_text=None, max_bytes=None) -> Reply:
+    async def complete(
+        self,
+        model: str,
+        system: str | None,
+        history: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        on_text: OnText | None = None,
+        max_bytes: int | None = None,
+    ) -> Reply:
         from google.genai import errors
 
         t = self.types
@@ -683,7 +716,7 @@ class Gemini:
         return Reply("".join(text), calls, usage)
 
 
-FORMAT_OF_KIND = {
+FORMAT_OF_KIND: dict[str, Format] = {
     "openai": "openai",
     "openai-responses": "openai-responses",
     "anthropic": "anthropic",

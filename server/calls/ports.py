@@ -48,6 +48,7 @@ class Sessions(Protocol):
 
     touched: set[str]
 
+    async def get(self, tenant_id: str, session_id: str) -> Any: ...  # its row: 404 if none
     async def create(
         self,
         tenant_id: str,
@@ -96,6 +97,24 @@ class Transcripts(Protocol):
     async def history(self, session_id: str) -> list[Any]: ...
 
 
+class Bots(Protocol):
+    async def get(self, tenant_id: str, name: str) -> Any: ...  # 404 if none
+    async def find(self, tenant_id: str, name: str) -> Any | None: ...
+
+
+class Providers(Protocol):
+    """The tenant's model providers; a provider's key is decrypted only on asking."""
+
+    async def get(self, tenant_id: str, name: str) -> Any: ...  # 404 if none
+    async def find(self, tenant_id: str, name: str) -> Any | None: ...
+    async def list(self, tenant_id: str) -> list[Any]: ...
+    def api_key(self, row: Any) -> str | None: ...
+
+
+class EvalRuns(Protocol):
+    def add(self, tenant_id: str, bot: str, report: dict[str, Any]) -> Any: ...
+
+
 class CallStore(RegistryStore, Protocol):
     """One unit of work of the call path."""
 
@@ -115,3 +134,13 @@ class CallStore(RegistryStore, Protocol):
     def lifecycle(self) -> Lifecycle: ...
     @property
     def messages(self) -> Transcripts: ...
+    @property
+    def bots(self) -> Bots: ...
+    @property
+    def providers(self) -> Providers: ...
+    @property
+    def eval_runs(self) -> EvalRuns: ...
+
+    async def close(self) -> None:
+        """End a unit of work that only read (``Storage.reader``)."""
+        ...
