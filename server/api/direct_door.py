@@ -14,11 +14,11 @@ cap, rate-limit header and CORS middlewares, which see it as any route; a reques
 from __future__ import annotations
 
 import re
-from typing import Any, get_args
+from typing import Any
 from urllib.parse import parse_qsl
 
 from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -28,10 +28,10 @@ from server.api.deps import RATE_STATE, admit, authenticate, unit_of_work
 from server.api.limits import checked_body, rate_headers
 from server.api.views import CallBody, MessageBody
 from server.calls.messages import MessageFormat
-from server.errors import FieldError, UnauthenticatedError, ValidationFailedError
+from server.errors import UnauthenticatedError
 
 HOT_PATH = re.compile(r"^/v1/sessions/([^/]+)/(calls|messages)$")
-FORMATS: tuple[str, ...] = get_args(MessageFormat)
+FORMAT: TypeAdapter[MessageFormat] = TypeAdapter(MessageFormat)
 JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
 
 
@@ -108,10 +108,7 @@ class DirectDoor:
         async with unit_of_work(runtime) as store:
             principal = await _caller(runtime, store, token, request)
             query = _query(request)
-            fmt = query.get("format")
-            if fmt is not None and fmt not in FORMATS:
-                message = f"must be one of {', '.join(FORMATS)}"
-                raise ValidationFailedError([FieldError(message, field="format")])
+            fmt = _format(query.get("format"))
             call = await _parsed(CallBody, request, body)
             return await self.answer_call(sid, call, principal, runtime, store, query.get("tenant"), fmt)  # fmt: skip
 
@@ -145,6 +142,17 @@ async def _parsed(model: Any, request: Request, body: bytes | None) -> Any:
         return model.model_validate_json(body if body is not None else await request.body())
     except ValidationError as exc:
         errors = [{**e, "loc": ("body", *e["loc"])} for e in exc.errors()]
+        raise RequestValidationError(errors) from None
+
+
+def _format(given: str | None) -> MessageFormat | None:
+    """``?format=``, checked as the route's query parameter is: the same 422, word for word."""
+    if given is None:
+        return None
+    try:
+        return FORMAT.validate_python(given)
+    except ValidationError as exc:
+        errors = [{**e, "loc": ("query", "format")} for e in exc.errors()]
         raise RequestValidationError(errors) from None
 
 
