@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
+from server.registry.definitions import ToolDraft
 from server.registry.model import SessionRecord, ToolDef
 from server.registry.ports import RegistryStore
 
@@ -25,6 +26,12 @@ class StoredVersion(Protocol):
 
 class ToolVersions(Protocol):
     async def stored_version(self, tool: ToolDef) -> Any: ...  # a StoredVersion
+    async def find(self, tenant_id: str, name: str) -> Any | None: ...  # the stored tool
+    async def definition(self, tenant_id: str, name: str) -> ToolDef: ...  # 404 if none
+    async def unchanged(self, tenant_id: str, draft: ToolDraft) -> tuple[Any, Any] | None: ...
+    async def save(
+        self, tenant_id: str, draft: ToolDraft, actor: str | None, *, expect_new: bool | None
+    ) -> tuple[Any, Any]: ...  # the tool and the version saved
     def decrypt_secret(self, tenant_id: str, name: str, version: Any) -> str | None: ...
     async def artefact(self, version_id: int, engine: str) -> bytes | None: ...
     async def keep_artefact(self, version_id: int, engine: str, artefact: bytes) -> None: ...
@@ -35,6 +42,7 @@ class Secrets(Protocol):
 
 
 class TenantLimits(Protocol):
+    async def get(self, tenant_id: str) -> Any: ...  # 404 if none
     async def limits(self, tenant_id: str) -> dict[str, Any] | None: ...
 
     async def handoff_target(self, tenant_id: str) -> tuple[str | None, str, tuple[str, ...]]:
@@ -143,4 +151,15 @@ class CallStore(RegistryStore, Protocol):
 
     async def close(self) -> None:
         """End a unit of work that only read (``Storage.reader``)."""
+        ...
+
+    async def changed(
+        self,
+        actor: str | None,
+        tenant_id: str,
+        action: str,
+        target: str,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        """A change that can alter snapshots: the tenant's version bumped, an audit line."""
         ...

@@ -195,6 +195,10 @@ class ToolRepository:
             select(ToolRow).where(ToolRow.tenant_id == tenant_id, ToolRow.name == name)
         )
 
+    async def definition(self, tenant_id: str, name: str) -> ToolDef:
+        """The tool's current version as the registry knows tools (404 if none)."""
+        return tool_def(*await self.get(tenant_id, name))
+
     async def get(self, tenant_id: str, name: str) -> tuple[ToolRow, ToolVersionRow]:
         tool = await self.find(tenant_id, name)
         if tool is None:

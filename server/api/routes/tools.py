@@ -25,13 +25,12 @@ from server.api.views import (
     tool_public,
     version_public,
 )
-from server.calls.loading import checked_draft, keep_compiled, load_draft
-from server.calls.pipeline import CallRequest
-from server.errors import NotFoundError, Problems, VersionConflictError
+from server.calls import tool_saves
+from server.calls.loading import checked_draft
+from server.errors import Problems, VersionConflictError
 from server.keys import Principal
-from server.registry.definitions import ToolDraft, check_tool_body
+from server.registry.definitions import check_tool_body
 from server.registry.openapi_import import parse_document, plan_import
-from server.storage.repositories import tool_def
 
 router = APIRouter(prefix="/v1/tools", tags=["tools"])
 
@@ -87,15 +86,6 @@ def _developer_scope(principal: Principal, tenant: str | None) -> str:
     return developer_tenant(principal, tenant, allow_global=True)
 
 
-async def _checked(
-    runtime, store, tenant_id: str, body: dict[str, Any], *, update: bool = False
-) -> ToolDraft:
-    draft, problems = check_tool_body(body, runtime.limits, update=update)
-    problems.raise_if_any()
-    assert draft is not None
-    return await checked_draft(runtime.services, store, tenant_id, draft)
-
-
 @router.post("/validate")
 async def validate_tool(
     body: ToolBody,
@@ -106,19 +96,7 @@ async def validate_tool(
 ) -> dict[str, Any]:
     """Dry run: every problem of a tool body (a Python file is loaded for real), nothing stored."""
     tenant_id = _developer_scope(principal, tenant)
-    draft, problems = check_tool_body(body, runtime.limits)
-    code = None
-    if draft is not None:
-        loaded, code = await load_draft(runtime.services, store, tenant_id, draft)
-        problems.extend(loaded)
-    out: dict[str, Any] = {
-        "valid": not problems.errors,
-        "errors": [e.as_dict() for e in problems.errors],
-        "warnings": [w.as_dict() for w in problems.warnings],
-    }
-    if code:
-        out["code"] = code
-    return out
+    return await tool_saves.validate(runtime.services, store, tenant_id, body)
 
 
 @router.post("", status_code=201)
@@ -135,15 +113,8 @@ async def create_tool(
     tenant_id = _developer_scope(principal, tenant)
 
     async def create() -> Response:
-        draft = await _checked(runtime, store, tenant_id, body)
-        if tenant_id != "*":
-            await store.tenants.get(tenant_id)  # 404 for an unknown tenant before storing
-        tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=True)
-        await keep_compiled(runtime.services, store, tenant_id, draft, version)
-        await store.changed(
-            principal.key_id, tenant_id, "tool.create", tool.name, {"version": version.version}
-        )
-        public = orjson.dumps(tool_public(tool, version))
+        saved = await tool_saves.create(runtime.services, store, principal.key_id, tenant_id, body)
+        public = orjson.dumps(tool_public(saved.tool, saved.version))
         return Response(public, status_code=201, media_type="application/json")
 
     return await answer_once(
@@ -172,9 +143,15 @@ async def import_openapi(
     problems.raise_if_any()
     assert document is not None
     plan = plan_import(
-        document, problems, operations=body.operations, tags=body.tags, server=body.server,
-        credentials=body.credentials, prefix=body.prefix, timeout_ms=body.timeout_ms,
-    )  # fmt: skip
+        document,
+        problems,
+        operations=body.operations,
+        tags=body.tags,
+        server=body.server,
+        credentials=body.credentials,
+        prefix=body.prefix,
+        timeout_ms=body.timeout_ms,
+    )
     problems.raise_if_any()
     drafts = []
     for tool_body in plan.tools:
@@ -260,30 +237,17 @@ async def replace_tool(
     """Save a new version (creates the tool if it does not exist yet). Saving exactly what
     the current version holds is a no-op: no new version, no change event."""
     tenant_id = _developer_scope(principal, tenant)
-    draft = await _checked(runtime, store, tenant_id, body, update=True)
+    services = runtime.services
+    draft = await tool_saves.checked(services, store, tenant_id, body, update=True)
     same_name(draft.name, name)
     found = await store.tools.find(tenant_id, name)
-    existed = found is not None
     if if_match is not None:
         await _still_current(store, tenant_id, name, found, if_match)
-    if existed:
-        unchanged = await store.tools.unchanged(tenant_id, draft)
-        if unchanged is not None:
-            response.headers["Quiver-Unchanged"] = "true"
-            return tool_public(*unchanged)
-    if not existed and tenant_id != "*":
-        await store.tenants.get(tenant_id)
-    tool, version = await store.tools.save(tenant_id, draft, principal.key_id, expect_new=None)
-    await keep_compiled(runtime.services, store, tenant_id, draft, version)
-    await store.changed(
-        principal.key_id,
-        tenant_id,
-        "tool.update" if existed else "tool.create",
-        name,
-        {"version": version.version},
-    )
-    response.status_code = 200 if existed else 201
-    return tool_public(tool, version)
+    saved = await tool_saves.replace(services, store, principal.key_id, tenant_id, draft, found)
+    if saved.unchanged:
+        response.headers["Quiver-Unchanged"] = "true"
+    response.status_code = 201 if saved.created else 200
+    return tool_public(saved.tool, saved.version)
 
 
 async def _still_current(store, tenant_id: str, name: str, found: Any, if_match: str) -> None:
@@ -398,23 +362,12 @@ async def test_tool(
     Developers test their own tenant's tools; global tools (``?tenant=*``) need an admin.
     """
     tenant_id = _developer_scope(principal, tenant)
-    if tenant_id == "*":
-        disk = runtime.registry.disk.tools.get(name)
-        found = await store.tools.find("*", name)
-        if found is not None:
-            tool = tool_def(*await store.tools.get("*", name))
-        elif disk is not None:
-            tool = disk.tool
-        else:
-            raise NotFoundError(f"tool {name!r} not found")
-    else:
-        tool = tool_def(*await store.tools.get(tenant_id, name))
-    request = CallRequest(
-        tenant_id=tenant_id,
-        tool=name,
-        arguments=body.arguments,
-        test=True,
-        allow_llm=body.llm,
+    return await tool_saves.test(
+        runtime.services,
+        store,
+        tenant_id,
+        name,
+        body.arguments,
+        llm=body.llm,
         variables=body.variables,
     )
-    return await runtime.pipeline.call(store, request, tool)
