@@ -27,6 +27,7 @@ class StoredVersion(Protocol):
 class ToolVersions(Protocol):
     async def stored_version(self, tool: ToolDef) -> Any: ...  # a StoredVersion
     async def find(self, tenant_id: str, name: str) -> Any | None: ...  # the stored tool
+    async def find_version(self, tool: Any, version: int) -> Any | None: ...
     async def definition(self, tenant_id: str, name: str) -> ToolDef: ...  # 404 if none
     async def unchanged(self, tenant_id: str, draft: ToolDraft) -> tuple[Any, Any] | None: ...
     async def save(
@@ -108,6 +109,24 @@ class Transcripts(Protocol):
 class Bots(Protocol):
     async def get(self, tenant_id: str, name: str) -> Any: ...  # 404 if none
     async def find(self, tenant_id: str, name: str) -> Any | None: ...
+    async def create(
+        self,
+        tenant_id: str,
+        name: str,
+        tools: list[Any] | None,
+        intents: dict[str, list[str]] | None,
+        max_tools: int | None = None,
+        **settings: Any,
+    ) -> Any: ...  # 409 if the name is taken
+    async def replace(
+        self,
+        tenant_id: str,
+        name: str,
+        tools: list[Any] | None,
+        intents: dict[str, list[str]] | None,
+        max_tools: int | None = None,
+        **settings: Any,
+    ) -> Any: ...  # 404 if none
 
 
 class Providers(Protocol):

@@ -6,8 +6,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Response
 
+from server.agent import bots
 from server.agent.evals import check_cases, run_evals
-from server.agent.intents import check_detection
 from server.api.deps import (
     PrincipalAloneDep,
     PrincipalDep,
@@ -36,15 +36,7 @@ async def create_bot(
     body: BotBody, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> dict[str, Any]:
     tenant_id = developer_tenant(principal, tenant)
-    await store.tenants.get(tenant_id)
-    await _check_pins(store, tenant_id, body)
-    await _check_model(store, tenant_id, body)
-    row = await store.bots.create(
-        tenant_id, body.name, body.stored_tools(), body.intents, body.max_tools,
-        **body.model_dump(include=set(BOT_MODEL_FIELDS)),
-    )  # fmt: skip
-    await store.changed(principal.key_id, tenant_id, "bot.create", body.name)
-    return bot_public(row)
+    return bot_public(await bots.create(store, principal.key_id, tenant_id, _spec(body)))
 
 
 @router.get("")
@@ -57,8 +49,8 @@ async def list_bots(
 ) -> dict[str, Any]:
     """The tenant's bots by name, a page at a time."""
     require(principal, "developer")
-    bots = await store.bots.list(acting_tenant(principal, tenant))
-    rows, next_cursor = page(bots, lambda r: [r.name], limit, cursor)
+    every = await store.bots.list(acting_tenant(principal, tenant))
+    rows, next_cursor = page(every, lambda r: [r.name], limit, cursor)
     return {"bots": [bot_public(r) for r in rows], "next_cursor": next_cursor}
 
 
@@ -76,14 +68,12 @@ async def replace_bot(
 ) -> dict[str, Any]:
     tenant_id = developer_tenant(principal, tenant)
     same_name(body.name, bot)
-    await _check_pins(store, tenant_id, body)
-    await _check_model(store, tenant_id, body)
-    row = await store.bots.replace(
-        tenant_id, bot, body.stored_tools(), body.intents, body.max_tools,
-        **body.model_dump(include=set(BOT_MODEL_FIELDS)),
-    )  # fmt: skip
-    await store.changed(principal.key_id, tenant_id, "bot.update", bot)
-    return bot_public(row)
+    return bot_public(await bots.replace(store, principal.key_id, tenant_id, _spec(body)))
+
+
+def _spec(body: BotBody) -> bots.BotSpec:
+    settings = body.model_dump(include=set(BOT_MODEL_FIELDS))
+    return bots.BotSpec(body.name, body.stored_tools(), body.intents, body.max_tools, settings)
 
 
 @router.delete("/{bot}", status_code=204)
@@ -116,37 +106,6 @@ async def bot_snapshot(
     breakers = await runtime.tracker.tenant_breakers(tenant_id)
     inputs = SessionInputs(open_breakers=breakers.open, version=breakers.generation)
     return snapshot_response(runtime.registry, view, bot, fmt, if_none_match, inputs)
-
-
-async def _check_pins(store, tenant_id: str, body: BotBody) -> None:
-    """A pinned version must exist (of the tenant's tool, else the global one of that name)."""
-    problems = []
-    for i, pin in body.pins():
-        tool = await store.tools.find(tenant_id, pin.name) or await store.tools.find("*", pin.name)
-        if tool is None:
-            problems.append(FieldError(f"no tool {pin.name!r} to pin", field=f"tools[{i}].name"))
-        elif await store.tools.find_version(tool, pin.version) is None:
-            message = f"{pin.name!r} has no version {pin.version}"
-            problems.append(FieldError(message, field=f"tools[{i}].version"))
-    if problems:
-        raise ValidationFailedError(problems)
-
-
-async def _check_model(store, tenant_id: str, body: BotBody) -> None:
-    """A bot's models name providers of its tenant."""
-    problems = []
-    for field in ("model", "tool_round_model"):
-        ref = getattr(body, field)
-        if ref and await store.providers.find(tenant_id, ref.split("/", 1)[0]) is None:
-            message = f"no provider {ref.split('/', 1)[0]!r} (PUT /v1/providers/{{name}} first)"
-            problems.append(FieldError(message, field=field))
-    if body.tool_round_model and not body.model:
-        problems.append(FieldError("needs `model` too", field="tool_round_model"))
-    problems += check_detection(body.intent_detection, body.intents)
-    if body.intent_detection and body.intent_detection.get("mode") == "model" and not body.model:
-        problems.append(FieldError("the model mode needs the bot's `model`", field="intent_detection.mode"))  # fmt: skip
-    if problems:
-        raise ValidationFailedError(problems)
 
 
 @router.put("/{bot}/evals")
