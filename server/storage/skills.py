@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, insert, select, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from server.errors import NotFoundError
+from server.errors import ConflictError, NotFoundError
 from server.skills.records import Origin, SlotTaken
 from server.storage.tables import (
     AppointmentRow,
@@ -58,20 +58,41 @@ class DatasetRepository:
             query = query.where(DatasetRow.name != besides)
         return int(await self.session.scalar(query) or 0)
 
+    @property
+    def streams(self) -> bool:
+        """Whether an upload's items are written as they arrive (PostgreSQL) or only once the
+        body is in (SQLite, which has one writer for the whole database: a slow upload must not
+        hold its lock)."""
+        bind = self.session.bind
+        return bind is not None and bind.dialect.name == "postgresql"
+
     async def add_items(
         self,
         tenant_id: str,
         name: str,
         version: int,
         first_seq: int,
-        items: Sequence[tuple[str | None, dict[str, Any]]],  # fmt: skip
+        items: Sequence[tuple[str | None, dict[str, Any]]],
     ) -> None:
-        if items:
-            await self.session.execute(insert(DatasetItemRow), [
-                {"tenant_id": tenant_id, "dataset": name, "version": version, "seq": first_seq + i,
-                 "item_id": item_id, "data": data}
-                for i, (item_id, data) in enumerate(items)
-            ])  # fmt: skip
+        """Items of a version being uploaded, numbered from ``first_seq`` (409 when another
+        upload of the set writes the same version meanwhile)."""
+        for start in range(0, len(items), INSERT_BATCH):
+            rows = [
+                {
+                    "tenant_id": tenant_id,
+                    "dataset": name,
+                    "version": version,
+                    "seq": first_seq + start + i,
+                    "item_id": item_id,
+                    "data": data,
+                }
+                for i, (item_id, data) in enumerate(items[start : start + INSERT_BATCH])
+            ]
+            try:
+                await self.session.execute(insert(DatasetItemRow), rows)
+            except IntegrityError:
+                message = f"another upload of {name!r} is under way; try again when it is done"
+                raise ConflictError(message) from None
 
     async def replace(
         self, tenant_id: str, name: str, kind: str, version: int, items: int, size: int

@@ -12,19 +12,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
-from sqlalchemy.exc import IntegrityError
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, developer_tenant
 from server.api.paging import CursorQuery, LimitQuery, decode_cursor, keyset, page
 from server.api.views import TOOL_NAME, iso
-from server.errors import (
-    ConflictError,
-    FieldError,
-    PayloadTooLargeError,
-    ValidationFailedError,
-)
-from server.skills.datasets import KINDS, MAX_LINE_BYTES, Kind, LineError, LineReader
-from server.storage.skills import INSERT_BATCH
+from server.skills.datasets import Kind
+from server.skills.uploads import UploadLimits, replace_dataset
 
 router = APIRouter(prefix="/v1/datasets", tags=["datasets"])
 DatasetName = Annotated[str, Path(pattern=TOOL_NAME, examples=["faq"])]
@@ -60,63 +53,13 @@ async def put_dataset(
 ) -> dict[str, Any]:
     """Replace a data set with the NDJSON body (201 when new)."""
     tenant_id = developer_tenant(principal, tenant)
-    await store.tenants.get(tenant_id)
-    current = await store.datasets.find(tenant_id, name)
-    kind = kind or (current.kind if current is not None else None)  # type: ignore[assignment]
-    if kind is None:
-        raise ValidationFailedError([_field("kind", f"a new data set needs one of: {', '.join(KINDS)}")])  # fmt: skip
     settings = runtime.settings
-    allowance = settings.dataset_max_bytes - await store.datasets.bytes_used(tenant_id, besides=name)  # fmt: skip
-    version = (current.version + 1) if current is not None else 1
-    reader = LineReader(kind)
-    # PostgreSQL takes the items in batches as they arrive; SQLite, which has one writer for
-    # the whole database, only once the body is in (a slow upload must not hold its lock)
-    batch_size = INSERT_BATCH if store.session.bind.dialect.name == "postgresql" else settings.dataset_max_items + 1  # fmt: skip
-    batch: list[tuple[str | None, dict[str, Any]]] = []
-    stored = size = 0
-    rest = b""
-
-    async def flush() -> None:
-        nonlocal stored
-        for start in range(0, len(batch), INSERT_BATCH):
-            await store.datasets.add_items(tenant_id, name, version, stored + start, batch[start : start + INSERT_BATCH])  # fmt: skip
-        stored += len(batch)
-        batch.clear()
-
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > allowance:
-                raise PayloadTooLargeError(f"this tenant's data sets may hold {settings.dataset_max_bytes} bytes; {max(allowance, 0)} are left for {name!r}")  # fmt: skip
-            rest += chunk
-            *lines, rest = rest.split(b"\n")
-            for line in lines:
-                item = reader.read(line)
-                if item is not None:
-                    batch.append((item.id, item.data))
-            if len(rest) > MAX_LINE_BYTES:  # a line that never ends is refused as it grows
-                reader.read(rest)
-            if stored + len(batch) > settings.dataset_max_items:
-                raise PayloadTooLargeError(f"a data set holds at most {settings.dataset_max_items} items")  # fmt: skip
-            if len(batch) >= batch_size:
-                await flush()
-        if rest:
-            item = reader.read(rest)
-            if item is not None:
-                batch.append((item.id, item.data))
-        if stored + len(batch) > settings.dataset_max_items:
-            raise PayloadTooLargeError(f"a data set holds at most {settings.dataset_max_items} items")  # fmt: skip
-        await flush()
-    except LineError as exc:
-        raise ValidationFailedError([exc.problem]) from None
-    except IntegrityError:
-        raise ConflictError(f"another upload of {name!r} is under way; try again when it is done") from None  # fmt: skip
-    if stored == 0:
-        raise ValidationFailedError([_field("body", "no items: send one JSON object per line")])
-    row = await store.datasets.replace(tenant_id, name, kind, version, stored, size)
-    await store.datasets_changed(principal.key_id, tenant_id, "dataset.put", name)
-    response.status_code = 201 if current is None else 200
-    return _public(row)
+    limits = UploadLimits(settings.dataset_max_bytes, settings.dataset_max_items)
+    uploaded = await replace_dataset(
+        store, limits, principal.key_id, tenant_id, name, kind, request.stream()
+    )
+    response.status_code = 201 if uploaded.created else 200
+    return _public(uploaded.row)
 
 
 @router.get("")
@@ -159,10 +102,6 @@ async def delete_dataset(
     await store.datasets.delete(tenant_id, name)
     await store.datasets_changed(principal.key_id, tenant_id, "dataset.delete", name)
     return Response(status_code=204)
-
-
-def _field(name: str, message: str) -> FieldError:
-    return FieldError(message, field=name)
 
 
 def _public(row: Any) -> dict[str, Any]:
