@@ -22,9 +22,10 @@ the reply comes back ``cut``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -221,6 +222,17 @@ def _raised(exc: Exception) -> ProviderError:
     return ProviderError("provider_error", f"{detail}: {_said(message)}")
 
 
+@contextlib.contextmanager
+def _translated() -> Iterator[None]:
+    """An SDK's failure, or an answer that cannot be read, as a ``ProviderError``."""
+    try:
+        yield
+    except PROVIDER_ERRORS as exc:
+        raise _raised(exc) from None
+    except UNREADABLE as exc:
+        raise _unreadable(exc) from None
+
+
 def _unreadable(exc: Exception) -> ProviderError:
     """An answer that could not be read: broken JSON, events that are not the wire format, a
     connection lost mid-answer."""
@@ -302,15 +314,11 @@ class OpenAIChat:
         kwargs: dict[str, Any] = {"model": model, "messages": self.messages(system, history)}
         if tools:
             kwargs["tools"] = tools
-        try:
+        with _translated():
             if on_text is None:
                 response = await self.client.post(_CHAT, body=kwargs, cast_to=ChatCompletion)
                 return self._reply(response)
             return await self._stream(kwargs, _Output(max_bytes, on_text))
-        except PROVIDER_ERRORS as exc:
-            raise _raised(exc) from None
-        except UNREADABLE as exc:
-            raise _unreadable(exc) from None
 
     def _reply(self, response: Any) -> Reply:
         choice = response.choices[0].message if response.choices else None
@@ -406,14 +414,10 @@ class OpenAIResponses:
             kwargs["instructions"] = system
         if tools:
             kwargs["tools"] = tools
-        try:
+        with _translated():
             if on_text is None:
                 return self._reply(await self.client.post(_RESPONSES, body=kwargs, cast_to=OpenAIResponse))  # fmt: skip
             return await self._stream(kwargs, _Output(max_bytes, on_text))
-        except PROVIDER_ERRORS as exc:
-            raise _raised(exc) from None
-        except UNREADABLE as exc:
-            raise _unreadable(exc) from None
 
     async def _stream(self, kwargs: dict[str, Any], out: _Output) -> Reply:
         final = None
@@ -512,14 +516,10 @@ class AnthropicMessages:
             kwargs["system"] = system
         if tools:
             kwargs["tools"] = tools
-        try:
+        with _translated():
             if on_text is None:
                 return self._reply(await self.client.messages.create(**kwargs))
             return await self._stream(kwargs, _Output(max_bytes, on_text))
-        except PROVIDER_ERRORS as exc:
-            raise _raised(exc) from None
-        except UNREADABLE as exc:
-            raise _unreadable(exc) from None
 
     @staticmethod
     def _reply(message: Any) -> Reply:
