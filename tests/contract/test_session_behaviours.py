@@ -188,3 +188,19 @@ async def test_a_cacheable_result_is_reused_for_equal_arguments(
         assert first.success and again.success and other.success
         assert again.result == first.result
         assert sorted(c["cached"] for c in log) == [False, False, True]
+
+
+@DOORS
+async def test_a_tenant_past_its_daily_calls_runs_nothing_more(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        limited = await agents.admin.put("/v1/tenants/acme/limits", json={"calls_per_day": 2})
+        ran = [await door.call("check_order", {"order_id": f"AB{i}"}) for i in range(2)]
+        over = await door.call("check_order", {"order_id": "AB9"})
+
+        assert limited.status_code == 200
+        assert all(r.success for r in ran)
+        assert over.success is not True
+        assert "quota_exceeded" in (over.refused, over.code)
+        assert await runs(agents, door) == 2
