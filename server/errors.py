@@ -102,7 +102,8 @@ class NotFoundError(QuiverError):
 
 
 class ConflictError(QuiverError):
-    status, code, title = 409, "conflict", "Conflict"
+    status, title = 409, "Conflict"
+    code: ErrorCode = "conflict"  # its subclasses have codes of their own
 
 
 class SessionEndedError(ConflictError):
@@ -139,7 +140,8 @@ class TooManySessionsError(QuiverError):
 
 
 class RateLimitedError(QuiverError):
-    status, code, title = 429, "rate_limited", "Too many requests"
+    status, title = 429, "Too many requests"
+    code: ErrorCode = "rate_limited"  # its subclasses have codes of their own
 
     def __init__(self, detail: str, *, scope: str, limit: str, retry_after_s: int) -> None:
         super().__init__(detail)
@@ -174,7 +176,8 @@ class UnavailableError(QuiverError):
 
 
 class ValidationFailedError(QuiverError):
-    status, code, title = 422, "validation_error", "Invalid input"
+    status, title = 422, "Invalid input"
+    code: ErrorCode = "validation_error"  # its subclasses have codes of their own
 
     def __init__(self, errors: list[FieldError], detail: str | None = None) -> None:
         self.errors = errors

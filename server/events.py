@@ -103,7 +103,8 @@ class EventHub:
             self._history.popitem(last=False)
 
     def recall(self, session: str, version: int) -> dict[str, str] | None:
-        return self._history.get(session, {}).get(version)
+        versions = self._history.get(session)
+        return versions.get(version) if versions is not None else None
 
     def close(self) -> None:
         """Shutting down: every stream ends after its current event."""

@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.inputs import json_text
 from server.storage import rollups
+from server.storage.database import dialect_name
 from server.storage.sqlite_driver import in_one_hop
 from server.storage.tables import (
     BreakerOpeningRow,
@@ -56,7 +57,7 @@ class CallQuery:
 _TABLE = ToolCallRow.__table__
 COLUMNS = tuple(c.name for c in _TABLE.columns if c.name != "id")
 _RECORD = ", ".join(  # the columns as PostgreSQL's ``jsonb_to_recordset`` is told them
-    f"{c.name} {c.type.compile(dialect=postgresql.dialect())}"
+    f"{c.name} {c.type.compile(dialect=postgresql.dialect())}"  # type: ignore[no-untyped-call]
     for c in _TABLE.columns
     if c.name != "id"
 )
@@ -120,7 +121,7 @@ def _write_sqlite(connection: sqlite3.Connection, rows: list[dict[str, Any]]) ->
     by step through SQLAlchemy, each statement was a hop to this thread and back; measured
     over real HTTP, the one hop serves 1.4–1.6 % more calls a second.)"""
     with connection:  # sqlite3's transaction: committed, or rolled back and the error raised
-        new = set()
+        new: set[str] = set()
         left = [tuple(_values(row, sqlite=True).values()) for row in rows]
         while left:
             size = min(MAX_SQLITE_ROWS, 1 << (len(left).bit_length() - 1))
@@ -137,7 +138,7 @@ def _midnight(day: date) -> datetime:
     return datetime.combine(day, time.min, tzinfo=UTC)
 
 
-def percentiles(histogram: Counter, calls: int) -> tuple[float | None, float | None]:
+def percentiles(histogram: Counter[int], calls: int) -> tuple[float | None, float | None]:
     """p50 and p95 by nearest rank over latency buckets: each the bucket's upper bound."""
     if not calls:
         return None, None
@@ -188,14 +189,16 @@ def _rank(fraction_percent: int, n: Any) -> Any:
 
 
 class CallRepository:
-    def __init__(self, session: AsyncSession, parallel: async_sessionmaker | None = None) -> None:
+    def __init__(
+        self, session: AsyncSession, parallel: async_sessionmaker[AsyncSession] | None = None
+    ) -> None:
         self.session = session
         # PostgreSQL: a session factory for reads that may run side by side on other connections
-        self.parallel = parallel if session.bind.dialect.name == "postgresql" else None
+        self.parallel = parallel if dialect_name(session) == "postgresql" else None
 
     @property
     def _postgres(self) -> bool:
-        return self.session.bind.dialect.name == "postgresql"
+        return dialect_name(self.session) == "postgresql"
 
     def breaker_opened(self, tenant: str, tool: str, scope: str, session_id: str | None) -> None:
         self.session.add(
@@ -317,10 +320,10 @@ class CallRepository:
 
     async def _from_rollups(
         self, tenant: str | None, since: datetime, until: datetime, tool: str | None
-    ) -> tuple[list[ToolFigures], dict[tuple[str, str], Counter]]:
+    ) -> tuple[list[ToolFigures], dict[tuple[str, str], Counter[int]]]:
         first_full = since.date() if since.time() == time.min else since.date() + timedelta(days=1)
         last_full = until.date()  # days in [first_full, last_full) lie wholly in the range
-        parts: list[Callable[[AsyncSession], Awaitable[list[tuple]]]] = []
+        parts: list[Callable[[AsyncSession], Awaitable[list[Part]]]] = []
         if first_full < last_full:
             parts += [
                 functools.partial(_daily, tenant, tool, first_full, last_full),
@@ -336,15 +339,17 @@ class CallRepository:
         ]
         if self.parallel is not None and len(parts) > 1:
             # Separate connections, so PostgreSQL works on the parts at once.
-            async def run(part):
-                async with self.parallel() as session:
+            parallel = self.parallel
+
+            async def run(part: Callable[[AsyncSession], Awaitable[list[Part]]]) -> list[Part]:
+                async with parallel() as session:
                     return await part(session)
 
             results = await asyncio.gather(*(run(p) for p in parts))
         else:
             results = [await part(self.session) for part in parts]
         totals: dict[tuple[str, str], list[int]] = {}
-        histograms: dict[tuple[str, str], Counter] = {}
+        histograms: dict[tuple[str, str], Counter[int]] = {}
         for rows in results:
             for key, calls, oks, hits, index, in_bucket in rows:
                 if calls is not None:
@@ -353,7 +358,7 @@ class CallRepository:
                     counts[1] += int(oks or 0)
                     counts[2] += int(hits or 0)
                 if index is not None:
-                    histograms.setdefault(key, Counter())[index] += int(in_bucket)
+                    histograms.setdefault(key, Counter())[index] += int(in_bucket or 0)
         figures = [
             ToolFigures(name, tenant_id, calls, oks, hits, None, None)
             for (tenant_id, name), (calls, oks, hits) in totals.items()
@@ -448,7 +453,12 @@ class CallRepository:
 # The parts of a rollup read. Each returns rows of
 # ((tenant, tool), calls, successes, cache hits, latency bucket, calls in that bucket),
 # with None where a part does not know a value.
-async def _daily(tenant, tool, first: date, last: date, session: AsyncSession) -> list[tuple]:
+Part = tuple[tuple[str, str], int | None, int | None, int | None, int | None, int | None]
+
+
+async def _daily(
+    tenant: str | None, tool: str | None, first: date, last: date, session: AsyncSession
+) -> list[Part]:
     d = ToolCallDailyRow
     where = [d.day >= first, d.day < last]
     where += [d.tenant_id == tenant] if tenant is not None else []
@@ -461,7 +471,9 @@ async def _daily(tenant, tool, first: date, last: date, session: AsyncSession) -
     return [((t, n), calls, oks, hits, None, None) for t, n, calls, oks, hits in rows.all()]
 
 
-async def _latency(tenant, tool, first: date, last: date, session: AsyncSession) -> list[tuple]:
+async def _latency(
+    tenant: str | None, tool: str | None, first: date, last: date, session: AsyncSession
+) -> list[Part]:
     h = ToolCallLatencyRow
     where = [h.day >= first, h.day < last]
     where += [h.tenant_id == tenant] if tenant is not None else []
@@ -475,10 +487,10 @@ async def _latency(tenant, tool, first: date, last: date, session: AsyncSession)
 
 
 async def _raw_edge(
-    tenant, tool, start: datetime, end: datetime, session: AsyncSession
-) -> list[tuple]:
+    tenant: str | None, tool: str | None, start: datetime, end: datetime, session: AsyncSession
+) -> list[Part]:
     """A partial day at an end of the range, from the raw rows (index-only scan)."""
-    dialect = session.bind.dialect.name
+    dialect = dialect_name(session)
     scope = " AND tenant_id = :tenant" if tenant is not None else ""
     scope += " AND tool = :tool" if tool is not None else ""
     rows = await session.execute(

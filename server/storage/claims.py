@@ -16,13 +16,14 @@ from datetime import timedelta
 from sqlalchemy import and_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.storage.database import dialect_name
 from server.storage.tables import SessionToolClaimRow, utcnow
 
 
 class OnceClaims:
-    def __init__(self, sessions: async_sessionmaker) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
 
     async def claim(self, session_id: str, tool: str, lease_s: float) -> bool:
@@ -31,7 +32,7 @@ class OnceClaims:
         until = now + timedelta(seconds=lease_s)
         row = SessionToolClaimRow
         async with self.sessions() as session, session.begin():
-            dialect = session.bind.dialect.name
+            dialect = dialect_name(session)
             insert_ = pg_insert if dialect == "postgresql" else sqlite_insert
             inserted = await session.execute(
                 insert_(row)

@@ -12,7 +12,12 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import Session
 
 from server.errors import UnavailableError
@@ -88,7 +93,14 @@ def _after_commit(session: Session) -> None:
         on_commit()
 
 
-def session_factory(engine: AsyncEngine) -> async_sessionmaker:
+def dialect_name(session: AsyncSession) -> str:
+    """``postgresql`` or ``sqlite``: the database a session is bound to."""
+    bind = session.bind
+    assert bind is not None, "every session of this node is bound to its engine"
+    return bind.dialect.name
+
+
+def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False, sync_session_class=UnitOfWork)
 
 

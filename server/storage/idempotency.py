@@ -20,6 +20,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server.storage.database import dialect_name
 from server.storage.tables import IdempotencyKeyRow, utcnow
 
 KEEP = timedelta(days=1)
@@ -35,7 +36,7 @@ class Claim:
 
 
 class IdempotencyKeys:
-    def __init__(self, sessions: async_sessionmaker) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
         self.sessions = sessions
 
     async def claim(
@@ -65,7 +66,7 @@ class IdempotencyKeys:
         now = utcnow()
         row = IdempotencyKeyRow
         match = and_(row.key_id == key_id, row.scope == scope, row.idem_key == idem_key)
-        insert_ = pg_insert if session.bind.dialect.name == "postgresql" else sqlite_insert
+        insert_ = pg_insert if dialect_name(session) == "postgresql" else sqlite_insert
         inserted = await session.execute(
             insert_(row)
             .values(

@@ -44,7 +44,7 @@ class Lifecycle:
             .where(SessionRow.id == sid, *conditions)
             .values(status="ended", ended_at=now, end_reason=reason[:200])
         )
-        ended = result.rowcount == 1  # type: ignore[attr-defined]
+        ended: bool = result.rowcount == 1  # type: ignore[attr-defined]
         if ended:
             await self.sessions.changed(sid)
         return ended
@@ -60,7 +60,7 @@ class Lifecycle:
             )  # fmt: skip
             .values(status="handed_off", handed_off_at=now)
         )
-        handed = result.rowcount == 1  # type: ignore[attr-defined]
+        handed: bool = result.rowcount == 1  # type: ignore[attr-defined]
         if handed:
             await self.sessions.changed(sid)
         return handed
@@ -104,7 +104,7 @@ class Lifecycle:
         idle = []
         for sid, tenant_id, created, timeout, message, call in rows:
             last = max(t for t in (created, _utc(message), _utc(call)) if t is not None)
-            if last <= now - timedelta(seconds=timeout):
+            if last <= now - timedelta(seconds=timeout or 0):
                 idle.append((sid, tenant_id))
         return idle[:limit]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -46,7 +47,7 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     if revision == "head" and await current_revision(engine) == head_revision():
         return
 
-    def _upgrade(sync_conn) -> None:
+    def _upgrade(sync_conn: Any) -> None:
         config = alembic_config()
         config.attributes["connection"] = sync_conn
         command.upgrade(config, revision)

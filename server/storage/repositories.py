@@ -7,6 +7,7 @@ a change and its announcement commit or roll back together.
 
 from __future__ import annotations
 
+import builtins
 import logging
 import uuid
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from server.storage.conversations import (
     MessageRepository,
     ProviderRepository,
 )
+from server.storage.database import dialect_name
 from server.storage.lifecycle import Lifecycle
 from server.storage.skills import (
     CalendarRepository,
@@ -103,7 +105,7 @@ class TenantRepository:
         )
         return list(result)
 
-    async def set_shared_tools(self, tenant_id: str, names: list[str]) -> TenantRow:
+    async def set_shared_tools(self, tenant_id: str, names: builtins.list[str]) -> TenantRow:
         row = await self.get(tenant_id)
         row.shared_tools = names
         return row
@@ -309,7 +311,7 @@ class ToolRepository:
             raise NotFoundError(f"tool {tool.name!r} version {tool.version} not found")
         return row
 
-    async def versions(self, tenant_id: str, name: str) -> list[ToolVersionRow]:
+    async def versions(self, tenant_id: str, name: str) -> builtins.list[ToolVersionRow]:
         tool, _ = await self.get(tenant_id, name)
         result = await self.session.scalars(
             select(ToolVersionRow)
@@ -403,10 +405,11 @@ class ToolRepository:
         )
         changed = 0
         for version, tool in (await self.session.execute(stmt)).all():
-            if self.box.needs_rotation(version.auth_header_ct):
+            sealed = version.auth_header_ct
+            if sealed is not None and self.box.needs_rotation(sealed):
                 binding = secret_binding(tool.tenant_id, tool.name)
                 version.auth_header_ct = self.box.encrypt(
-                    self.box.decrypt(version.auth_header_ct, binding), binding
+                    self.box.decrypt(sealed, binding), binding
                 )
                 changed += 1
         return changed
@@ -453,7 +456,7 @@ class SecretRepository:
             raise NotFoundError(f"secret {name!r} not found")
         await self.session.delete(row)
 
-    async def values(self, tenant_id: str, names: list[str]) -> dict[str, str]:
+    async def values(self, tenant_id: str, names: builtins.list[str]) -> dict[str, str]:
         """The named secrets that exist, decrypted."""
         rows = await self.session.scalars(
             select(SecretRow).where(SecretRow.tenant_id == tenant_id, SecretRow.name.in_(names))
@@ -506,8 +509,8 @@ class BotRepository:
         self,
         tenant_id: str,
         name: str,
-        tools: list[Any] | None,
-        intents: dict[str, list[str]] | None,
+        tools: builtins.list[Any] | None,
+        intents: dict[str, builtins.list[str]] | None,
         max_tools: int | None = None,
         **model: Any,
     ) -> BotRow:
@@ -531,8 +534,8 @@ class BotRepository:
         self,
         tenant_id: str,
         name: str,
-        tools: list[Any] | None,
-        intents: dict[str, list[str]] | None,
+        tools: builtins.list[Any] | None,
+        intents: dict[str, builtins.list[str]] | None,
         max_tools: int | None = None,
         **model: Any,
     ) -> BotRow:
@@ -665,7 +668,7 @@ class Store:
         self,
         session: AsyncSession | None,
         box: SecretBox,
-        parallel: async_sessionmaker | None = None,
+        parallel: async_sessionmaker[AsyncSession] | None = None,
         *,
         open_session: Callable[[], AsyncSession] | None = None,
     ) -> None:
@@ -894,7 +897,7 @@ class SessionRepository:
         """Write-through: each variable is its own row, so concurrent calls do not clobber others."""
         if not values:
             return
-        insert_ = pg_insert if self.session.bind.dialect.name == "postgresql" else sqlite_insert
+        insert_ = pg_insert if dialect_name(self.session) == "postgresql" else sqlite_insert
         rows = [
             {"session_id": session_id, "name": k, "value": v, "updated_at": utcnow()}
             for k, v in values.items()
@@ -918,13 +921,13 @@ class SessionRepository:
 
     async def count_failure(self, session_id: str, tool: str) -> int:
         """One more failure of ``tool`` in this session; the new count (atomic upsert)."""
-        insert_ = pg_insert if self.session.bind.dialect.name == "postgresql" else sqlite_insert
-        stmt = insert_(SessionToolFailureRow).values(session_id=session_id, tool=tool, failures=1)
-        stmt = stmt.on_conflict_do_update(
+        insert_ = pg_insert if dialect_name(self.session) == "postgresql" else sqlite_insert
+        row = insert_(SessionToolFailureRow).values(session_id=session_id, tool=tool, failures=1)
+        counted = row.on_conflict_do_update(
             index_elements=["session_id", "tool"],
             set_={"failures": SessionToolFailureRow.failures + 1},
         ).returning(SessionToolFailureRow.failures)
-        return (await self.session.execute(stmt)).scalar_one()
+        return int((await self.session.execute(counted)).scalar_one())
 
     async def finish_claim(self, session_id: str, tool: str, done: bool) -> None:
         """End a once-per-session claim (``server.storage.claims``): done, or released for

@@ -49,10 +49,12 @@ def day_sql(dialect: str) -> str:
     return "CAST((at AT TIME ZONE 'UTC') AS date)" if dialect == "postgresql" else "date(at)"
 
 
-def summarise(rows: Iterable[dict[str, Any]]) -> tuple[dict[tuple, list[int]], Counter]:
+def summarise(
+    rows: Iterable[dict[str, Any]],
+) -> tuple[dict[tuple[str, str, date], list[int]], Counter[tuple[str, str, date, int]]]:
     """Call-log rows → additions to the daily counters and to the latency buckets."""
     daily: dict[tuple[str, str, date], list[int]] = {}
-    latency: Counter = Counter()
+    latency: Counter[tuple[str, str, date, int]] = Counter()
     for row in rows:
         if row.get("test"):
             continue
@@ -119,7 +121,7 @@ def _upserts(dialect: str) -> tuple[Any, Any]:
     """The two upserts that add to the rollups, built once per dialect (their compiled form is
     then cached too; a multi-row VALUES of each batch's length was compiled anew every time)."""
     insert_ = pg_insert if dialect == "postgresql" else sqlite_insert
-    d = ToolCallDailyRow.__table__
+    d: Any = ToolCallDailyRow.__table__
     daily = insert_(d)
     daily = daily.on_conflict_do_update(
         index_elements=["tenant_id", "tool", "day"],
@@ -129,7 +131,7 @@ def _upserts(dialect: str) -> tuple[Any, Any]:
             "cached": d.c.cached + daily.excluded.cached,
         },
     )
-    h = ToolCallLatencyRow.__table__
+    h: Any = ToolCallLatencyRow.__table__
     latency = insert_(h)
     latency = latency.on_conflict_do_update(
         index_elements=["tenant_id", "tool", "day", "bucket"],

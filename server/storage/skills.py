@@ -379,7 +379,7 @@ class MemoryRepository:
         )
         for sid, tool, result, at in await self.session.execute(calls):
             if result:
-                memories.append(Memory(sid, at, "tool", f"{tool}: {result[:2000]}"))
+                memories.append(Memory(str(sid), at, "tool", f"{tool}: {result[:2000]}"))
         messages = (
             select(
                 MessageRow.session_id, MessageRow.role, MessageRow.content, MessageRow.created_at
@@ -393,5 +393,5 @@ class MemoryRepository:
             .limit(sessions * per_session)
         )
         for sid, role, content, at in await self.session.execute(messages):
-            memories.append(Memory(sid, at, "transcript", f"{role}: {content[:2000]}"))
+            memories.append(Memory(sid, at, "transcript", f"{role}: {(content or '')[:2000]}"))
         return memories

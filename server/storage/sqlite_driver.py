@@ -74,7 +74,7 @@ class Cursor:
 
     async def _execute(self, sql: str, parameters: Any, many: bool) -> Cursor:
         commit, self._connection.commit_next = self._connection.commit_next, False
-        outcome = await self._connection._execute(
+        outcome = await self._connection._execute(  # type: ignore[no-untyped-call]  # aiosqlite's hop
             _run, self._connection._conn, sql, parameters, many, commit
         )
         self.description, self.rowcount, self.lastrowid, rows = outcome
@@ -145,7 +145,7 @@ async def in_one_hop(connection: Any, work: Callable[..., T], *args: Any) -> T:
     driver = raw.driver_connection
     if not isinstance(driver, Connection):
         raise TypeError("in_one_hop needs a connection of this driver")
-    result: T = await driver._execute(work, driver._conn, *args)
+    result: T = await driver._execute(work, driver._conn, *args)  # type: ignore[no-untyped-call]
     return result
 
 
@@ -156,7 +156,11 @@ def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connec
     args, options = parsed.get_dialect()().create_connect_args(parsed)
     options = {**options, **overrides}
 
+    def opened() -> sqlite3.Connection:
+        return sqlite3.connect(*args, **options)  # type: ignore[call-overload, no-any-return]
+
     async def connect() -> Connection:
-        return await Connection(lambda: sqlite3.connect(*args, **options), 64)
+        connection: Connection = await Connection(opened, 64)  # type: ignore[assignment]
+        return connection
 
     return connect

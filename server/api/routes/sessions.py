@@ -117,7 +117,7 @@ async def _attach(
 ) -> Response:
     tenant_id = acting_tenant(principal, tenant)
     attached = await attach_session(
-        runtime, store, tenant_id, body.bot, body.intent, principal.key_id, body.customer
+        runtime.services, store, tenant_id, body.bot, body.intent, principal.key_id, body.customer
     )
     row = attached.session
     etag, snapshot = runtime.registry.rendered(attached.view, row.bot, "native", attached.inputs)
