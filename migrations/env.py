@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from server.storage.tables import Base
@@ -13,7 +14,7 @@ from server.storage.tables import Base
 target_metadata = Base.metadata
 
 
-def _run(connection) -> None:
+def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

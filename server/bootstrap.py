@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from sandbox.pool import PoolConfig, WorkerPool
 from sandbox.restricted.engine import RestrictedEngine
@@ -57,7 +57,6 @@ from server.storage.database import create_engine, is_unavailable, session_facto
 from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import Store
 from server.storage.skills import DatasetRepository
-from server.storage.tables import TenantRow
 from server.storage.units import DatabaseStorage
 
 log = logging.getLogger("quiver")
@@ -78,7 +77,7 @@ def call_log_journal(settings: Settings) -> Path | None:
 WASM_UID_OFFSET = 1_000
 
 
-async def _read(sessions: async_sessionmaker, read: Callable[[DatasetRepository], Awaitable[T]]) -> T:  # fmt: skip
+async def _read(sessions: async_sessionmaker[AsyncSession], read: Callable[[DatasetRepository], Awaitable[T]]) -> T:  # fmt: skip
     """A read of the skills' data sets in a unit of work of its own."""
     async with sessions() as session, session.begin():
         return await read(DatasetRepository(session))
@@ -98,7 +97,7 @@ class Runtime:
 
     settings: Settings
     engine: AsyncEngine
-    sessions: async_sessionmaker
+    sessions: async_sessionmaker[AsyncSession]
     registry: Registry
     limits: DefinitionLimits
     keys: KeyCache
@@ -113,15 +112,15 @@ class Runtime:
     events: EventHub
     storage: DatabaseStorage
     services: Services  # what the use cases are given: never the runtime itself
+    idempotency: IdempotencyKeys
+    agent: AgentLoop
+    handoffs: Handoffs
+    hooks: SessionEndHooks
+    sweeper: SessionSweeper
     redis: Any = None
     redis_health: Dependency | None = None
-    idempotency: IdempotencyKeys | None = None
     quotas: Quotas | None = None
     egress: EgressGuard | None = None
-    agent: AgentLoop | None = None
-    handoffs: Handoffs | None = None
-    sweeper: SessionSweeper | None = None
-    hooks: SessionEndHooks | None = None
     indexes: Indexes = field(default_factory=lambda: Indexes(_no_load, _no_versions))
     session_states: SessionStates = field(default_factory=SessionStates)
     propagation: Propagation | None = None
@@ -212,8 +211,7 @@ class Runtime:
         unit of work as it commits: ``server.storage.database.UnitOfWork``)."""
         for record in store.sessions.committed_creations():  # its first request reads nothing
             self.session_states.put(record, {}, self.session_states.epoch)
-            if self.agent is not None:
-                self.agent.histories.keep(record.id, [], 1)
+            self.agent.histories.keep(record.id, [], 1)
         if store.sessions.touched:
             self.session_states.forget(store.sessions.touched)
             store.sessions.touched = set()
@@ -241,12 +239,9 @@ class Runtime:
         if self.propagation is not None:
             await self.propagation.stop()
         await self.call_log.stop()
-        if self.agent is not None:
-            await self.agent.close()
-        if self.sweeper is not None:
-            await self.sweeper.stop()
-        if self.handoffs is not None:
-            await self.handoffs.drain()
+        await self.agent.close()
+        await self.sweeper.stop()
+        await self.handoffs.drain()
         await self.tracker.breakers.close()
         if self.quotas is not None:
             await self.quotas.close()
@@ -314,19 +309,6 @@ def pool_config(settings: Settings) -> PoolConfig:
         restarts_per_s=settings.tenant_restarts_per_s,
         spares=settings.worker_spares,
     )
-
-
-async def tenant_modules(store: Store, tenant_id: str) -> tuple[str, ...]:
-    """The reviewed extra modules an admin granted this tenant."""
-    return (await tenant_sandbox(store, tenant_id))[0]
-
-
-async def tenant_sandbox(store: Store, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The tenant's granted modules and its own egress allowlist."""
-    tenant = await store.session.get(TenantRow, tenant_id) if tenant_id != "*" else None
-    if tenant is None:
-        return (), ()
-    return tuple(tenant.sandbox_modules or ()), tuple(tenant.egress_allow or ())
 
 
 def load_secret_box(settings: Settings) -> SecretBox:
@@ -468,7 +450,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     pipeline = CallPipeline(
         registry, {"restricted": restricted, "wasm": wasm, "javascript": javascript, **({"python-wasm": python_wasm} if python_wasm else {})},
         HttpHost(guard), WebhookEngine(guard), call_log,
-        settings.default_timeout_ms, settings.max_timeout_ms, tenant_sandbox, tracker,
+        settings.default_timeout_ms, settings.max_timeout_ms, tracker,
         ResultCache(settings.result_cache_entries, redis, health=redis_health, clock=clock.monotonic),
         OnceClaims(sessions),
     )  # fmt: skip
@@ -515,8 +497,13 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         egress=guard,
         quotas=quotas,
     )
+    agent = AgentLoop(services)
+    hooks = SessionEndHooks(services, clock.time)
     runtime = Runtime(
         settings=settings,
+        agent=agent,
+        hooks=hooks,
+        sweeper=SessionSweeper(services, hooks, settings.session_sweep_s, clock.time),
         clock=clock,
         session_states=session_states,
         storage=storage,
@@ -544,9 +531,6 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         egress=guard,
     )
     storage.committed = runtime.committed  # the node's caches follow each commit
-    runtime.agent = AgentLoop(services)
-    runtime.hooks = SessionEndHooks(services, clock.time)
-    runtime.sweeper = SessionSweeper(services, runtime.hooks, settings.session_sweep_s, clock.time)
     runtime.sweeper.start()
     pipeline.llm = ToolLlm(services, runtime.agent.clients).chat
     if registry.disk.pending:  # the folder's JavaScript files, loaded in QuickJS

@@ -56,7 +56,7 @@ class Failed(click.ClickException):
 
     def __init__(self, message: str, code: int, details: Iterable[str] = ()) -> None:
         super().__init__(message)
-        self.exit_code = code
+        self.exit_code = code  # type: ignore[misc]  # click reads it to exit the process
         self.details = list(details)
 
     def show(self, file: Any = None) -> None:
@@ -160,8 +160,9 @@ def _tool_body(path: Path, sandbox: str) -> dict[str, Any]:
 
 
 def _tool_name(path: Path, body: dict[str, Any]) -> str:
-    if isinstance(body.get("name"), str):
-        return body["name"]
+    name = body.get("name")
+    if isinstance(name, str):
+        return name
     if body.get("kind") == "javascript":  # a JavaScript file declares the tool named after it
         return path.stem
     from sandbox.toolfile import parse_tool_file
@@ -271,7 +272,16 @@ async def _with_runtime(settings: Settings, action: Callable[[Any], Any]) -> Any
 @click.option("--tools-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="a folder of global tool files")  # fmt: skip
 @click.option("--watch", is_flag=True, help="development: reload the tools folder on every change")
 @click.option("--no-python-runner", is_flag=True, help="do not build the Python WASM runner at start if it is missing")  # fmt: skip
-def serve(data_dir, database_url, host, port, demo, tools_dir, watch, no_python_runner) -> None:
+def serve(
+    data_dir: Path | None,
+    database_url: str | None,
+    host: str | None,
+    port: int | None,
+    demo: bool,
+    tools_dir: Path | None,
+    watch: bool,
+    no_python_runner: bool,
+) -> None:
     """Run the HTTP server (creates the database on first start)."""
     import uvicorn
 
@@ -402,7 +412,9 @@ def tenants() -> None:
 @click.argument("tenant_id")
 @click.option("--name", default="", help="a display name (default: the id)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def tenants_create(data_dir, database_url, tenant_id: str, name: str, as_json: bool) -> None:
+def tenants_create(
+    data_dir: Path | None, database_url: str | None, tenant_id: str, name: str, as_json: bool
+) -> None:
     """Create a tenant (the id follows the API's rule: a-z, 0-9, _ and -, at most 64)."""
     from server.api.views import TenantCreate, tenant_public
 
@@ -428,7 +440,7 @@ def tenants_create(data_dir, database_url, tenant_id: str, name: str, as_json: b
 @tenants.command("list")
 @database_options
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def tenants_list(data_dir, database_url, as_json: bool) -> None:
+def tenants_list(data_dir: Path | None, database_url: str | None, as_json: bool) -> None:
     """List the tenants."""
     from server.api.views import tenant_public
 
@@ -454,7 +466,7 @@ def keys() -> None:
 @click.option("--tenant", default=None, help="the tenant (developer and agent keys)")
 @click.option("--label", default="")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def keys_create(data_dir, database_url, role: str, tenant: str | None, label: str, as_json: bool) -> None:  # fmt: skip
+def keys_create(data_dir: Path | None, database_url: str | None, role: str, tenant: str | None, label: str, as_json: bool) -> None:  # fmt: skip
     """Create a key; its secret is printed once."""
     if role != "admin" and tenant is None:
         raise click.BadParameter("is required for developer and agent keys", param_hint="--tenant")
@@ -479,7 +491,7 @@ def keys_create(data_dir, database_url, role: str, tenant: str | None, label: st
 @keys.command("revoke")
 @database_options
 @click.argument("key_id")
-def keys_revoke(data_dir, database_url, key_id: str) -> None:
+def keys_revoke(data_dir: Path | None, database_url: str | None, key_id: str) -> None:
     """Revoke a key at once on this node (other nodes within their key cache's lifetime)."""
     settings = _settings(data_dir=data_dir, database_url=database_url)
     _database(settings, create=False)
@@ -582,7 +594,7 @@ def secrets_delete(client: Quiver, as_json: bool, name: str) -> None:
 
 @secrets.command("rotate")
 @database_options
-def secrets_rotate(data_dir, database_url) -> None:
+def secrets_rotate(data_dir: Path | None, database_url: str | None) -> None:
     """Re-encrypt every stored secret (tenants' and webhooks') with the newest key (the first of
     QUIVER_SECRET_KEY)."""
     settings = _settings(data_dir=data_dir, database_url=database_url)
@@ -591,8 +603,9 @@ def secrets_rotate(data_dir, database_url) -> None:
     async def action(runtime: Any) -> int:
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
-            rotated = await store.tools.rotate_secrets() + await store.secrets.rotate()
-            return rotated + await store.providers.rotate()
+            rotated: int = await store.tools.rotate_secrets() + await store.secrets.rotate()
+            rotated += await store.providers.rotate()
+            return rotated
 
     click.echo(f"re-encrypted {_run(_with_runtime(settings, action))} secrets with the newest key")
 

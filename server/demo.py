@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 
 from server.bootstrap import Runtime
 from server.keys import matches, parse_token
 from server.registry.definitions import check_tool_body
+from server.storage.repositories import Store
 from server.storage.tables import ApiKeyRow, TenantRow, utcnow
 
 DEMO_TENANT = "demo"
@@ -63,7 +65,7 @@ DEMO_FAQ = [
 ]
 
 
-def demo_tools(base_url: str) -> list[dict]:
+def demo_tools(base_url: str) -> list[dict[str, Any]]:
     return [
         {"kind": "python", "sandbox": "restricted", "source": CHECK_ORDER},
         {
@@ -77,7 +79,7 @@ def demo_tools(base_url: str) -> list[dict]:
     ]  # fmt: skip
 
 
-async def _kept_keys(store, path: Path) -> dict[str, str] | None:
+async def _kept_keys(store: Store, path: Path) -> dict[str, str] | None:
     """The demo keys of an earlier start, if they are still valid: MCP client configs and
     scripts written against them keep working across restarts of the demo."""
     try:
@@ -88,7 +90,8 @@ async def _kept_keys(store, path: Path) -> dict[str, str] | None:
         parsed = parse_token(str(kept.get(role, "")))
         row = await store.keys.get(parsed[0]) if parsed else None
         if (
-            row is None
+            parsed is None
+            or row is None
             or row.revoked_at is not None
             or row.role != role
             or row.tenant_id != DEMO_TENANT

@@ -27,7 +27,7 @@ JSON_TYPE = sa.JSON(none_as_null=True).with_variant(
 TZ = sa.DateTime(timezone=True)
 
 
-def _tenant() -> sa.Column:
+def _tenant() -> sa.Column[str]:
     return sa.Column("tenant_id", sa.String(length=64), nullable=False)
 
 

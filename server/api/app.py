@@ -50,7 +50,7 @@ Authenticate with `Authorization: Bearer <api key>`. Admins act for a tenant wit
 """
 
 
-def _on_sighup(reload) -> Callable[[], None]:
+def _on_sighup(reload: Callable[[], object]) -> Callable[[], object]:
     """Production: ``kill -HUP`` reloads the tools folder. Returns the undo."""
     loop = asyncio.get_running_loop()
     try:
@@ -138,7 +138,10 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     openapi.install(app)
     docs.install(app)
     console.install(app)
-    hot = {"answer_call": sessions.answer_call, "send_message": sessions.send_message}
+    hot: dict[str, Any] = {
+        "answer_call": sessions.answer_call,
+        "send_message": sessions.send_message,
+    }
     app.add_middleware(DirectDoor, **hot)  # the hot paths, unrouted
     app.door = DirectDoor(app, **hot, max_body_bytes=settings.max_body_bytes)  # past the stack
     app.add_middleware(RateLimitHeadersMiddleware)

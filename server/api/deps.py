@@ -28,7 +28,8 @@ bearer = HTTPBearer(auto_error=False, description="An API key: `qk_<id>_<secret>
 # Dependencies are ``async def`` on purpose: FastAPI runs a plain ``def`` dependency in a worker
 # thread, which cost four thread hops per request here.
 async def get_runtime(request: Request) -> Runtime:
-    return request.app.state.runtime
+    runtime: Runtime = request.app.state.runtime
+    return runtime
 
 
 RuntimeDep = Annotated[Runtime, Depends(get_runtime)]

@@ -17,6 +17,7 @@ from starlette.background import BackgroundTask
 
 from server.errors import ConflictError, FieldError, ValidationFailedError
 from server.keys import Principal
+from server.storage.database import dialect_name
 from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import Store
 
@@ -70,7 +71,7 @@ async def answer_once(
         return await produce()
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
     digest = hashlib.sha256(canonical.encode("utf-8", "backslashreplace")).hexdigest()
-    within = store.session if store.session.bind.dialect.name == "sqlite" else None
+    within = store.session if dialect_name(store.session) == "sqlite" else None
     claim = await keys.claim(principal.key_id, scope, key, digest, LEASE_S, within)
     if claim.outcome == "mismatch":
         raise ValidationFailedError(

@@ -54,7 +54,7 @@ from starlette.types import Receive, Scope, Send
 
 from server.api.deps import admit, authenticate, role_of, unit_of_work
 from server.api.problems import problem
-from server.calls.session_calls import attach, call_in_session, load_state
+from server.calls.session_calls import SessionState, attach, call_in_session, load_state
 from server.errors import (
     FieldError,
     ForbiddenError,
@@ -65,6 +65,7 @@ from server.errors import (
     ValidationFailedError,
 )
 from server.keys import Principal
+from server.registry.model import Snapshot
 
 PAGE_SIZE = 100
 RESOURCE_METADATA = "/.well-known/oauth-protected-resource"
@@ -121,7 +122,7 @@ class SessionManager(StreamableHTTPSessionManager):
             )
         return None
 
-    def _admit_session(self, requestor: AuthorizationContext | None):  # type: ignore[override]
+    def _admit_session(self, requestor: AuthorizationContext | None) -> Any:
         if requestor is None:
             return None  # every request reaching the SDK was authenticated by QuiverMcp
         key_id, tenant = requestor["client_id"], requestor["subject"] or ""
@@ -299,7 +300,7 @@ class QuiverMcp:
 
     async def _initialized(self, ctx: Any, params: Any) -> None:
         principal, _bot, _sid = self._caller(ctx)
-        self._remember_connection(ctx, principal.tenant_id)
+        self._remember_connection(ctx, self._tenant(principal))
 
     def _forget(self, key_id: str, mcp_session: str) -> None:
         """A closed or expired MCP session: its Quiver session is no longer remembered here."""
@@ -312,12 +313,18 @@ class QuiverMcp:
         mcp_session = ctx.request.headers.get("mcp-session-id", "")
         return state["quiver_principal"], state["quiver_bot"], mcp_session
 
-    async def _state(self, ctx: Any, store: Any):
+    @staticmethod
+    def _tenant(principal: Principal) -> str:
+        """The caller's tenant: ``_authorise`` lets in only a tenant's keys."""
+        assert principal.tenant_id is not None
+        return principal.tenant_id
+
+    async def _state(self, ctx: Any, store: Any) -> tuple[SessionState, Snapshot]:
         """The caller's Quiver session (created on first use) and its snapshot, in ``store``'s
         transaction — a call must change the session in that same one."""
         principal, bot, mcp_session = self._caller(ctx)
         runtime = self._runtime
-        tenant = principal.tenant_id
+        tenant = self._tenant(principal)
         self._remember_connection(ctx, tenant)
         key = (principal.key_id, bot, mcp_session)
         view = await runtime.registry.view(store, tenant)
@@ -417,9 +424,9 @@ class QuiverMcp:
             raise MCPError(types.INVALID_REQUEST, exc.detail, {"code": exc.code}) from None
         return _result(envelope)
 
-    async def _listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams):
+    async def _listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams) -> Any:
         principal, _bot, _sid = self._caller(ctx)
-        _bus, handler = self._bus(principal.tenant_id)
+        _bus, handler = self._bus(self._tenant(principal))
         return await handler(ctx, params)
 
     def _bus(self, tenant: str) -> tuple[InMemorySubscriptionBus, ListenHandler]:
@@ -448,7 +455,9 @@ class QuiverMcp:
 class _Server(Server[Any]):
     """Advertises ``tools.listChanged``: every change of the tenant reaches its clients."""
 
-    def get_capabilities(self, notification_options=None, *args: Any, **kwargs: Any):  # type: ignore[override]
+    def get_capabilities(
+        self, notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any
+    ) -> Any:
         given = notification_options or NotificationOptions()
         options = NotificationOptions(
             prompts_changed=given.prompts_changed,
@@ -459,7 +468,7 @@ class _Server(Server[Any]):
 
 
 def _by_name(entry: Any) -> str:
-    return entry.name
+    return str(entry.name)
 
 
 def _encode_cursor(name: str) -> str:

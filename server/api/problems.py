@@ -112,7 +112,7 @@ async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     return response
 
 
-HANDLERS: tuple[tuple[type[BaseException], Any], ...] = (
+HANDLERS: tuple[tuple[type[Exception], Any], ...] = (
     (QuiverError, _quiver_error),
     (RequestValidationError, _validation_error),
     (StarletteHTTPException, _http_error),
@@ -132,5 +132,6 @@ async def render(request: Request, exc: Exception) -> JSONResponse:
     for kind in type(exc).__mro__:
         for handled, handler in HANDLERS:
             if kind is handled:
-                return await handler(request, exc)
+                response: JSONResponse = await handler(request, exc)
+                return response
     return await _unexpected(request, exc)

@@ -21,7 +21,8 @@ def watch(runtime: Any, tenant_id: str, key: str) -> Watcher:
             f"this tenant already has {runtime.settings.max_streams_per_tenant} event streams "
             "open on this node; close one or raise QUIVER_MAX_STREAMS_PER_TENANT"
         )
-    return hub.watch(tenant_id, key)
+    watcher: Watcher = hub.watch(tenant_id, key)
+    return watcher
 
 
 def event_stream(body: AsyncIterator[bytes]) -> StreamingResponse:

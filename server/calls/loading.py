@@ -32,7 +32,7 @@ async def load_draft(
         # a Python WASM tool on a node without the runner: checked statically only; its calls
         # answer engine_unavailable
         return Problems(), None
-    modules, _ = await services.pipeline.sandbox_for(store, tenant_id)  # imports see the grants
+    modules, _ = await store.tenants.sandbox(tenant_id)  # imports see the grants
     inspection = await engine.inspect(ToolSource("python", sandbox, draft.source), tenant_id, modules)  # fmt: skip
     return _loaded(services, draft, inspection)
 

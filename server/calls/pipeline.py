@@ -87,8 +87,6 @@ class CallPipeline:
         log: CallLog,
         default_timeout_ms: int,
         max_timeout_ms: int,
-        # tenant -> (granted modules, egress allowlist), when a request lacks them
-        sandbox_for: Callable[[CallStore, str], Awaitable[tuple[tuple[str, ...], tuple[str, ...]]]],
         tracker: SessionTracker,
         cache: ResultCache,
         claims: Claims,
@@ -116,7 +114,6 @@ class CallPipeline:
         self.checkers = ArgumentCheckers()
         self.default_timeout_ms = default_timeout_ms
         self.max_timeout_ms = max_timeout_ms
-        self.sandbox_for = sandbox_for
         # does this error say the database is away (storage's ``is_unavailable``)?
         self.unavailable: Callable[[BaseException], bool] = lambda exc: False
         self._sources: OrderedDict[str, ToolSource] = OrderedDict()
@@ -403,7 +400,7 @@ class CallPipeline:
         if request.modules is not None and request.egress_allow is not None:
             modules, egress = request.modules, request.egress_allow
         else:
-            modules, egress = await self.sandbox_for(store, request.tenant_id)
+            modules, egress = await store.tenants.sandbox(request.tenant_id)
         extra = Allowlist.parse(egress) if egress else None
         engine = self.engines.get(executable.engine)
         python = executable.engine in ("restricted", "python-wasm")

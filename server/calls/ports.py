@@ -46,6 +46,10 @@ class TenantLimits(Protocol):
     async def get(self, tenant_id: str) -> Any: ...  # 404 if none
     async def limits(self, tenant_id: str) -> dict[str, Any] | None: ...
 
+    async def sandbox(self, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The reviewed modules an admin granted the tenant, and its own egress allowlist."""
+        ...
+
     async def handoff_target(self, tenant_id: str) -> tuple[str | None, str, tuple[str, ...]]:
         """The handoff webhook's URL, its signing secret and the tenant's egress allowlist."""
         ...

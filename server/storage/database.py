@@ -25,7 +25,7 @@ from server.storage import sqlite_driver
 
 # A database that does not answer, is restarting, or whose disk is full: what was asked changed
 # nothing and may be retried. (Integrity and data errors are not here: they are bugs or input.)
-UNAVAILABLE: tuple[type[BaseException], ...] = (
+UNAVAILABLE: tuple[type[Exception], ...] = (
     sa_exc.OperationalError,
     sqlite3.OperationalError,  # the driver's own, where a writer speaks to SQLite directly
     sa_exc.InterfaceError,

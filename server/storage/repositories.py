@@ -69,6 +69,13 @@ class TenantRepository:
         self.session = session
         self.box = box
 
+    async def sandbox(self, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The reviewed modules an admin granted the tenant, and its own egress allowlist."""
+        tenant = await self.session.get(TenantRow, tenant_id) if tenant_id != "*" else None
+        if tenant is None:
+            return (), ()
+        return tuple(tenant.sandbox_modules or ()), tuple(tenant.egress_allow or ())
+
     async def handoff_target(self, tenant_id: str) -> tuple[str | None, str, tuple[str, ...]]:
         """Where the tenant's handoffs are announced: its webhook's URL, the secret that signs
         them (decrypted; empty without one) and the tenant's egress allowlist."""

@@ -68,6 +68,9 @@ class Limits:
     async def limits(self, tenant_id: str) -> dict[str, Any] | None:
         return None
 
+    async def sandbox(self, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return (), ()
+
 
 class Sessions:
     """Sessions and their variables; every write marks the session touched, as storage does."""
@@ -270,12 +273,9 @@ def composed(db: Database) -> tuple[Services, Engine, CallLog, Clock]:
     log = CallLog(write, flush_interval_s=3600)
     tracker = SessionTracker(MemoryBreakers(), BreakerPolicy(), UsageRanking(), clock=clock)
 
-    async def no_grants(store: Any, tenant: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return (), ()
-
     pipeline = CallPipeline(
         registry, {"restricted": engine}, None, None, log, 2000, 30_000,  # type: ignore[arg-type]
-        no_grants, tracker, ResultCache(100), Claims(db),
+        tracker, ResultCache(100), Claims(db),
     )  # fmt: skip
     services = Services(
         settings=Settings(), storage=Storage(db), registry=registry, pipeline=pipeline,

@@ -66,7 +66,7 @@ async def reload_disk_tools(admin: AdminDep, runtime: RuntimeDep) -> dict[str, A
     return _disk_report(await runtime.reload_disk_now())
 
 
-def _disk_report(disk) -> dict[str, Any]:
+def _disk_report(disk: Any) -> dict[str, Any]:
     return {
         "generation": disk.generation,
         "tools": [

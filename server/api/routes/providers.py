@@ -77,7 +77,7 @@ async def delete_provider(
     return Response(status_code=204)
 
 
-def _public(row) -> dict[str, Any]:
+def _public(row: Any) -> dict[str, Any]:
     return {
         "name": row.name, "kind": row.kind, "base_url": row.base_url, "models": row.models,
         "api_key": "********" if row.api_key_ct else None,

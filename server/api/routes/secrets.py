@@ -59,7 +59,7 @@ async def delete_secret(
     return Response(status_code=204)
 
 
-def _public(row) -> dict[str, Any]:
+def _public(row: Any) -> dict[str, Any]:
     return {
         "name": row.name,
         "created_at": iso(row.created_at),

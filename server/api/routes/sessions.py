@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -15,6 +15,7 @@ import orjson
 from fastapi import APIRouter, Header, Path, Query, Response
 from fastapi.responses import StreamingResponse
 
+from server.agent.loop import Emit, Turn
 from server.api import sse
 from server.api.deps import (
     PrincipalAloneDep,
@@ -60,6 +61,7 @@ from server.calls.messages import MessageFormat, tool_result_message
 from server.calls.session_calls import (
     CALL_ID,
     BrowserOutcome,
+    SessionState,
     call_in_session,
     change_intent,
     load_state,
@@ -74,6 +76,7 @@ from server.errors import (
     ValidationFailedError,
 )
 from server.events import diff, fingerprints
+from server.keys import Principal
 from server.registry.formats import native
 from server.registry.model import SessionRecord, Snapshot
 from server.storage.repositories import Store
@@ -83,13 +86,17 @@ router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 log = logging.getLogger("quiver.sessions")
 
 
-async def _session(principal, store: Store, sid: str, tenant: str | None) -> tuple[str, SessionRow]:
+async def _session(
+    principal: Principal, store: Store, sid: str, tenant: str | None
+) -> tuple[str, SessionRow]:
     require(principal, "agent", "developer")
     tenant_id = acting_tenant(principal, tenant)
     return tenant_id, await store.sessions.get(tenant_id, sid)
 
 
-async def _state(principal, runtime: Runtime, store: Store, sid: str, tenant: str | None):
+async def _state(
+    principal: Principal, runtime: Runtime, store: Store, sid: str, tenant: str | None
+) -> SessionState:
     require(principal, "agent", "developer")
     return await load_state(runtime.services, store, acting_tenant(principal, tenant), sid)
 
@@ -113,7 +120,7 @@ async def attach(
 
 
 async def _attach(
-    body: SessionCreate, principal, runtime: Runtime, store: Store, tenant: str | None
+    body: SessionCreate, principal: Principal, runtime: Runtime, store: Store, tenant: str | None
 ) -> Response:
     tenant_id = acting_tenant(principal, tenant)
     attached = await attach_session(
@@ -221,7 +228,7 @@ async def call_tool(
 async def answer_call(
     sid: str,
     body: CallBody,
-    principal,
+    principal: Principal,
     runtime: Runtime,
     store: Store,
     tenant: str | None,
@@ -234,7 +241,12 @@ async def answer_call(
 
 
 async def _answer(
-    sid: str, body: CallBody, principal, runtime: Runtime, store: Store, tenant: str | None
+    sid: str,
+    body: CallBody,
+    principal: Principal,
+    runtime: Runtime,
+    store: Store,
+    tenant: str | None,
 ) -> dict[str, Any]:
     state = await _state(principal, runtime, store, sid, tenant)
     return await call_in_session(
@@ -426,7 +438,7 @@ async def answer_actions(
 
 
 async def _loop_scope(
-    principal, runtime: Runtime, sid: str, tenant: str | None, check: bool = True
+    principal: Principal, runtime: Runtime, sid: str, tenant: str | None, check: bool = True
 ) -> str:
     """The tenant acted for; with ``check`` (an answer streamed: its status is sent before the
     turn runs) a missing session is a 404 first. Otherwise the turn's own first read says so."""
@@ -438,7 +450,9 @@ async def _loop_scope(
     return tenant_id
 
 
-async def _run_turn(run_turn, stream: bool, sid: str) -> Response:
+async def _run_turn(
+    run_turn: Callable[[Emit | None, bool], Awaitable[Turn]], stream: bool, sid: str
+) -> Response:
     """The turn's answer as JSON, or as server-sent events while it happens."""
     if not stream:
         turn = await run_turn(None, False)

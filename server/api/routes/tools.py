@@ -31,6 +31,7 @@ from server.errors import Problems, VersionConflictError
 from server.keys import Principal
 from server.registry.definitions import check_tool_body
 from server.registry.openapi_import import parse_document, plan_import
+from server.storage.repositories import Store
 
 router = APIRouter(prefix="/v1/tools", tags=["tools"])
 
@@ -250,7 +251,9 @@ async def replace_tool(
     return tool_public(saved.tool, saved.version)
 
 
-async def _still_current(store, tenant_id: str, name: str, found: Any, if_match: str) -> None:
+async def _still_current(
+    store: Store, tenant_id: str, name: str, found: Any, if_match: str
+) -> None:
     """``If-Match``: the version the writer read must still be the current one (``*``: any)."""
     wanted = if_match.strip()
     if wanted == "*" and found is not None:
