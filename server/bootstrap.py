@@ -77,7 +77,9 @@ def call_log_journal(settings: Settings) -> Path | None:
 WASM_UID_OFFSET = 1_000
 
 
-async def _read(sessions: async_sessionmaker[AsyncSession], read: Callable[[DatasetRepository], Awaitable[T]]) -> T:  # fmt: skip
+async def _read(
+    sessions: async_sessionmaker[AsyncSession], read: Callable[[DatasetRepository], Awaitable[T]]
+) -> T:
     """A read of the skills' data sets in a unit of work of its own."""
     async with sessions() as session, session.begin():
         return await read(DatasetRepository(session))

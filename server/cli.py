@@ -466,7 +466,14 @@ def keys() -> None:
 @click.option("--tenant", default=None, help="the tenant (developer and agent keys)")
 @click.option("--label", default="")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def keys_create(data_dir: Path | None, database_url: str | None, role: str, tenant: str | None, label: str, as_json: bool) -> None:  # fmt: skip
+def keys_create(
+    data_dir: Path | None,
+    database_url: str | None,
+    role: str,
+    tenant: str | None,
+    label: str,
+    as_json: bool,
+) -> None:
     """Create a key; its secret is printed once."""
     if role != "admin" and tenant is None:
         raise click.BadParameter("is required for developer and agent keys", param_hint="--tenant")
