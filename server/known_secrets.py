@@ -25,6 +25,7 @@ from urllib.parse import quote, quote_plus
 
 MIN_LENGTH = 8
 MAX_VALUES = 4096
+PATTERN_UP_TO = 64  # values matched by one compiled pattern; more: a prefix index
 MARKER = "[redacted]"
 _SCHEMES = ("bearer ", "basic ", "token ")
 
@@ -49,8 +50,15 @@ def forms(value: str) -> set[str]:
 
 
 class KnownSecrets:
+    """The remembered values and their forms. Few values (the usual node: its tenants' provider
+    keys and a handful of secrets) are matched by one compiled pattern, in C; past
+    ``PATTERN_UP_TO`` values a pattern would cost seconds to compile and a millisecond per line
+    to run, so the forms are indexed by their first ``MIN_LENGTH`` characters instead and a text
+    is scanned once, whatever the number of values."""
+
     def __init__(self) -> None:
-        self._values: OrderedDict[str, None] = OrderedDict()  # the oldest is forgotten first
+        self._values: OrderedDict[str, frozenset[str]] = OrderedDict()  # value → its forms
+        self._by_prefix: dict[str, list[str]] = {}  # forms by their start, longest first
         self._pattern: re.Pattern[str] | None = None
         self._longest = 0
         self._lock = threading.Lock()  # remembered from the event loop and from threads
@@ -62,9 +70,21 @@ class KnownSecrets:
             if value in self._values:
                 self._values.move_to_end(value)
                 return
-            self._values[value] = None
+            shown = frozenset(forms(value))
+            self._values[value] = shown
+            for form in shown:
+                same = self._by_prefix.setdefault(form[:MIN_LENGTH], [])
+                same.append(form)
+                same.sort(key=len, reverse=True)  # a secret containing another goes whole
+                self._longest = max(self._longest, len(form))
             while len(self._values) > MAX_VALUES:
-                self._values.popitem(last=False)
+                _, gone = self._values.popitem(last=False)
+                for form in gone:
+                    left = self._by_prefix.get(form[:MIN_LENGTH], [])
+                    if form in left:
+                        left.remove(form)
+                    if not left:
+                        self._by_prefix.pop(form[:MIN_LENGTH], None)
             self._pattern = None
 
     def __bool__(self) -> bool:
@@ -74,17 +94,30 @@ class KnownSecrets:
         pattern = self._pattern
         if pattern is None:
             with self._lock:
-                every = {f for value in self._values for f in forms(value)}
-                # longest first: a secret containing another is replaced whole
-                alternatives = sorted(every, key=len, reverse=True)
-                self._longest = len(alternatives[0]) if alternatives else 0
-                pattern = self._pattern = re.compile("|".join(map(re.escape, alternatives)))
+                every = {f for shown in self._values.values() for f in shown}
+                longest_first = sorted(every, key=len, reverse=True)
+                pattern = self._pattern = re.compile("|".join(map(re.escape, longest_first)))
         return pattern
 
     def redact(self, text: str) -> str:
-        if not self._values or not text:
+        if not self._values or len(text) < MIN_LENGTH:
             return text
-        return self._compiled().sub(MARKER, text)
+        if len(self._values) <= PATTERN_UP_TO:
+            return self._compiled().sub(MARKER, text)
+        return self._scanned(text)
+
+    def _scanned(self, text: str) -> str:
+        by_prefix, parts, start, i = self._by_prefix, [], 0, 0
+        end = len(text) - MIN_LENGTH
+        while i <= end:
+            for form in by_prefix.get(text[i : i + MIN_LENGTH], ()):
+                if text.startswith(form, i):
+                    parts += [text[start:i], MARKER]
+                    i = start = i + len(form)
+                    break
+            else:
+                i += 1
+        return "".join(parts) + text[start:] if parts else text
 
     def redact_value(self, value: Any, depth: int = 0) -> Any:
         """``redact`` over every string of JSON data (keys too)."""
@@ -103,16 +136,15 @@ class KnownSecrets:
     @property
     def longest(self) -> int:
         """The longest form of a remembered value: a stream holds back one less than this."""
-        if not self._values:
-            return 0
-        self._compiled()
-        return self._longest
+        return self._longest if self._values else 0
 
     def forget_all(self) -> None:
         """For tests that need a node that has decrypted nothing yet."""
         with self._lock:
             self._values.clear()
+            self._by_prefix.clear()
             self._pattern = None
+            self._longest = 0
 
 
 KNOWN = KnownSecrets()

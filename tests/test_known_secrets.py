@@ -18,9 +18,12 @@ from server.secretbox import SecretBox, generate_key
 SECRET = 'sk-live/aB+c=d&e f"9'  # characters each encoding changes
 
 
-@pytest.fixture(autouse=True)
-def remembered() -> Iterator[None]:
+@pytest.fixture(autouse=True, params=[1, 200], ids=["pattern", "index"])
+def remembered(request: pytest.FixtureRequest) -> Iterator[None]:
+    """One value (a compiled pattern matches) or many (the prefix index scans)."""
     KNOWN.forget_all()
+    for i in range(request.param - 1):
+        known_secrets.remember(f"another-tenant-secret-{i:04d}")
     known_secrets.remember("Bearer " + SECRET)
     yield
     KNOWN.forget_all()
@@ -37,6 +40,16 @@ def remembered() -> Iterator[None]:
 def test_it_redacts_each_form_a_transport_shows(shown: str) -> None:
     assert "[redacted]" in redact(shown)
     assert SECRET not in redact(shown) and quote(SECRET, safe="") not in redact(shown)
+
+
+def test_the_oldest_values_are_forgotten_past_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(known_secrets, "MAX_VALUES", 2)
+    KNOWN.forget_all()
+    for value in ("first-secret-value", "second-secret-value", "third-secret-value"):
+        known_secrets.remember(value)
+
+    assert redact("first-secret-value") == "first-secret-value"
+    assert redact("second-secret-value third-secret-value") == "[redacted] [redacted]"
 
 
 def test_it_redacts_json_data_keys_too() -> None:
@@ -69,7 +82,6 @@ async def test_a_stream_never_shows_a_secret_split_across_its_pieces(size: int) 
 
 
 def test_a_decrypted_secret_is_redacted_from_every_log_record(caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
-    KNOWN.forget_all()
     box = SecretBox.from_config(generate_key())
     value = box.decrypt(box.encrypt("tenant-secret-0123456789", "acme/x"), "acme/x")
     logs.redact_every_record()

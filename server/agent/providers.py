@@ -200,9 +200,10 @@ def _arguments(text: str | None) -> dict[str, Any]:
 
 
 def _said(text: object) -> str:
-    """What a provider said, as anyone may see it: every known secret redacted, then cut (in
-    that order, so a key cut in half cannot show its first half)."""
-    return known_secrets.redact(str(text))[:300]
+    """What a provider said, as anyone may see it: every known secret redacted, then cut to 300
+    characters (in that order, so a key cut in half cannot show its first half; only the first
+    4 KiB are read, far more than a key's length past what is kept)."""
+    return known_secrets.redact(str(text)[:4096])[:300]
 
 
 def _raised(exc: Exception) -> ProviderError:
