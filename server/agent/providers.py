@@ -27,7 +27,7 @@ import json
 import math
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, get_args
 
 import anthropic
 import httpx
@@ -42,7 +42,10 @@ from server.agent.transport import guarded_client
 from server.errors import ProviderError
 from server.registry.formats import Format
 
-KINDS = ("openai", "openai-responses", "anthropic", "gemini")
+# A provider kind is one entry of ``PROVIDERS`` (end of the module): its client class and the
+# tool format its requests carry. The API's provider body takes exactly these kinds.
+ProviderKind = Literal["openai", "openai-responses", "anthropic", "gemini"]
+KINDS: tuple[str, ...] = get_args(ProviderKind)
 TIMEOUT_S = 60.0
 MAX_RETRIES = 2
 MAX_TOKENS = 1024  # Anthropic needs a cap on the answer; a round is short
@@ -154,15 +157,11 @@ class Provider(Protocol):
 
 def make_provider(config: ProviderConfig, http_client: Any = None) -> Provider:
     known_secrets.remember(config.api_key)  # shown in no error, log line or row
-    if config.kind == "openai":
-        return OpenAIChat(config)
-    if config.kind == "openai-responses":
-        return OpenAIResponses(config)
-    if config.kind == "anthropic":
-        return AnthropicMessages(config)
-    if config.kind == "gemini":
-        return Gemini(config)
-    raise ValueError(f"unknown provider kind {config.kind!r}")
+    if config.kind not in PROVIDERS:
+        raise ValueError(f"unknown provider kind {config.kind!r}")
+    client, _format = PROVIDERS[config.kind]
+    provider: Provider = client(config)
+    return provider
 
 
 HTTPX, HTTPX2 = "httpx", "httpx2"
@@ -717,9 +716,11 @@ class Gemini:
         return Reply("".join(text), calls, usage)
 
 
-FORMAT_OF_KIND: dict[str, Format] = {
-    "openai": "openai",
-    "openai-responses": "openai-responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
+PROVIDERS: dict[str, tuple[Any, Format]] = {
+    "openai": (OpenAIChat, "openai"),
+    "openai-responses": (OpenAIResponses, "openai-responses"),
+    "anthropic": (AnthropicMessages, "anthropic"),
+    "gemini": (Gemini, "gemini"),
 }
+assert set(PROVIDERS) == set(KINDS), "every kind has its client, and only these"
+FORMAT_OF_KIND: dict[str, Format] = {kind: fmt for kind, (_, fmt) in PROVIDERS.items()}

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from server.agent.providers import ProviderKind
 from server.calls.session_calls import ERROR_CODE
 from server.errors import FieldError, ValidationFailedError
 from server.quotas import check_rate
@@ -430,7 +431,7 @@ class OpenApiImport(Strict):
 
 
 class ProviderBody(Strict):
-    kind: Literal["openai", "openai-responses", "anthropic", "gemini"] = Field(
+    kind: ProviderKind = Field(
         description="openai: Chat Completions (and every OpenAI-compatible server by base_url); "
         "openai-responses: the Responses API; anthropic: Messages; gemini: generateContent"
     )
