@@ -234,24 +234,14 @@ async def answer_call(
     tenant: str | None,
     fmt: MessageFormat | None = None,
 ) -> Response:
-    answer = await _answer(sid, body, principal, runtime, store, tenant)
+    """The call through the session's gate (both doors of the hot route answer with this)."""
+    state = await _state(principal, runtime, store, sid, tenant)
+    answer = await call_in_session(
+        runtime.services, store, state, body.tool, body.arguments, caller=role_of(principal)
+    )
     if fmt is not None:
         answer = {**answer, "message": tool_result_message(fmt, answer, body.call_id)}
     return _json(answer)
-
-
-async def _answer(
-    sid: str,
-    body: CallBody,
-    principal: Principal,
-    runtime: Runtime,
-    store: Store,
-    tenant: str | None,
-) -> dict[str, Any]:
-    state = await _state(principal, runtime, store, sid, tenant)
-    return await call_in_session(
-        runtime.services, store, state, body.tool, body.arguments, caller=role_of(principal)
-    )
 
 
 @router.post("/{sid}/calls/{call_id}/result", status_code=201)
