@@ -31,7 +31,7 @@ import httpx
 
 from benchmarks.databases import fresh_postgres
 from sandbox import channel
-from sandbox.engine import Limits, ToolSource
+from sandbox.engine import Limits, Run, ToolSource
 from sandbox.pool import PoolConfig
 from sandbox.restricted.engine import RestrictedEngine
 from sandbox.restricted.worker import Worker
@@ -91,11 +91,13 @@ async def bench_pool(calls: int) -> list[float]:
     source = ToolSource("python", "restricted", TOOL)
     try:
         for _ in range(100):
-            await engine.run(source, "echo", {"x": "1"}, {"tenant_id": "b"}, Limits())
+            await engine.run(source, Run("b", "echo", {"x": "1"}, {"tenant_id": "b"}, Limits()))
         samples = []
         for _ in range(calls):
             started = time.perf_counter()
-            result = await engine.run(source, "echo", {"x": "1"}, {"tenant_id": "b"}, Limits())
+            result = await engine.run(
+                source, Run("b", "echo", {"x": "1"}, {"tenant_id": "b"}, Limits())
+            )
             samples.append(time.perf_counter() - started)
             assert result.ok
     finally:

@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from benchmarks.restricted import TOOL
-from sandbox.engine import Limits, ToolSource
+from sandbox.engine import Limits, Run, ToolSource
 from sandbox.pool import PoolConfig
 from sandbox.restricted.engine import RestrictedEngine
 
@@ -38,5 +38,7 @@ app = FastAPI(lifespan=lifespan)
 
 @app.post("/v1/sessions/{sid}/calls")
 async def call(sid: str) -> dict[str, Any]:
-    outcome = await engines["pool"].run(SOURCE, "echo", {"x": "1"}, {"tenant_id": "b"}, Limits())
+    outcome = await engines["pool"].run(
+        SOURCE, Run("b", "echo", {"x": "1"}, {"tenant_id": "b"}, Limits())
+    )
     return {"success": True, "toolName": "echo", "executionTime": 0.1, "result": outcome.value}

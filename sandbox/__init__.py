@@ -3,13 +3,24 @@
 Knows nothing of tenants, HTTP or SQL.
 """
 
-from sandbox.engine import Engine, FailureCode, Limits, RunResult, ToolSource, Violation
+from sandbox.engine import (
+    Capabilities,
+    Engine,
+    FailureCode,
+    Limits,
+    Run,
+    RunResult,
+    ToolSource,
+    Violation,
+)
 from sandbox.toolfile import ToolFileSpec, parse_tool_file
 
 __all__ = [
+    "Capabilities",
     "Engine",
     "FailureCode",
     "Limits",
+    "Run",
     "RunResult",
     "ToolFileSpec",
     "ToolSource",

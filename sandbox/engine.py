@@ -11,7 +11,7 @@ import functools
 import hashlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar
 
 SourceKind = Literal["python", "wasm", "javascript"]
 SandboxName = Literal["restricted", "wasm", "javascript"]
@@ -162,24 +162,77 @@ class Inspection:
         return cls([Violation(message, field="source")], code=code)
 
 
-@runtime_checkable
-class Engine(Protocol):
-    """A sandbox that can check and run tool sources of one kind."""
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What an engine can do. Callers ask these, never an engine's name."""
 
-    name: SandboxName
+    # it runs a tenant's code: its run time is the tenant's CPU time (the daily quota)
+    counts_cpu: bool = True
+    imports: bool = False  # it takes the tenant's granted modules (``Run.modules``)
+    on_error: bool = False  # it can run a file's ``on_error`` to word a failure for the model
+    metered: bool = False  # it takes fuel and a memory cap per call (``Limits``)
+    # it acts on the world itself, not through host calls (a webhook): a run that must have
+    # no side effects does not run it, and the tool's declared secrets are not its context's
+    external: bool = False
 
-    async def check(self, source: ToolSource) -> list[Violation]:
-        """Every reason ``source`` cannot be loaded; empty when it can."""
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One run of one tool: what every engine is given, whatever it runs."""
+
+    tenant: str  # whose call it is: what an engine keeps between runs is kept per tenant
+    tool: str
+    params: Mapping[str, Any]
+    context: Mapping[str, Any]
+    limits: Limits
+    host: HostHandler | None = None  # where the tool's host calls go (policy is there)
+    modules: tuple[str, ...] = ()  # the tenant's granted modules (engines with ``imports``)
+    # the tenant's own egress allowlist, for an ``external`` engine that reaches the network
+    # itself (opaque here; sandboxed code reaches the network only through ``host``)
+    egress: object | None = None
+    entry: Literal["execute", "on_error"] = "execute"
+    error: Mapping[str, Any] | None = None  # what ``on_error`` is told
+
+    def payload(self) -> dict[str, Any]:
+        """The fields a worker is sent for this run, whatever its pool."""
+        return {
+            "tenant": self.tenant,
+            "tool": self.tool,
+            "entry": self.entry,
+            "params": dict(self.params),
+            "context": dict(self.context),
+            "error": dict(self.error or {}),
+            "modules": list(self.modules),
+            "timeout_ms": self.limits.timeout_ms,
+        }
+
+
+S = TypeVar("S", contravariant=True)
+
+
+class Engine(Protocol[S]):
+    """Runs tools of one kind from their ``S`` (a ``ToolSource``; a webhook's declaration)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    async def run(self, source: S, run: Run) -> RunResult:
+        """Run ``run.entry`` of ``run.tool`` once under ``run.limits``; every failure of the
+        tool or of the sandbox is a ``RunResult`` with a failure code."""
         ...
 
-    async def run(
-        self,
-        source: ToolSource,
-        tool: str,
-        params: Mapping[str, Any],
-        context: Mapping[str, Any],
-        limits: Limits,
-        host: HostHandler | None = None,
-    ) -> RunResult:
-        """Run the named tool's ``execute`` once under ``limits``; host calls go to ``host``."""
+
+class Loader(Protocol):
+    """An engine that loads a tool file for real at save, within the load-time limit."""
+
+    @property
+    def capabilities(self) -> Capabilities: ...
+
+    async def inspect(
+        self, source: ToolSource, tenant: str = "", modules: tuple[str, ...] = ()
+    ) -> Inspection:
+        """What the file declares, or every reason it cannot be loaded."""
         ...

@@ -65,6 +65,11 @@ class PoolConfig:
     def per_tenant(self) -> int:
         return self.tenant_concurrency or max(1, self.size - 1)
 
+    @property
+    def module(self) -> str:
+        """The worker process this pool starts: each kind of pool has its own."""
+        return "sandbox.wasm.worker" if self.wasm else "sandbox.restricted.worker"
+
 
 class WorkerDied(Exception):
     def __init__(self, returncode: int | None) -> None:
@@ -346,7 +351,7 @@ class WorkerPool:
             else None
         )
         proc = subprocess.Popen(  # noqa: ASYNC220 - fork+exec returns at once; the worker reports ready below
-            [sys.executable, "-I", "-m", "sandbox.restricted.worker"],
+            [sys.executable, "-I", "-m", self.config.module],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -356,13 +361,19 @@ class WorkerPool:
             close_fds=True,
         )
         worker = WorkerProcess(index, proc, {})
-        await worker._send({
-            "uid": uid, "memory_bytes": self.config.memory_bytes, "restricted": self.config.restricted,
-            "network_namespace": self.config.network_namespace, "seccomp": self.config.seccomp,
-            "wasm": self.config.wasm, "python_runner": self.config.python_runner,
-            "js_runner": self.config.js_runner,
-            "result_cap": self.config.result_cap,
-        })  # fmt: skip
+        config = self.config
+        await worker._send(
+            {
+                "uid": uid,
+                "memory_bytes": config.memory_bytes,
+                "restricted": config.restricted,
+                "network_namespace": config.network_namespace,
+                "seccomp": config.seccomp,
+                "python_runner": config.python_runner,
+                "js_runner": config.js_runner,
+                "result_cap": config.result_cap,
+            }
+        )
         try:
             ready = await asyncio.wait_for(worker._read(1 << 20), READY_TIMEOUT_S)
         except (TimeoutError, WorkerDied):

@@ -20,6 +20,7 @@ from sandbox.wasm.engine import WasmEngine
 from sandbox.wasm.javascript import build as quickjs_build
 from sandbox.wasm.javascript.engine import JavaScriptEngine
 from sandbox.wasm.python import build as python_runner
+from sandbox.wasm.python import config as runner_config
 from sandbox.wasm.python.engine import PythonWasmEngine
 from server import metrics, tls
 from server.agent.loop import AgentLoop
@@ -27,10 +28,11 @@ from server.agent.tool_llm import ToolLlm
 from server.calls.breakers import BreakerPolicy, FallbackBreakers, MemoryBreakers, RedisBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
+from server.calls.engines import Engines
 from server.calls.host import HttpHost
 from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
 from server.calls.pipeline import CallPipeline
-from server.calls.services import Engines, Services
+from server.calls.services import Services
 from server.calls.session_state import SessionStates
 from server.calls.sessions import SessionTracker, UsageRanking
 from server.calls.webhook import WebhookEngine
@@ -103,10 +105,7 @@ class Runtime:
     registry: Registry
     limits: DefinitionLimits
     keys: KeyCache
-    restricted: RestrictedEngine
-    wasm: WasmEngine
-    python_wasm: PythonWasmEngine | None  # None until the runner is built on this node
-    javascript: JavaScriptEngine
+    engines: Engines
     http_client: httpx.AsyncClient
     call_log: CallLog
     pipeline: CallPipeline
@@ -165,7 +164,8 @@ class Runtime:
             problems = Problems()
             draft = javascript_draft(source, self.limits, problems)
             if draft is not None:
-                inspection = await self.javascript.inspect(ToolSource("javascript", "javascript", source), "_disk")  # fmt: skip
+                source_ = ToolSource("javascript", "javascript", source)
+                inspection = await self.engines.javascript.inspect(source_, "_disk")
                 for v in inspection.violations:
                     problems.add(v.field or "source", v.message, v.line)
                 if not problems:
@@ -249,8 +249,7 @@ class Runtime:
             await self.quotas.close()
         if self.redis is not None:
             await self.redis.aclose()
-        await self.restricted.close()
-        await self.wasm.pool.close()
+        await self.engines.close()
         await self.http_client.aclose()
         await self.engine.dispose()
 
@@ -382,7 +381,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     runner = python_runner.runner_path(settings.cache_dir)
     runner_found = runner.exists()
     quickjs = await asyncio.to_thread(quickjs_build.ensure, settings.cache_dir)  # ~1.5 s, once
-    extra_space = (1 << 30) + (python_runner.ADDRESS_SPACE if runner_found else 0)
+    extra_space = (1 << 30) + (runner_config.ADDRESS_SPACE if runner_found else 0)
     wasm = WasmEngine(
         WorkerPool(
             dataclasses.replace(
@@ -449,13 +448,20 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         on_tenant_change=breaker_moved,
         clock=clock.time,
     )
+    engines = Engines(restricted, wasm, javascript, python_wasm, WebhookEngine(guard))
     pipeline = CallPipeline(
-        registry, {"restricted": restricted, "wasm": wasm, "javascript": javascript, **({"python-wasm": python_wasm} if python_wasm else {})},
-        HttpHost(guard), WebhookEngine(guard), call_log,
-        settings.default_timeout_ms, settings.max_timeout_ms, tracker,
-        ResultCache(settings.result_cache_entries, redis, health=redis_health, clock=clock.monotonic),
+        registry,
+        engines,
+        HttpHost(guard),
+        call_log,
+        settings.default_timeout_ms,
+        settings.max_timeout_ms,
+        tracker,
+        ResultCache(
+            settings.result_cache_entries, redis, health=redis_health, clock=clock.monotonic
+        ),
         OnceClaims(sessions),
-    )  # fmt: skip
+    )
     pipeline.unavailable = is_unavailable
     pipeline.quotas = quotas = Quotas(
         TenantLimits(
@@ -491,7 +497,8 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         tracker=tracker,
         session_states=session_states,
         events=events,
-        engines=Engines(restricted, wasm, javascript, python_wasm, limits),
+        engines=engines,
+        limits=limits,
         indexes=indexes,
         handoffs=handoffs,
         messages=MessageLog(engine),
@@ -517,10 +524,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         registry=registry,
         limits=limits,
         keys=KeyCache(settings.auth_cache_ttl_s),
-        restricted=restricted,
-        wasm=wasm,
-        python_wasm=python_wasm,
-        javascript=javascript,
+        engines=engines,
         http_client=http_client,
         call_log=call_log,
         pipeline=pipeline,

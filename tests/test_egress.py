@@ -236,8 +236,8 @@ async def test_a_name_resolving_to_an_embedded_private_address_is_refused(
 async def test_a_name_that_does_not_resolve_is_its_own_failure_not_a_refusal() -> None:
     import socket
 
-    from sandbox.engine import Limits
-    from server.calls.webhook import WebhookEngine
+    from sandbox.engine import Limits, Run
+    from server.calls.webhook import WebhookEngine, WebhookSource
     from server.egress import NameNotResolved
 
     async def nowhere(host: str, port: int) -> list[str]:
@@ -247,10 +247,10 @@ async def test_a_name_that_does_not_resolve_is_its_own_failure_not_a_refusal() -
     with pytest.raises(NameNotResolved):
         await guard(resolver=nowhere).check("https://typo.example/x")
 
-    outcome = await webhook.call(
-        {"url": "https://typo.example/orders/{id}", "method": "GET"}, None, {"id": "1"}, "t",
-        Limits(timeout_ms=1000),
-    )  # fmt: skip
+    outcome = await webhook.run(
+        WebhookSource({"url": "https://typo.example/orders/{id}", "method": "GET"}),
+        Run("t", "lookup", {"id": "1"}, {}, Limits(timeout_ms=1000)),
+    )
 
     assert outcome.ok is False and outcome.code == "dns_error"
     assert "typo.example does not resolve" in (outcome.message or "")

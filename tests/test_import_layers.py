@@ -6,7 +6,8 @@ demo) compose the node (``server.bootstrap``) and call the use cases (``server/c
 Imports are read from the source, ``TYPE_CHECKING`` blocks and function bodies included, and
 ``from server import X`` counts as an import of ``server.X``. The call path is also checked as
 Python loads it: importing it must not load SQLAlchemy, storage, the web framework or the node.
-Each rule is shown to catch a wrong import, so none can pass by accident."""
+No module imports itself through others (no import cycle between files). Each rule is shown to
+catch a wrong import, so none can pass by accident."""
 
 from __future__ import annotations
 
@@ -113,6 +114,67 @@ def test_loading_the_call_path_loads_no_database_web_framework_or_node(package: 
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)  # fmt: skip
 
     assert loaded.stdout.strip() == "[]"
+
+
+def module_graph(root: Path, places: tuple[str, ...]) -> dict[str, set[str]]:
+    """Each module of ``places`` and the modules of ``places`` it imports."""
+    files = {
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
+        for place in places
+        for path in sorted((root / place).rglob("*.py"))
+    }
+    return {
+        name: {other for other in imports(path) if other in files and other != name}
+        for name, path in files.items()
+    }
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, round a circle (Tarjan's components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    graph = module_graph(ROOT, ("server", "sandbox", "quiver"))
+
+    assert len(graph) > 100 and cycles(graph) == []
+
+
+def test_an_import_cycle_is_caught(tmp_path: Path) -> None:
+    """Through a function body too, as the build and host of a runner once were."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "build.py").write_text("def f():\n    from pkg.host import config\n")
+    (tmp_path / "pkg" / "host.py").write_text("from pkg.build import GUARD\n")
+    (tmp_path / "pkg" / "alone.py").write_text("import pkg.host\n")
+
+    assert cycles(module_graph(tmp_path, ("pkg",))) == [["pkg.build", "pkg.host"]]
 
 
 @pytest.mark.parametrize("place", sorted(LAYERS))

@@ -16,12 +16,10 @@ import hashlib
 import importlib.metadata
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from typing import Any
 
 import orjson
 
-from sandbox.engine import HostHandler, Limits, RunResult, ToolSource, Violation
+from sandbox.engine import Capabilities, Inspection, Run, RunResult, ToolSource, Violation
 from sandbox.pool import WorkerPool
 
 ENGINE_CONFIG = "fuel+epoch;reserve=67108864;guard=65536;cow=off"  # must match the runtime's
@@ -31,6 +29,7 @@ DEADLINE_MARGIN_MS = 1_000  # the epoch deadline fires first; the pool's kill is
 
 class WasmEngine:
     name = "wasm"
+    capabilities = Capabilities(metered=True)
 
     def __init__(self, pool: WorkerPool) -> None:
         self.pool = pool
@@ -71,8 +70,12 @@ class WasmEngine:
         self._remember(self.key(tenant, source), reply["artefact"])
         return []
 
-    async def check(self, source: ToolSource, tenant: str = "") -> list[Violation]:
-        return await self.compile(tenant, source)
+    async def inspect(
+        self, source: ToolSource, tenant: str = "", modules: tuple[str, ...] = ()
+    ) -> Inspection:
+        """Compile the module at save (a call then never compiles); a module declares no
+        tools of its own (its definition says what it is)."""
+        return Inspection(await self.compile(tenant, source))
 
     def _remember(self, key: str, artefact: str) -> None:
         self._artefacts[key] = artefact
@@ -80,32 +83,29 @@ class WasmEngine:
         while len(self._artefacts) > MAX_ARTEFACTS:
             self._artefacts.popitem(last=False)
 
-    async def run(
-        self,
-        source: ToolSource,
-        tool: str,
-        params: Mapping[str, Any],
-        context: Mapping[str, Any],
-        limits: Limits,
-        host: HostHandler | None = None,
-    ) -> RunResult:
-        tenant = str(context.get("tenant_id") or "")
-        key = self.key(tenant, source)
+    async def run(self, source: ToolSource, run: Run) -> RunResult:
+        key = self.key(run.tenant, source)
         started = time.perf_counter()
         if key not in self._artefacts:  # a node that did not see the save: compile once
-            problems = await self.compile(tenant, source)
+            problems = await self.compile(run.tenant, source)
             if problems:
                 return RunResult.failure("trap", problems[0].message)
-        request = orjson.dumps({"params": dict(params), "context": dict(context)}).decode()
+        limits = run.limits
+        request = orjson.dumps({"params": dict(run.params), "context": dict(run.context)})
         payload = {
-            "op": "wasm_call", "key": key, "request": request, "timeout": limits.timeout_ms,
-            "fuel": limits.fuel, "memory_bytes": limits.memory_bytes, "output_bytes": limits.output_bytes,
-        }  # fmt: skip
+            "op": "wasm_call",
+            "key": key,
+            "request": request.decode(),
+            "timeout": limits.timeout_ms,
+            "fuel": limits.fuel,
+            "memory_bytes": limits.memory_bytes,
+            "output_bytes": limits.output_bytes,
+        }
         reply = await self.pool.request(
-            tenant,
+            run.tenant,
             payload,
             limits.timeout_ms + DEADLINE_MARGIN_MS,
-            host,
+            run.host,
             source=self._artefacts[key],
         )
         took = (time.perf_counter() - started) * 1000

@@ -90,9 +90,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         if settings.require_isolation or settings.demo:
             # start the workers now and check what isolation they got (--demo: report only)
             try:
-                await runtime.restricted.start()
+                await runtime.engines.restricted.start()
                 isolation.check(
-                    runtime.restricted.pool.stats.layers,
+                    runtime.engines.restricted.pool.stats.layers,
                     required=settings.require_isolation and not settings.demo,
                 )
             except BaseException:

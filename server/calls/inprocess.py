@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from sandbox.engine import HostHandler, Limits, RunResult, ToolFailure, ToolSource
+from sandbox.engine import Capabilities, HostHandler, Run, RunResult, ToolFailure, ToolSource
 from sandbox.toolcode import Context, Namespace
 from server.ratelimit import RateLimitedLog
 
@@ -45,6 +45,8 @@ class HostModule:
 
 class InProcessEngine:
     name = "builtin"
+    # reviewed code, run in the server process: no sandbox, no quota of CPU time
+    capabilities = Capabilities(counts_cpu=False)
 
     def __init__(self) -> None:
         self._modules: dict[str, dict[str, Any]] = {}
@@ -58,15 +60,14 @@ class InProcessEngine:
             self._modules[key] = {t["name"]: t for t in declared}
         return self._modules[key]
 
-    async def run(
-        self,
-        source: ToolSource,
-        tool: str,
-        params: Mapping[str, Any],
-        context: Mapping[str, Any],
-        limits: Limits,
-        host: HostHandler | None = None,
-    ) -> RunResult:
+    async def run(self, source: ToolSource, run: Run) -> RunResult:
+        tool, params, context, limits, host = (
+            run.tool,
+            run.params,
+            run.context,
+            run.limits,
+            run.host,
+        )
         started = time.perf_counter()
         updates: dict[str, Any] = {}
         logs: list[str] = []

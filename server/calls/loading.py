@@ -14,27 +14,33 @@ async def load_draft(
     services: Services, store: CallStore, tenant_id: str, draft: ToolDraft
 ) -> tuple[Problems, str | None]:
     """Problems found by loading the file for real, and the failure code when loading failed."""
-    if draft.kind == "wasm" and draft.module is not None:
-        problems = Problems()  # compiled in a worker now, so a call never compiles
-        for v in await services.engines.wasm.check(
-            ToolSource("wasm", "wasm", module=draft.module), tenant_id
-        ):
-            problems.add(v.field or "module", v.message)
-        return problems, "invalid_module" if problems else None
-    if draft.kind == "javascript":
-        source = ToolSource("javascript", "javascript", draft.source)
-        return _loaded(
-            services, draft, await services.engines.javascript.inspect(source, tenant_id)
-        )
-    sandbox: SandboxName = "wasm" if draft.sandbox == "wasm" else "restricted"
-    engine = services.engines.python_wasm if sandbox == "wasm" else services.engines.restricted
-    if draft.kind != "python" or engine is None:
+    loader = services.engines.loader_for(draft.kind, draft.sandbox)
+    source = _source(draft)
+    if loader is None or source is None:
         # a Python WASM tool on a node without the runner: checked statically only; its calls
         # answer engine_unavailable
         return Problems(), None
-    modules, _ = await store.tenants.sandbox(tenant_id)  # imports see the grants
-    inspection = await engine.inspect(ToolSource("python", sandbox, draft.source), tenant_id, modules)  # fmt: skip
+    modules: tuple[str, ...] = ()
+    if loader.capabilities.imports:
+        modules = tuple((await store.tenants.sandbox(tenant_id))[0])  # imports see the grants
+    inspection = await loader.inspect(source, tenant_id, modules)
+    if draft.kind == "wasm":  # compiled in a worker now, so a call never compiles
+        problems = Problems()
+        for v in inspection.violations:
+            problems.add(v.field or "module", v.message)
+        return problems, "invalid_module" if problems else None
     return _loaded(services, draft, inspection)
+
+
+def _source(draft: ToolDraft) -> ToolSource | None:
+    if draft.kind == "wasm":
+        return None if draft.module is None else ToolSource("wasm", "wasm", module=draft.module)
+    if draft.kind == "javascript":
+        return ToolSource("javascript", "javascript", draft.source)
+    if draft.kind == "python":
+        sandbox: SandboxName = "wasm" if draft.sandbox == "wasm" else "restricted"
+        return ToolSource("python", sandbox, draft.source)
+    return None
 
 
 def _loaded(
@@ -46,7 +52,7 @@ def _loaded(
         problems.add(v.field or "source", v.message, v.line)
     if problems:
         return problems, inspection.code
-    return apply_loaded(draft, inspection.tools, services.engines.limits), None
+    return apply_loaded(draft, inspection.tools, services.limits), None
 
 
 async def checked_draft(

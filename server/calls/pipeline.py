@@ -13,20 +13,20 @@ from typing import Any, Protocol
 
 import orjson
 
-from sandbox.engine import HostHandler, Limits, RunResult, ToolSource
+from sandbox.engine import Engine, HostHandler, Limits, Run, RunResult, ToolSource
 from sandbox.toolfile import parse_tool_file
 from server import logs, metrics
 from server.calls import envelope
 from server.calls.arguments import ArgumentCheckers, ArgumentError
 from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key, scope_owner
 from server.calls.calllog import CallLog, truncate
+from server.calls.engines import Engines
 from server.calls.host import HostCallRefused, HttpHost
-from server.calls.inprocess import InProcessEngine
 from server.calls.outputs import OutputCheckers
 from server.calls.ports import CallStore
 from server.calls.redaction import Redactor
 from server.calls.sessions import SessionTracker
-from server.calls.webhook import WebhookEngine
+from server.calls.webhook import WebhookSource
 from server.egress import Allowlist
 from server.quotas import Quotas
 from server.ratelimit import RateLimitedLog
@@ -39,7 +39,6 @@ MAX_SOURCES = 2048
 # worker answers that the tool has none and the call keeps its own error message)
 JS_ON_ERROR = re.compile(r"\bonError\s*[:(]")
 MAX_LLM_CALLS = 3  # context.modules.llm.chat calls per tool run
-SANDBOXED_KINDS = frozenset({"python", "wasm", "javascript"})  # their run time counts as CPU time
 CLAIM_MARGIN_S = 10.0  # a once-per-session claim outlives its run's deadlines by this much
 tool_log = logging.getLogger("quiver.tool")
 state_lost = RateLimitedLog(logging.getLogger("quiver.database"), every_s=10.0)
@@ -70,20 +69,21 @@ class CallRequest:
 
 @dataclass(frozen=True)
 class Executable:
+    """A tool and what runs it: its engine (``None``: none on this node can yet) and what the
+    engine runs — a ``ToolSource``, or a webhook's declaration."""
+
     tool: ToolDef
-    source: ToolSource | None
-    engine: str | None  # "restricted", "builtin", "webhook", or None: no engine for it yet
-    webhook: dict[str, Any] | None = None
-    secret: str | None = None
+    source: Any
+    engine: Engine[Any] | None
+    timeout_ms: int | None = None  # the deadline the source declares (a webhook's timeout_ms)
 
 
 class CallPipeline:
     def __init__(
         self,
         registry: Registry,
-        engines: dict[str, Any],
+        engines: Engines,
         http: HttpHost,
-        webhook: WebhookEngine,
         log: CallLog,
         default_timeout_ms: int,
         max_timeout_ms: int,
@@ -98,9 +98,8 @@ class CallPipeline:
         self.wasm_max_fuel = 50_000_000_000
         self.wasm_max_memory_mb = 256
         self.registry = registry
-        self.engines = {**engines, "builtin": InProcessEngine()}
+        self.engines = engines
         self.http = http
-        self.webhook = webhook
         self.result_cap = 64 * 1024
         self.outputs = OutputCheckers()
         self.quotas: Quotas | None = None
@@ -130,7 +129,9 @@ class CallPipeline:
         if hit is None:
             row = await store.tools.stored_version(tool)
             secret = store.tools.decrypt_secret(tool.tenant_id, tool.name, row)
-            hit = self._webhooks[key] = Executable(tool, None, "webhook", row.webhook, secret)
+            source = WebhookSource(row.webhook or {}, secret)
+            hit = Executable(tool, source, self.engines.webhook, source.timeout_ms)
+            self._webhooks[key] = hit
             if len(self._webhooks) > MAX_SOURCES:
                 self._webhooks.popitem(last=False)
         return hit
@@ -148,7 +149,7 @@ class CallPipeline:
             )
             if len(self._sources) > MAX_SOURCES:
                 self._sources.popitem(last=False)
-        engine = self.engines["wasm"]
+        engine = self.engines.wasm
         if not engine.has(tenant, source):
             row = row or await store.tools.stored_version(tool)
             artefact = await store.tools.artefact(row.id, engine.engine_id)
@@ -158,7 +159,7 @@ class CallPipeline:
                 compiled = engine.artefact(tenant, source)
                 if compiled is not None:
                     await store.tools.keep_artefact(row.id, engine.engine_id, compiled)
-        return Executable(tool, source, "wasm")
+        return Executable(tool, source, engine)
 
     async def _javascript(self, store: CallStore, tool: ToolDef) -> Executable:
         source = self._sources.get(tool.identity)
@@ -174,7 +175,7 @@ class CallPipeline:
             )  # saved before versions kept it: found from the source, once
             if len(self._sources) > MAX_SOURCES:
                 self._sources.popitem(last=False)
-        return Executable(tool, source, "javascript")
+        return Executable(tool, source, self.engines.javascript)
 
     async def executable(self, store: CallStore, tool: ToolDef, tenant: str) -> Executable:
         """What runs ``tool`` for a caller of ``tenant`` (a global tool's callers are others)."""
@@ -184,11 +185,9 @@ class CallPipeline:
             return await self._wasm(store, tool, tenant)
         if tool.kind == "javascript":
             return await self._javascript(store, tool)
-        if tool.kind != "python" or tool.sandbox not in ("restricted", "builtin", "wasm"):
+        engine = self.engines.for_tool(tool.kind, tool.sandbox, tool.origin)
+        if engine is None:
             return Executable(tool, None, None)
-        engine: str | None = "builtin" if tool.origin == "builtin" else "restricted"
-        if tool.sandbox == "wasm":  # unavailable until the runner is built on this node
-            engine = "python-wasm" if "python-wasm" in self.engines else None
         source = self._sources.get(tool.identity)
         if source is None:
             disk = self.registry.disk.tools.get(tool.name)
@@ -222,7 +221,7 @@ class CallPipeline:
         limits = await quotas.limits_for(request.tenant_id, lambda t: store.tenants.limits(t))
         await quotas.admit_call(limits, request.tenant_id)
         result = await self._call(store, request, tool)
-        if tool.kind in SANDBOXED_KINDS and not result.get("cached"):
+        if self._counts_cpu(tool) and not result.get("cached"):
             await quotas.charge_cpu(limits, request.tenant_id, result["executionTime"])
         return result
 
@@ -307,6 +306,10 @@ class CallPipeline:
             await store.sessions.finish_claim(session.id, tool.name, done=bool(result["success"]))
         return await self._finish(store, request, tool, result, started, params)
 
+    def _counts_cpu(self, tool: ToolDef) -> bool:
+        engine = self.engines.for_tool(tool.kind, tool.sandbox, tool.origin)
+        return engine is not None and engine.capabilities.counts_cpu
+
     def _timeout(self, tool: ToolDef) -> int:
         return min(
             int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
@@ -374,9 +377,10 @@ class CallPipeline:
             "variables": variables,
             **(request.extra_context or {}),
         }
+        engine, can = executable.engine, executable.engine.capabilities
         secrets: dict[str, str] = {}
         declared = tool.metadata.get("secrets") or []
-        if declared and executable.engine != "webhook":
+        if declared and not can.external:
             secrets = await store.secrets.values(tool.tenant_id, list(declared))
             missing = [name for name in declared if name not in secrets]
             if missing:
@@ -384,12 +388,11 @@ class CallPipeline:
                 return envelope.failure(tool.name, _ms(started), "missing_secret", message)
             context["secrets"] = secrets
         timeout = self._timeout(tool)
-        if executable.engine == "webhook" and "timeout" not in tool.metadata:
-            # a webhook's own timeout_ms is its deadline (it used to be cut to the default)
-            declared = int((executable.webhook or {}).get("timeout_ms") or timeout)
-            timeout = min(declared, self.max_timeout_ms)
+        if executable.timeout_ms is not None and "timeout" not in tool.metadata:
+            # what the source declares is its deadline (a webhook's was cut to the default)
+            timeout = min(executable.timeout_ms, self.max_timeout_ms)
         limits = Limits(timeout_ms=timeout)
-        if executable.engine in ("wasm", "python-wasm", "javascript"):
+        if can.metered:
             meta = tool.metadata
             limits = Limits(
                 timeout_ms=timeout,
@@ -402,38 +405,33 @@ class CallPipeline:
         else:
             modules, egress = await store.tenants.sandbox(request.tenant_id)
         extra = Allowlist.parse(egress) if egress else None
-        engine = self.engines.get(executable.engine)
-        python = executable.engine in ("restricted", "python-wasm")
-        run_kwargs = {"modules": modules} if python else {}
-        if executable.engine == "webhook" and request.no_side_effects:
-            outcome: RunResult = RunResult.success({"test_mode": True, "sent": False})
-        elif executable.engine == "webhook":
-            outcome = await self.webhook.call(
-                executable.webhook or {},
-                executable.secret,
-                params,
+        run = Run(
+            tenant=request.tenant_id,
+            tool=tool.name,
+            params=params,
+            context=context,
+            limits=limits,
+            modules=tuple(modules) if can.imports else (),
+            egress=extra,
+            host=self._host(
+                timeout,
                 request.tenant_id,
-                limits,
                 extra,
-            )
+                request,
+                skill=(store, tool) if engine is self.engines.builtin else None,
+            ),
+        )
+        if can.external and request.no_side_effects:
+            outcome = RunResult.success({"test_mode": True, "sent": False})
         else:
-            assert engine is not None  # an executable's engine is one this node runs
-            host = self._host(
-                timeout, request.tenant_id, extra, request,
-                skill=(store, tool) if executable.engine == "builtin" else None,
-            )  # fmt: skip
-            outcome = await engine.run(
-                executable.source, tool.name, params, context, limits, host, **run_kwargs
-            )
+            outcome = await engine.run(executable.source, run)
         redact = Redactor(secrets)
         if redact:
             outcome = dataclasses.replace(
                 outcome, value=redact(outcome.value), message=redact(outcome.message),
                 logs=tuple(redact(list(outcome.logs))), updates=redact(outcome.updates),
             )  # fmt: skip
-        result = await self._wrap(
-            engine, executable, params, context, limits, outcome, started, run_kwargs
-        )
+        result = await self._wrap(executable, run, outcome, started)
         if redact:  # what on_error said with the secrets in reach
             result = redact(result)
         if outcome.ok and (outcome.updates or tool.metadata.get("once_per_session")):
@@ -475,15 +473,7 @@ class CallPipeline:
             await store.sessions.bump(request.session.id)  # the snapshot loses the tool
 
     async def _wrap(
-        self,
-        engine: Any,
-        executable: Executable,
-        params: Any,
-        context: dict[str, Any],
-        limits: Limits,
-        outcome: RunResult,
-        started: float,
-        run_kwargs: dict[str, Any],
+        self, executable: Executable, run: Run, outcome: RunResult, started: float
     ) -> dict[str, Any]:
         name = executable.tool.name
         if outcome.ok:
@@ -499,21 +489,23 @@ class CallPipeline:
             return envelope.success(name, _ms(started), self._capped(value))
         code, message = outcome.code or "tool_error", outcome.message or "the tool failed"
         model_message = None
+        engine = executable.engine
         if (
-            executable.engine in ("restricted", "python-wasm", "javascript")
+            engine is not None
+            and engine.capabilities.on_error
             and code != "busy"
             and self._on_error.get(executable.tool.identity)
         ):
+            limits = dataclasses.replace(run.limits, timeout_ms=min(1000, run.limits.timeout_ms))
             shaped = await engine.run(
                 executable.source,
-                name,
-                params,
-                context,
-                dataclasses.replace(limits, timeout_ms=min(1000, limits.timeout_ms)),
-                None,
-                entry="on_error",
-                error={"code": code, "message": message},
-                **run_kwargs,
+                dataclasses.replace(
+                    run,
+                    limits=limits,
+                    host=None,
+                    entry="on_error",
+                    error={"code": code, "message": message},
+                ),
             )
             if shaped.ok and isinstance(shaped.value, dict) and shaped.value.get("message"):
                 model_message = str(shaped.value["message"])

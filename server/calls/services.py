@@ -11,10 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sandbox.restricted.engine import RestrictedEngine
-from sandbox.wasm.engine import WasmEngine
-from sandbox.wasm.javascript.engine import JavaScriptEngine
-from sandbox.wasm.python.engine import PythonWasmEngine
+from server.calls.engines import Engines
 from server.calls.pipeline import CallPipeline
 from server.calls.ports import CallStore
 from server.calls.session_state import SessionStates
@@ -62,17 +59,6 @@ class Messages(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class Engines:
-    """The engines that check and load tool files at save time (the pipeline runs them)."""
-
-    restricted: RestrictedEngine
-    wasm: WasmEngine
-    javascript: JavaScriptEngine
-    python_wasm: PythonWasmEngine | None  # None where the Python runner is not built
-    limits: DefinitionLimits
-
-
-@dataclass(frozen=True, slots=True)
 class Services:
     settings: Settings
     storage: Storage
@@ -81,7 +67,8 @@ class Services:
     tracker: SessionTracker  # breakers and what a session's snapshot is made of
     session_states: SessionStates  # the node's cache of sessions and their variables
     events: EventHub  # live updates: streams and MCP hear of a change here
-    engines: Engines
+    engines: Engines  # what runs each kind of tool, and loads its files at save
+    limits: DefinitionLimits  # how large a definition may be
     indexes: Indexes  # the skills' search and classifier models
     handoffs: Announcer
     messages: Messages

@@ -28,7 +28,7 @@ async def validate(
     services: Services, store: CallStore, tenant_id: str, body: dict[str, Any]
 ) -> dict[str, Any]:
     """Every problem of a tool body, nothing stored: ``{valid, errors, warnings, code?}``."""
-    draft, problems = check_tool_body(body, services.engines.limits)
+    draft, problems = check_tool_body(body, services.limits)
     code = None
     if draft is not None:
         loaded, code = await load_draft(services, store, tenant_id, draft)
@@ -52,7 +52,7 @@ async def checked(
     update: bool = False,
 ) -> ToolDraft:
     """The body as a draft to save (422 naming each problem; the file loaded for real)."""
-    draft, problems = check_tool_body(body, services.engines.limits, update=update)
+    draft, problems = check_tool_body(body, services.limits, update=update)
     problems.raise_if_any()
     assert draft is not None
     return await checked_draft(services, store, tenant_id, draft)

@@ -8,11 +8,12 @@ import re
 import time
 import urllib.parse
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from sandbox.engine import Limits, RunResult
+from sandbox.engine import Capabilities, Run, RunResult
 from server.egress import (
     Allowlist,
     EgressDenied,
@@ -61,24 +62,35 @@ def auth_header(secret: str | None) -> dict[str, str]:
     return {"Authorization": secret}
 
 
+@dataclass(frozen=True, slots=True)
+class WebhookSource:
+    """What a webhook tool runs: its declaration (url, method, headers, timeout_ms) and its
+    decrypted secret."""
+
+    config: Mapping[str, Any]
+    secret: str | None = None
+
+    @property
+    def timeout_ms(self) -> int | None:
+        """The deadline the declaration gives (the tool's own ``timeout`` wins over it)."""
+        declared = self.config.get("timeout_ms")
+        return int(declared) if declared else None
+
+
 class WebhookEngine:
     name = "webhook"
+    # no tenant code runs, and the request is the tool's whole effect
+    capabilities = Capabilities(counts_cpu=False, external=True)
 
     def __init__(self, guard: EgressGuard, max_response_bytes: int = MAX_RESPONSE_BYTES) -> None:
         self.guard = guard
         self.max_response_bytes = max_response_bytes
 
-    async def call(
-        self,
-        config: Mapping[str, Any],
-        secret: str | None,
-        params: Mapping[str, Any],
-        tenant: str,
-        limits: Limits,
-        extra_allow: Allowlist | None = None,
-    ) -> RunResult:
+    async def run(self, source: WebhookSource, run: Run) -> RunResult:
         started = time.perf_counter()
-        url, rest = expand_url(config["url"], params)
+        config, secret, limits = source.config, source.secret, run.limits
+        extra_allow = run.egress if isinstance(run.egress, Allowlist) else None
+        url, rest = expand_url(config["url"], run.params)
         method = config.get("method", "POST")
         secret_headers = auth_header(secret)
         headers = {**(config.get("headers") or {}), **secret_headers, "Accept": "application/json"}
@@ -89,7 +101,7 @@ class WebhookEngine:
 
         try:
             response, body = await self.guard.request(
-                method, url, tenant=tenant, headers=headers,
+                method, url, tenant=run.tenant, headers=headers,
                 params=rest if method == "GET" else None, json=rest if method != "GET" else None,
                 timeout_s=timeout_s, max_bytes=self.max_response_bytes, extra=extra_allow,
                 secret_headers=frozenset(h.lower() for h in secret_headers),

@@ -141,7 +141,7 @@ tool = {"name": "slow", "description": "Runs until stopped", "execute": execute,
     await setup(acme)
     assert (await acme.dev.post("/v1/tools", json=slow)).status_code == 201
     sid = await attach(acme)
-    pool = api.runtime.restricted.pool
+    pool = api.runtime.engines.restricted.pool
     results = []
     for _ in range(3):
         running = asyncio.create_task(call(acme, sid, "slow"))

@@ -92,7 +92,7 @@ async def test_input_that_cannot_be_stored_is_refused_at_the_edge_naming_the_fie
     assert huge.status_code == 422 and huge.json()["errors"][0]["field"] == "arguments.qty"
     assert garbage.status_code == 400 and garbage.json()["code"] == "malformed_json"
     assert after["success"] is True  # nothing reached or restarted a worker
-    assert api.runtime.restricted.pool.stats.killed == 0
+    assert api.runtime.engines.restricted.pool.stats.killed == 0
 
 
 async def test_a_refused_row_is_set_aside_and_its_batch_is_written(

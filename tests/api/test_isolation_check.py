@@ -25,7 +25,7 @@ async def test_a_node_reports_every_layer_active_at_start(
 ) -> None:
     caplog.set_level(logging.INFO, logger="quiver.sandbox")
     async with api_for(settings.model_copy(update={"require_isolation": True})) as api:
-        layers = dict(api.runtime.restricted.pool.stats.layers)
+        layers = dict(api.runtime.engines.restricted.pool.stats.layers)
 
     assert set(layers) == LAYERS and all(v.startswith("active") for v in layers.values())
     assert any(r.getMessage().startswith("sandbox layers: ") for r in caplog.records)

@@ -33,14 +33,16 @@ async def session(t: TenantKeys, *bodies: dict) -> str:
 async def test_a_c_word_count_tool_answers_through_http(api: Api, compiled) -> None:
     acme = await api.tenant("acme")
     sid = await session(acme, module_tool("word_count", compiled["word_count"]))
-    compiled_at_save = api.runtime.wasm.compilations
+    compiled_at_save = api.runtime.engines.wasm.compilations
 
     first = await call(acme, sid, "word_count", {"text": "the quick brown fox"})
     second = await call(acme, sid, "word_count", {"text": "jumps"})
 
     assert first["success"] is True and first["result"] == {"words": 4}, first
     assert second["result"] == {"words": 1}
-    assert compiled_at_save == 1 and api.runtime.wasm.compilations == 1  # calls never compile
+    assert (
+        compiled_at_save == 1 and api.runtime.engines.wasm.compilations == 1
+    )  # calls never compile
 
 
 async def test_limits_and_failures_become_envelope_codes(api: Api, compiled) -> None:
@@ -161,12 +163,12 @@ async def test_artefacts_are_stored_with_the_version_so_no_node_compiles_at_call
         assert (await acme.dev.put("/v1/tools/word_count", json=other)).status_code == 200
         rolled = await acme.dev.post("/v1/tools/word_count/rollback", json={"version": 1})
         assert rolled.json()["version"] == 3
-        saved_compilations = saving.runtime.wasm.compilations
+        saved_compilations = saving.runtime.engines.wasm.compilations
 
     async with api_for(settings) as fresh_node:
         result = await agent_call(fresh_node, acme.agent_key, sid)
         assert result["success"] is True and result["result"] == {"words": 2}, result
-        assert fresh_node.runtime.wasm.compilations == 0
+        assert fresh_node.runtime.engines.wasm.compilations == 0
         async with fresh_node.runtime.sessions() as db, db.begin():
             await db.execute(
                 text("UPDATE wasm_artefacts SET artefact = :junk"), {"junk": b"\0asm-not-ours"}
@@ -175,9 +177,9 @@ async def test_artefacts_are_stored_with_the_version_so_no_node_compiles_at_call
     async with api_for(settings) as after_tampering:
         result = await agent_call(after_tampering, acme.agent_key, sid)
         assert result["success"] is True, result
-        assert after_tampering.runtime.wasm.compilations == 1  # refused, compiled, stored
+        assert after_tampering.runtime.engines.wasm.compilations == 1  # refused, compiled, stored
 
     async with api_for(settings) as healed:
         assert (await agent_call(healed, acme.agent_key, sid))["success"] is True
-        assert healed.runtime.wasm.compilations == 0
+        assert healed.runtime.engines.wasm.compilations == 0
     assert saved_compilations == 2  # version 1 and version 2; the rollback compiled nothing

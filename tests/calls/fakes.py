@@ -12,10 +12,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sandbox.engine import RunResult
+from sandbox.engine import Capabilities, Run, RunResult
 from server.calls.breakers import BreakerPolicy, MemoryBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
+from server.calls.engines import Engines
 from server.calls.pipeline import CallPipeline
 from server.calls.services import Services
 from server.calls.session_state import SessionStates
@@ -214,9 +215,12 @@ class Engine:
         self.behaviours: dict[str, Behaviour] = {}
         self.runs: list[tuple[str, dict[str, Any]]] = []
 
-    async def run(self, source: Any, name: str, params: Any, context: Any, limits: Any, host: Any, **kwargs: Any) -> RunResult:  # fmt: skip
-        self.runs.append((name, params))
-        return self.behaviours[name](params, context)
+    name = "fake"
+    capabilities = Capabilities(imports=True)
+
+    async def run(self, source: Any, run: Run) -> RunResult:
+        self.runs.append((run.tool, dict(run.params)))
+        return self.behaviours[run.tool](run.params, run.context)
 
 
 class Claims:
@@ -273,14 +277,15 @@ def composed(db: Database) -> tuple[Services, Engine, CallLog, Clock]:
     log = CallLog(write, flush_interval_s=3600)
     tracker = SessionTracker(MemoryBreakers(), BreakerPolicy(), UsageRanking(), clock=clock)
 
+    engines = Engines(engine, None, None, None, None)  # type: ignore[arg-type]
     pipeline = CallPipeline(
-        registry, {"restricted": engine}, None, None, log, 2000, 30_000,  # type: ignore[arg-type]
+        registry, engines, None, log, 2000, 30_000,  # type: ignore[arg-type]
         tracker, ResultCache(100), Claims(db),
     )  # fmt: skip
     services = Services(
         settings=Settings(), storage=Storage(db), registry=registry, pipeline=pipeline,
         tracker=tracker, session_states=SessionStates(), events=EventHub(),
-        engines=None, indexes=None, handoffs=Handoffs(), messages=None,  # type: ignore[arg-type]
+        engines=engines, limits=None, indexes=None, handoffs=Handoffs(), messages=None,  # type: ignore[arg-type]
         hooks_due=asyncio.Event(),
     )  # fmt: skip
     return services, engine, log, clock

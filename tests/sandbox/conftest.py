@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from sandbox.engine import Limits, RunResult, ToolSource
+from sandbox.engine import Limits, Run, RunResult, ToolSource
 from sandbox.pool import PoolConfig
 from sandbox.restricted.engine import RestrictedEngine
 
@@ -98,9 +98,5 @@ async def run(
 ) -> RunResult:
     return await engine.run(
         ToolSource("python", "restricted", source),
-        tool,
-        params or {},
-        {"tenant_id": tenant},
-        Limits(timeout_ms=timeout_ms),
-        host,
+        Run(tenant, tool, params or {}, {"tenant_id": tenant}, Limits(timeout_ms=timeout_ms), host),
     )

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from sandbox import channel
-from sandbox.engine import Limits, ToolSource
+from sandbox.engine import Limits, Run, ToolSource
 from sandbox.pool import BUFFER_CAP, PoolConfig, WorkerProcess
 from sandbox.restricted.engine import RestrictedEngine
 from tests.sandbox.conftest import run, tool_file
@@ -100,7 +100,8 @@ async def test_host_calls_are_bounded_per_call(engine) -> None:
     )
 
     result = await engine.run(
-        ToolSource("python", "restricted", source), "t", {}, {"tenant_id": "h"}, Limits(), host
+        ToolSource("python", "restricted", source),
+        Run("h", "t", {}, {"tenant_id": "h"}, Limits(), host),
     )
 
     assert result.ok and result.value["message"] == "20"

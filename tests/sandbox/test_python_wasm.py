@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from sandbox.engine import Limits, RunResult, ToolSource
+from sandbox.engine import Limits, Run, RunResult, ToolSource
 from sandbox.pool import PoolConfig, WorkerPool
-from sandbox.wasm.python.build import ADDRESS_SPACE, SLOTS
+from sandbox.wasm.python.config import ADDRESS_SPACE, SLOTS
 from sandbox.wasm.python.engine import PythonWasmEngine
 from sandbox.wasm.python.host import PER_TENANT_INSTANCES, REUSE_CALLS
 from tests.sandbox.conftest import CANARY_SECRET, tool_file
@@ -73,11 +73,13 @@ async def run(
     host=None,
     **limits,
 ) -> RunResult:
+    limits_ = Limits(
+        **{"timeout_ms": 3000, "memory_bytes": 64 << 20, "fuel": 2_000_000_000, **limits}
+    )
     return await engine.run(
-        ToolSource("python", "wasm", source), "t", params or {}, {"tenant_id": tenant},
-        Limits(**{"timeout_ms": 3000, "memory_bytes": 64 << 20, "fuel": 2_000_000_000, **limits}),
-        host,
-    )  # fmt: skip
+        ToolSource("python", "wasm", source),
+        Run(tenant, "t", params or {}, {"tenant_id": tenant}, limits_, host),
+    )
 
 
 async def probe(engine: PythonWasmEngine, body: str, **kw) -> str:

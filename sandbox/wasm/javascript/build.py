@@ -19,11 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sandbox.wasm.python.build import default_cache_dir
-
-RESERVATION = 64 << 20  # a JavaScript tool's memory is at most this (address space per instance)
-GUARD = 64 << 10
-CONFIG_KEY = f"core;fuel+epoch;reserve={RESERVATION};guard={GUARD}"
+from sandbox.wasm.cache import default_cache_dir
+from sandbox.wasm.javascript.config import CONFIG_KEY, engine_config
 
 
 def reactor_path() -> Path:
@@ -53,8 +50,6 @@ def ensure(cache_dir: Path | None = None) -> Path:
 
 def compile_into(cache_dir: Path) -> Path:
     import wasmtime
-
-    from sandbox.wasm.javascript.host import engine_config
 
     path = artefact_path(cache_dir)
     cache_dir.mkdir(mode=0o700, parents=True, exist_ok=True)

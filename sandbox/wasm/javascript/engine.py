@@ -7,11 +7,13 @@ the server's policy. The server never imports wasmtime.
 
 from __future__ import annotations
 
+from sandbox.engine import Capabilities
 from sandbox.wasm.runner_engine import RunnerEngine
 
 
 class JavaScriptEngine(RunnerEngine):
     name = "javascript"
+    capabilities = Capabilities(on_error=True, metered=True)
     inspect_op = "js_inspect"
     call_op = "js_call"
     load_memory = 32 << 20

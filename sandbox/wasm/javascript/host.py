@@ -28,7 +28,7 @@ import wasmtime
 from wasmtime import _ffi as ffi
 from wasmtime._extern import wrap_extern
 
-from sandbox.wasm.javascript.build import GUARD, RESERVATION
+from sandbox.wasm.javascript.config import RESERVATION, engine_config
 from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line, make_room
 
 PRELUDE = (Path(__file__).parent / "prelude.js").read_text()
@@ -48,16 +48,6 @@ EXPORTS = (
 LINE = re.compile(r"tool\.js:(\d+)")
 
 Key = tuple[str, str, int]
-
-
-def engine_config() -> wasmtime.Config:
-    """The workers' engine for QuickJS (the compiled artefact is only valid with it)."""
-    config = wasmtime.Config()
-    config.consume_fuel = True
-    config.epoch_interruption = True
-    config.memory_reservation = RESERVATION
-    config.memory_guard_size = GUARD
-    return config
 
 
 class Trapped(Exception):

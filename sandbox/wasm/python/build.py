@@ -27,15 +27,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-# The runner's engine settings (``host.engine_config``; the artefact is only valid with them).
-# The reservation is also the largest memory a Python tool may have: the pooling allocator
-# gives every instance a slot of exactly this much address space (not memory).
-RESERVATION = 256 << 20
-GUARD = 64 << 10
-SLOTS = 8  # instance slots per worker: live ones + the one being made + retired ones
-# what the slots reserve in a worker (memories, plus tables and instance state: ~150 MiB)
-ADDRESS_SPACE = SLOTS * (RESERVATION + GUARD) + (256 << 20)
-CONFIG_KEY = f"component;fuel+epoch;reserve={RESERVATION};guard={GUARD};cow=on"
+from sandbox.wasm.cache import default_cache_dir
+from sandbox.wasm.python.config import CONFIG_KEY, engine_config
+
 ROOT = Path(__file__).resolve().parents[3]  # holds the `sandbox` package
 # Everything the guest imports from this project (the build fails if one is missing here).
 GUEST_FILES = (
@@ -51,11 +45,6 @@ GUEST_FILES = (
     "sandbox/wasm/python/runner.wit",
 )
 Log = Callable[[str], None]
-
-
-def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "quiver"
 
 
 def runner_key() -> str:
@@ -117,8 +106,6 @@ def _componentize(work: Path, log: Log) -> Path:
 
 def _compile(component_path: Path, target: Path, log: Log) -> None:
     import wasmtime.component  # here only: the server process never imports wasmtime
-
-    from sandbox.wasm.python.host import engine_config
 
     started = time.perf_counter()
     log("  2/2 wasmtime: compiling the component to native code")

@@ -8,11 +8,13 @@ the runners' shared ``RunnerEngine``.
 
 from __future__ import annotations
 
+from sandbox.engine import Capabilities
 from sandbox.wasm.runner_engine import RunnerEngine
 
 
 class PythonWasmEngine(RunnerEngine):
-    name = "wasm"
+    name = "python-wasm"
+    capabilities = Capabilities(imports=True, on_error=True, metered=True)
     inspect_op = "py_inspect"
     call_op = "py_call"
     load_memory = 64 << 20

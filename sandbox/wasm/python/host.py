@@ -26,7 +26,7 @@ from typing import Any
 import wasmtime
 from wasmtime import component
 
-from sandbox.wasm.python.build import GUARD, RESERVATION, SLOTS
+from sandbox.wasm.python.config import RESERVATION, SLOTS, engine_config
 from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line, make_room
 
 HOST_INTERFACE = "quiver:runner/host@0.1.0"
@@ -39,19 +39,6 @@ MIN_MEMORY = 32 << 20  # the interpreter alone needs ~14 MiB
 HOST_FRAME_BYTES = 1 << 20
 
 Key = tuple[str, str, str, int]
-
-
-def engine_config(parallel_compilation: bool = False) -> wasmtime.Config:
-    """The runner's engine. Copy-on-write memory images make a fresh instance ~5× cheaper than
-    copying the ~14 MiB pre-initialised heap; the build compiles with the same settings."""
-    config = wasmtime.Config()
-    config.consume_fuel = True
-    config.epoch_interruption = True
-    config.memory_reservation = RESERVATION
-    config.memory_guard_size = GUARD
-    config.memory_init_cow = True
-    config.parallel_compilation = parallel_compilation
-    return config
 
 
 @dataclass
