@@ -62,16 +62,18 @@ async def answer_once(
     scope: str,
     key: str | None,
     body: Any,
-    store: Store,
+    store: Store | None,
     produce: Callable[[], Awaitable[Response]],
 ) -> Response:
     """``produce()``'s response — or, for a retry with the same key and body, the first one
-    again (a retry with another body: 422; while the first still runs: 409)."""
+    again (a retry with another body: 422; while the first still runs: 409). ``store``: the
+    request's unit of work, which on SQLite holds the claim; ``None`` where the request holds
+    no transaction while it runs (an agent turn opens its own), so the claim commits at once."""
     if key is None:
         return await produce()
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
     digest = hashlib.sha256(canonical.encode("utf-8", "backslashreplace")).hexdigest()
-    within = store.session if dialect_name(store.session) == "sqlite" else None
+    within = store.session if store and dialect_name(store.session) == "sqlite" else None
     claim = await keys.claim(principal.key_id, scope, key, digest, LEASE_S, within)
     if claim.outcome == "mismatch":
         raise ValidationFailedError(

@@ -2,7 +2,10 @@
 low-level ``Server``: the same registry and call pipeline as the HTTP API.
 
 * Auth: an agent (or developer) key as ``Authorization: Bearer``; the bot as ``?bot=``.
-  Checked before the SDK sees the request (401/403/422 as problem+json).
+  Checked before the SDK sees the request, as are the key's request rate and session caps. A
+  refusal keeps its HTTP status and headers; its body is problem+json, or — for an MCP client
+  (one that accepts ``text/event-stream``) — a JSON-RPC error for the request's id whose
+  ``data`` is that problem, which the SDKs hand to their caller (``data.code``: the reason).
 * ``tools/list``: the bot's server tools for that key's tenant, as its session's snapshot has
   them (breakers, once-per-session, budget applied), in snapshot order, ``PAGE_SIZE`` per
   page with an opaque cursor.
@@ -50,6 +53,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from server.api.deps import admit, authenticate, role_of, unit_of_work
@@ -68,6 +72,7 @@ from server.keys import Principal
 from server.registry.model import Snapshot
 
 PAGE_SIZE = 100
+MAX_ID_READ = 64 << 10  # bytes of a refused request read to find its JSON-RPC id
 RESOURCE_METADATA = "/.well-known/oauth-protected-resource"
 MAX_CLIENTS = 10_000  # MCP clients whose Quiver session this node remembers
 BOT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
@@ -224,6 +229,7 @@ class QuiverMcp:
             response = problem(
                 exc.status, exc.code, exc.title, exc.detail, scope.get("path"), **exc.extra()
             )
+            response = await _for_client(response, scope, receive)
             retry_after = getattr(exc, "retry_after_s", None)
             if retry_after is not None:
                 response.headers["Retry-After"] = str(retry_after)
@@ -241,6 +247,7 @@ class QuiverMcp:
                 response = problem(
                     refused.status, refused.code, refused.title, refused.detail, scope.get("path")
                 )
+                response = await _for_client(response, scope, receive)
                 response.headers["Retry-After"] = "60"
                 await response(scope, receive, send)
                 return
@@ -522,6 +529,41 @@ def protected_resource(base_url: str) -> dict[str, Any]:
         "resource_name": "Quiver MCP (an agent key of a tenant as the bearer token)",
         "resource_documentation": f"{base_url}/docs",
     }
+
+
+async def _for_client(response: JSONResponse, scope: Scope, receive: Receive) -> JSONResponse:
+    """A refusal as the caller reads one: problem+json, or for an MCP client a JSON-RPC error
+    (which is what its SDK surfaces; a problem body reads to it as a bare "error response")."""
+    if b"text/event-stream" not in _header(scope, b"accept") or scope.get("method") != "POST":
+        return response
+    refused = orjson.loads(response.body)
+    error = {"code": types.INVALID_REQUEST, "message": refused["detail"], "data": refused}
+    answer = JSONResponse(
+        {"jsonrpc": "2.0", "id": await _request_id(receive), "error": error},
+        status_code=response.status_code,
+    )
+    answer.headers.update(
+        {k: v for k, v in response.headers.items() if k not in ("content-type", "content-length")}
+    )
+    return answer
+
+
+async def _request_id(receive: Receive) -> str | int | None:
+    """The JSON-RPC id of the request being refused, read from at most 64 KiB of its body."""
+    body = b""
+    while len(body) <= MAX_ID_READ:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    try:
+        request = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    found = request.get("id") if isinstance(request, dict) else None
+    return found if isinstance(found, str | int) and not isinstance(found, bool) else None
 
 
 def _header(scope: Scope, name: bytes) -> bytes:

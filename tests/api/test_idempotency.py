@@ -9,9 +9,11 @@ import asyncio
 from sqlalchemy import func, select
 
 from server.storage.tables import ToolCallRow
+from tests.api.test_agent_loop import setup
 from tests.api.test_calls import python, session_for
 from tests.api.test_webhooks import hooks  # noqa: F401 (the app that may reach 127.0.0.2)
 from tests.conftest import Api
+from tests.fake_models import FakeModel
 from tests.loopback import LoopbackServer
 
 COUNTER = python("""
@@ -102,3 +104,17 @@ async def test_retried_creates_of_tools_and_sessions_make_one_of_each(api: Api) 
     assert sessions[0].json()["id"] == sessions[1].json()["id"]
     assert without.status_code == 409  # without a key, the second create is a conflict
     assert len(versions["versions"]) == 1
+
+
+async def test_a_streamed_turn_takes_no_key_and_says_so(agents: Api, fake: FakeModel) -> None:
+    """A stream cannot be kept whole to replay: the key is refused, naming it, and no turn runs."""
+    acme, sid = await setup(agents, fake)
+    keyed = {"Idempotency-Key": "turn-1"}
+
+    streamed = await acme.agent.post(
+        f"/v1/sessions/{sid}/messages", json={"content": "hi", "stream": True}, headers=keyed
+    )
+
+    assert streamed.status_code == 422
+    assert streamed.json()["errors"][0]["field"] == "Idempotency-Key"
+    assert fake.requests == []

@@ -123,7 +123,7 @@ async def test_a_page_from_another_origin_is_refused(settings) -> None:
             )
             none = await http.post("/mcp?bot=b", json=INITIALIZE, headers=auth)
 
-    assert evil.status_code == 403 and evil.json()["code"] == "forbidden"
+    assert evil.status_code == 403 and evil.json()["error"]["data"]["code"] == "forbidden"
     assert shop.status_code == 200 and none.status_code == 200
 
 

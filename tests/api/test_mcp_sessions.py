@@ -67,8 +67,10 @@ async def test_one_key_cannot_fill_the_session_table_for_other_tenants(settings)
 
     assert all(r.status_code == 200 for r in opened)
     assert {r.status_code for r in flood} == {429}
-    assert flood[0].headers["content-type"].startswith("application/problem+json")
-    assert flood[0].json()["code"] == "too_many_sessions"
+    # an MCP client is refused in JSON-RPC, the problem as the error's data (its SDK shows it)
+    assert flood[0].headers["content-type"].startswith("application/json")
+    assert flood[0].json()["id"] == INITIALIZE["id"]
+    assert flood[0].json()["error"]["data"]["code"] == "too_many_sessions"
     assert "retry-after" in flood[0].headers
     assert [t.name for t in listed.tools] == ["check_order", "flaky", "steady"]
     assert second_key.status_code == 200
@@ -167,5 +169,5 @@ async def test_an_unknown_bot_is_refused_at_initialize(settings) -> None:
                 async with mcp_client(base, acme.agent_key, bot="nope") as client:
                     await client.list_tools()
 
-    assert raw.status_code == 404 and raw.json()["code"] == "not_found"
-    assert "nope" in raw.json()["detail"]
+    assert raw.status_code == 404 and raw.json()["error"]["data"]["code"] == "not_found"
+    assert "nope" in raw.json()["error"]["message"]

@@ -6,6 +6,7 @@ contract case asserts the same thing whatever the door."""
 from __future__ import annotations
 
 import contextlib
+import uuid
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,6 +18,7 @@ from tests.fake_models import FakeModel
 from tests.servers import served
 
 BOT = "b"
+PAGE_FAILED = {"code": "dom_missing", "message": "no cart button"}
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,19 @@ class Door(Protocol):
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> Outcome: ...
 
+    async def report_failure(self, tool: str) -> None:
+        """The page says the browser action it was last asked for failed (``PAGE_FAILED``)."""
+        ...
+
+
+async def report_to_the_session(acme: TenantKeys, sid: str, tool: str) -> None:
+    """How an agent outside the loop reports a browser action's outcome."""
+    reported = await acme.agent.post(
+        f"/v1/sessions/{sid}/calls/{uuid.uuid4().hex}/result",
+        json={"tool": tool, "success": False, "error": PAGE_FAILED},
+    )
+    assert reported.status_code == 201, reported.text
+
 
 def _envelope(envelope: dict[str, Any]) -> Outcome:
     error = envelope.get("error") or {}
@@ -58,6 +73,9 @@ class HttpDoor:
             return Outcome(refused=answered.json()["code"])
         return _envelope(answered.json())
 
+    async def report_failure(self, tool: str) -> None:
+        await report_to_the_session(self.acme, self.sid, tool)
+
 
 class McpDoor:
     name = "mcp"
@@ -76,12 +94,16 @@ class McpDoor:
             return Outcome(None, False, result.structured_content["error"]["code"])
         return Outcome(None, True, None, result.structured_content)
 
+    async def report_failure(self, tool: str) -> None:
+        await report_to_the_session(self.acme, self.sid, tool)
+
 
 class LoopDoor:
     name = "loop"
 
     def __init__(self, acme: TenantKeys, sid: str, fake: FakeModel) -> None:
         self.acme, self.sid, self.fake = acme, sid, fake
+        self.paused: dict[str, Any] | None = None  # the last turn that waits for the page
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> Outcome:
         self.fake.script[:] = [
@@ -96,8 +118,26 @@ class LoopDoor:
         turn = answered.json()
         if turn["status"] in ("requires_approval", "requires_action"):
             self.fake.script.clear()
+            self.paused = turn
             return Outcome(paused=turn["status"])
         return _envelope(turn["rounds"][0]["tool_calls"][0]["envelope"])
+
+    async def report_failure(self, tool: str) -> None:
+        """The page answers the paused turn, which then ends."""
+        assert self.paused is not None and self.paused["actions"][0]["name"] == tool
+        self.fake.script[:] = [{"text": "The page could not do it."}]
+        answer = [
+            {
+                "call_id": self.paused["actions"][0]["call_id"],
+                "success": False,
+                "error": PAGE_FAILED,
+            }
+        ]
+        resumed = await self.acme.agent.post(
+            f"/v1/sessions/{self.sid}/messages/{self.paused['message']['id']}/results", json=answer
+        )
+        assert resumed.status_code == 200 and resumed.json()["status"] == "completed"
+        self.paused = None
 
 
 async def open_door(

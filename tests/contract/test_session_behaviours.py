@@ -204,3 +204,83 @@ async def test_a_tenant_past_its_daily_calls_runs_nothing_more(
         assert over.success is not True
         assert "quota_exceeded" in (over.refused, over.code)
         assert await runs(agents, door) == 2
+
+
+@DOORS
+async def test_a_key_over_its_request_rate_is_refused_and_runs_nothing(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        limited = await agents.admin.put("/v1/tenants/acme/limits", json={"key_requests": "3/hour"})
+        answers = [await door.call("check_order", {"order_id": f"AB{i}"}) for i in range(4)]
+        ran = [a for a in answers if a.success]
+        refused = [a for a in answers if a.refused]
+
+        assert limited.status_code == 200
+        assert ran and refused and answers.index(refused[0]) == len(ran)  # refused from then on
+        assert {a.refused for a in refused} == {"rate_limited"}
+        await agents.runtime.call_log.flush()
+        log = (await door.acme.dev.get(f"/v1/sessions/{door.sid}/calls")).json()["calls"]
+        assert len(log) == len(ran)
+
+
+# what each door's users see when they ask for a browser action: it is the page's to run
+BROWSER_ASKED = {"http": "browser_action", "mcp": "tool_not_available", "loop": "requires_action"}
+
+
+@DOORS
+async def test_a_browser_action_runs_in_the_page_and_its_failures_take_it_out(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    """The server never runs a browser action; the page's outcomes, reported by whichever way
+    the door's users report them, are logged and counted for the session breaker alike."""
+    async with session_through(kind, agents, fake) as door:
+        cart = {"name": "open_cart", "description": "Show the cart", "parameters": {}}
+        registered = await door.acme.agent.put(
+            f"/v1/sessions/{door.sid}/actions", json={"actions": [cart]}
+        )
+        asked = []
+        for _ in range(3):
+            asked.append(await door.call("open_cart", {}))
+            await door.report_failure("open_cart")
+        snapshot = (await door.acme.agent.get(f"/v1/sessions/{door.sid}/snapshot")).json()
+        await agents.runtime.call_log.flush()
+        log = (await door.acme.agent.get(f"/v1/sessions/{door.sid}/calls")).json()["calls"]
+
+        assert registered.status_code == 200
+        assert {a.code or a.paused for a in asked} == {BROWSER_ASKED[kind]}
+        assert not any(a.success for a in asked)
+        assert [(c["kind"], c["error"]["code"]) for c in log] == [("browser", "dom_missing")] * 3
+        assert "open_cart" not in {t["name"] for t in snapshot["tools"]}  # the session breaker
+
+
+# MCP has no retry key: JSON-RPC requests are not replayed by id, and its tools carry
+# ``idempotentHint`` instead. The doors that take an ``Idempotency-Key`` must agree.
+RETRIED = {
+    "http": ("calls", {"tool": "check_order", "arguments": {"order_id": "AB1"}}, "arguments"),
+    "loop": ("messages", {"content": "please run check_order"}, "content"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(RETRIED))
+async def test_a_retry_with_the_same_key_runs_nothing_twice(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        fake.script[:] = [
+            {"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1"}}]},
+            {"text": "AB1 has shipped."},
+        ]
+        path, body, field = RETRIED[kind]
+        url, key = f"/v1/sessions/{door.sid}/{path}", {"Idempotency-Key": "retry-1"}
+        first = await door.acme.agent.post(url, json=body, headers=key)
+        retried = await door.acme.agent.post(url, json=body, headers=key)
+        changed = {**body, field: {"order_id": "AB2"} if field == "arguments" else "other"}
+        other_body = await door.acme.agent.post(url, json=changed, headers=key)
+
+        assert first.status_code == 200, first.text
+        assert retried.status_code == 200 and retried.json() == first.json()
+        assert retried.headers["Idempotent-Replayed"] == "true"
+        assert other_body.status_code == 422
+        assert other_body.json()["errors"][0]["field"] == "Idempotency-Key"
+        assert await runs(agents, door) == 1

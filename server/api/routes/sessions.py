@@ -388,6 +388,7 @@ async def send_message(
     principal: PrincipalAloneDep,
     runtime: RuntimeDep,
     tenant: TenantQuery = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """The agent loop: the user's message joins the session's history and the bot's model
     answers, calling the session's tools as it needs (at most the bot's `max_rounds` rounds).
@@ -395,12 +396,24 @@ async def send_message(
     with call ids, `usage` per round, then `done` (or `error`); otherwise the final message, the
     rounds and the tokens used. When the model calls a browser action (or a tool whose metadata
     says `requires_approval`), the turn pauses: `status: requires_action` (`requires_approval`)
-    lists the calls; `POST …/messages/{mid}/results` answers them and the turn goes on."""
+    lists the calls; `POST …/messages/{mid}/results` answers them and the turn goes on.
+    With an ``Idempotency-Key`` (an answer that is not streamed), a retry gets the first answer
+    again and no second turn runs."""
     tenant_id = await _loop_scope(principal, runtime, sid, tenant, check=body.stream)
-    return await _run_turn(
-        lambda emit, stream: runtime.agent.turn(tenant_id, sid, body.content, emit, stream),
-        body.stream, sid,
-    )  # fmt: skip
+    _not_streamed(idempotency_key, body.stream)
+    return await answer_once(
+        runtime.idempotency,
+        principal,
+        f"message:{sid}",
+        idempotency_key,
+        body.model_dump(),
+        None,
+        lambda: _run_turn(
+            lambda emit, stream: runtime.agent.turn(tenant_id, sid, body.content, emit, stream),
+            body.stream,
+            sid,
+        ),
+    )
 
 
 @router.post("/{sid}/messages/{mid}/results")
@@ -412,19 +425,39 @@ async def answer_actions(
     runtime: RuntimeDep,
     tenant: TenantQuery = None,
     stream: bool = False,
+    idempotency_key: IdempotencyKey = None,
 ) -> Response:
     """The outcomes of a paused turn's browser actions (`[{call_id, success, result|error}]`)
     or the decisions on its approvals (`[{call_id, approved, reason}]`, from a key the bot's
     `approvers` name); once every call is answered the loop resumes and answers as
     `POST …/messages` does (`?stream=true` for SSE). An answer of the wrong kind for its call
-    (an outcome for a call waiting for approval, say) is a 422 naming it."""
+    (an outcome for a call waiting for approval, say) is a 422 naming it. With an
+    ``Idempotency-Key`` (not streamed), a retry gets the first answer again."""
     tenant_id = await _loop_scope(principal, runtime, sid, tenant, check=stream)
+    _not_streamed(idempotency_key, stream)
     given = [a.model_dump(exclude_unset=True) for a in answers]
     role = role_of(principal)
-    return await _run_turn(
-        lambda emit, streaming: runtime.agent.resume(tenant_id, sid, mid, given, emit, streaming, role),
-        stream, sid,
-    )  # fmt: skip
+    return await answer_once(
+        runtime.idempotency,
+        principal,
+        f"results:{sid}:{mid}",
+        idempotency_key,
+        given,
+        None,
+        lambda: _run_turn(
+            lambda emit, live: runtime.agent.resume(tenant_id, sid, mid, given, emit, live, role),
+            stream,
+            sid,
+        ),
+    )
+
+
+def _not_streamed(idempotency_key: str | None, stream: bool) -> None:
+    """A streamed answer cannot be kept whole to replay: such a request takes no key."""
+    if idempotency_key is not None and stream:
+        raise ValidationFailedError(
+            [FieldError("is kept only for answers that are not streamed", field="Idempotency-Key")]
+        )
 
 
 async def _loop_scope(
