@@ -206,4 +206,8 @@ async def test_mcp_requests_count_against_the_same_rates(api: Api, over: str) ->
         )
 
     assert response.status_code != 429
-    refused(again, "rate_limited", over)
+    # an MCP client is refused in JSON-RPC, for its request's id, the problem as the data
+    assert again.status_code == 429 and again.headers["content-type"] == "application/json"
+    assert again.json()["id"] == 2 and again.json()["error"]["data"]["scope"] == over
+    assert again.json()["error"]["data"]["code"] == "rate_limited"
+    assert 1 <= int(again.headers["Retry-After"]) <= 86_400
