@@ -87,7 +87,8 @@ class Validation(_Model):
 
 
 class Envelope(_Model):
-    """A tool call's answer: ``result`` when it succeeded, ``error`` and ``modelMessage`` when not."""
+    """A tool call's answer: ``result`` when it succeeded, ``error`` and ``modelMessage`` when
+    not."""
 
     success: bool
     toolName: str  # noqa: N815 (the envelope's own spelling)
@@ -267,7 +268,9 @@ class _Requests:
 
     # secrets
     def set_secret(self, name: str, value: str) -> Request[Secret]:
-        return Request("PUT", f"/v1/secrets/{name}", _model(Secret), self._scoped(), {"value": value})  # fmt: skip
+        return Request(
+            "PUT", f"/v1/secrets/{name}", _model(Secret), self._scoped(), {"value": value}
+        )
 
     def secrets_page(self, cursor: str | None) -> Request[dict[str, Any]]:
         params = {"limit": 500, **({"cursor": cursor} if cursor else {})}
@@ -348,7 +351,9 @@ class Quiver:
         _raise_for(response)
         return request.parse(response)
 
-    def _pages(self, page: Callable[[str | None], Request[dict[str, Any]]], key: str) -> Iterator[Any]:  # fmt: skip
+    def _pages(
+        self, page: Callable[[str | None], Request[dict[str, Any]]], key: str
+    ) -> Iterator[Any]:
         cursor: str | None = None
         while True:
             body = self.send(page(cursor))
@@ -395,7 +400,9 @@ class Quiver:
         params = self.requests._scoped({"tool": tool} if tool else {})
         timeout = httpx.Timeout(self.http.timeout.connect, read=None)
         try:
-            with self.http.stream("GET", "/v1/calls/stream", params=params, timeout=timeout) as response:  # fmt: skip
+            with self.http.stream(
+                "GET", "/v1/calls/stream", params=params, timeout=timeout
+            ) as response:
                 if response.is_error:
                     response.read()
                     _raise_for(response)
@@ -450,16 +457,22 @@ class Quiver:
         params = self.requests._scoped({"kind": kind} if kind else {})
         try:
             response = self.http.request(
-                "PUT", f"/v1/datasets/{name}", params=params, content=lines,
+                "PUT",
+                f"/v1/datasets/{name}",
+                params=params,
+                content=lines,
                 headers={"Content-Type": "application/x-ndjson"},
-            )  # fmt: skip
+            )
         except httpx.TransportError as exc:
             raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
         _raise_for(response)
         return dict(response.json())
 
     def list_datasets(self) -> list[dict[str, Any]]:
-        page = lambda cursor: Request("GET", "/v1/datasets", _json, self.requests._scoped({"limit": 500, **({"cursor": cursor} if cursor else {})}))  # noqa: E731  # fmt: skip
+        def page(cursor: str | None) -> Request[dict[str, Any]]:
+            query = {"limit": 500, **({"cursor": cursor} if cursor else {})}
+            return Request("GET", "/v1/datasets", _json, self.requests._scoped(query))
+
         return list(self._pages(page, "datasets"))
 
     def delete_dataset(self, name: str) -> None:

@@ -121,13 +121,20 @@ class RunResult:
         """A worker's reply (``{"ok", "value", "updates"}`` or ``{"ok": false, "code", …}``)."""
         if reply.get("ok"):
             return cls(
-                ok=True, value=reply["value"], duration_ms=duration_ms, logs=logs,
+                ok=True,
+                value=reply["value"],
+                duration_ms=duration_ms,
+                logs=logs,
                 updates=reply.get("updates") or {},
-            )  # fmt: skip
+            )
         return cls(
-            ok=False, code=reply.get("code", default_code), message=reply.get("message"),
-            duration_ms=duration_ms, logs=logs, line=reply.get("line"),
-        )  # fmt: skip
+            ok=False,
+            code=reply.get("code", default_code),
+            message=reply.get("message"),
+            duration_ms=duration_ms,
+            logs=logs,
+            line=reply.get("line"),
+        )
 
     @classmethod
     def failure(cls, code: FailureCode, message: str, duration_ms: float = 0.0) -> RunResult:

@@ -350,7 +350,8 @@ class WorkerPool:
             if self.config.base_uid is not None and os.geteuid() == 0
             else None
         )
-        proc = subprocess.Popen(  # noqa: ASYNC220 - fork+exec returns at once; the worker reports ready below
+        # fork+exec returns at once; the worker reports ready below
+        proc = subprocess.Popen(  # noqa: ASYNC220
             [sys.executable, "-I", "-m", self.config.module],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

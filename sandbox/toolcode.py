@@ -241,10 +241,14 @@ def make_context(
         return send
 
     def chat(messages: Any, model: str | None = None, max_tokens: int = 256) -> Any:
-        return host_call("llm", "chat", {"messages": messages, "model": model, "max_tokens": max_tokens})  # fmt: skip
+        return host_call(
+            "llm", "chat", {"messages": messages, "model": model, "max_tokens": max_tokens}
+        )
 
     def search(query: Any, collection: str | None = None, limit: int = 5) -> Any:
-        return host_call("knowledge_base", "search", {"query": query, "collection": collection, "limit": limit})  # fmt: skip
+        return host_call(
+            "knowledge_base", "search", {"query": query, "collection": collection, "limit": limit}
+        )
 
     logger = Namespace(
         debug=log("debug"), info=log("info"), warning=log("warning"), error=log("error")
@@ -273,7 +277,7 @@ def make_context(
             logger=logger,
             llm=Namespace(chat=chat),
             knowledge_base=Namespace(search=search),
-        ),  # fmt: skip
+        ),
         **_session_end(data),
     )
 
@@ -284,9 +288,12 @@ def _session_end(data: dict[str, Any]) -> dict[str, Any]:
         return {}
     count, reason = data.get("message_count", 0), data.get("session_end_reason")
     return {
-        "transcript": list(data["transcript"]), "messageCount": count, "message_count": count,
-        "sessionEndReason": reason, "session_end_reason": reason,
-    }  # fmt: skip
+        "transcript": list(data["transcript"]),
+        "messageCount": count,
+        "message_count": count,
+        "sessionEndReason": reason,
+        "session_end_reason": reason,
+    }
 
 
 def at_least(value: Any, limit: int, depth: int = 0) -> int:

@@ -107,7 +107,9 @@ def _parse(
     declarations: list[tuple[str, ast.Assign]] = []
     for stmt in module.body:
         # coroutine functions only where the file runs in the server (built-ins: trusted)
-        if isinstance(stmt, ast.FunctionDef) or (async_ok and isinstance(stmt, ast.AsyncFunctionDef)):  # fmt: skip
+        if isinstance(stmt, ast.FunctionDef) or (
+            async_ok and isinstance(stmt, ast.AsyncFunctionDef)
+        ):
             functions[stmt.name] = stmt
         elif (
             isinstance(stmt, ast.Assign)
@@ -269,7 +271,8 @@ def _check_function(
     if positional != arity and not args.vararg:
         violations.append(
             Violation(
-                f"`{node.id}` (used as {key}) must take {arity} positional arguments, it takes {positional}",
+                f"`{node.id}` (used as {key}) must take {arity} positional arguments, it takes "
+                f"{positional}",
                 line=func.lineno,
                 field=field_,
             )

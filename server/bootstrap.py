@@ -142,7 +142,9 @@ class Runtime:
             "disk tools reloaded: %d tools, %d invalid files", len(disk.tools), len(disk.errors)
         )
         if disk.pending:
-            self.javascript_loaded = asyncio.get_running_loop().create_task(self.load_javascript(disk))  # fmt: skip
+            self.javascript_loaded = asyncio.get_running_loop().create_task(
+                self.load_javascript(disk)
+            )
         return disk
 
     async def reload_disk_now(self) -> DiskTools:
@@ -187,7 +189,11 @@ class Runtime:
             self.registry.replace_disk(dataclasses.replace(disk, generation=disk.generation + 1))
             self.events.everything_changed()
         for filename, errors in disk.errors.items():
-            log.warning("disk tool file %s was not loaded: %s", filename, "; ".join(e.message for e in errors))  # fmt: skip
+            log.warning(
+                "disk tool file %s was not loaded: %s",
+                filename,
+                "; ".join(e.message for e in errors),
+            )
 
     async def watch_disk(self) -> None:
         """Development: reload whenever a file in the tools folder changes."""
@@ -292,7 +298,8 @@ def definition_limits(settings: Settings) -> DefinitionLimits:
 
 
 def egress_allowlist(settings: Settings) -> Allowlist:
-    """``QUIVER_EGRESS_ALLOW``; in demo mode the server itself too, so the demo webhook works offline."""
+    """``QUIVER_EGRESS_ALLOW``; in demo mode the server itself too, so the demo webhook works
+    offline."""
     own = [settings.host] if settings.demo else []
     return Allowlist.parse(settings.egress_allow, own)
 

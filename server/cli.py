@@ -109,7 +109,13 @@ def _table(headers: list[str], rows: list[list[Any]]) -> None:
 def api_command(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--url``, ``--key``, ``--tenant`` and ``--json``; the function gets a ``Quiver`` client."""
 
-    @click.option("--url", envvar="QUIVER_URL", default="http://127.0.0.1:8000", show_default=True, help="the server (QUIVER_URL)")  # fmt: skip
+    @click.option(
+        "--url",
+        envvar="QUIVER_URL",
+        default="http://127.0.0.1:8000",
+        show_default=True,
+        help="the server (QUIVER_URL)",
+    )
     @click.option("--key", envvar="QUIVER_KEY", default=None, help="an API key (QUIVER_KEY)")
     @click.option("--tenant", default=None, help="admins: the tenant to act for (* = global)")
     @click.option("--json", "as_json", is_flag=True, help="print JSON")
@@ -187,8 +193,19 @@ def cli() -> None:
 
 
 def database_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    func = click.option("--database-url", envvar="QUIVER_DATABASE_URL", default=None, help="SQLAlchemy URL (QUIVER_DATABASE_URL); default: SQLite in the data dir")(func)  # fmt: skip
-    return click.option("--data-dir", envvar="QUIVER_DATA_DIR", type=click.Path(path_type=Path), default=None, help="the data folder (QUIVER_DATA_DIR; default ./.quiver)")(func)  # fmt: skip
+    func = click.option(
+        "--database-url",
+        envvar="QUIVER_DATABASE_URL",
+        default=None,
+        help="SQLAlchemy URL (QUIVER_DATABASE_URL); default: SQLite in the data dir",
+    )(func)
+    return click.option(
+        "--data-dir",
+        envvar="QUIVER_DATA_DIR",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="the data folder (QUIVER_DATA_DIR; default ./.quiver)",
+    )(func)
 
 
 def _settings(**overrides: Any) -> Settings:
@@ -228,10 +245,14 @@ def _run(coroutine: Any) -> Any:
     try:
         return asyncio.run(coroutine)
     except QuiverError as exc:
-        code = {401: EXIT_AUTH, 403: EXIT_AUTH, 404: EXIT_NOT_FOUND, 409: EXIT_CONFLICT}.get(exc.status, EXIT_REFUSED)  # fmt: skip
+        code = {401: EXIT_AUTH, 403: EXIT_AUTH, 404: EXIT_NOT_FOUND, 409: EXIT_CONFLICT}.get(
+            exc.status, EXIT_REFUSED
+        )
         raise Failed(exc.detail, code) from None
     except (DBAPIError, OSError) as exc:
-        raise Failed(f"cannot use the database: {str(exc).splitlines()[0]}", EXIT_UNREACHABLE) from None  # fmt: skip
+        raise Failed(
+            f"cannot use the database: {str(exc).splitlines()[0]}", EXIT_UNREACHABLE
+        ) from None
 
 
 async def _with_runtime(settings: Settings, action: Callable[[Any], Any]) -> Any:
@@ -269,9 +290,18 @@ async def _with_runtime(settings: Settings, action: Callable[[Any], Any]) -> Any
 @click.option("--host", default=None, help="address to listen on (default 127.0.0.1)")
 @click.option("--port", type=click.IntRange(1, 65535), default=None, help="port (default 8000)")
 @click.option("--demo", is_flag=True, help="seed a demo tenant, keys, a bot and example tools")
-@click.option("--tools-dir", type=click.Path(path_type=Path, file_okay=False), default=None, help="a folder of global tool files")  # fmt: skip
+@click.option(
+    "--tools-dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="a folder of global tool files",
+)
 @click.option("--watch", is_flag=True, help="development: reload the tools folder on every change")
-@click.option("--no-python-runner", is_flag=True, help="do not build the Python WASM runner at start if it is missing")  # fmt: skip
+@click.option(
+    "--no-python-runner",
+    is_flag=True,
+    help="do not build the Python WASM runner at start if it is missing",
+)
 def serve(
     data_dir: Path | None,
     database_url: str | None,
@@ -289,9 +319,14 @@ def serve(
     from server.api.http_protocol import OneWriteHttpTools
 
     settings = _settings(
-        data_dir=data_dir, database_url=database_url, host=host, port=port,
-        demo=demo or None, tools_dir=tools_dir, watch_tools=watch or None,
-    )  # fmt: skip
+        data_dir=data_dir,
+        database_url=database_url,
+        host=host,
+        port=port,
+        demo=demo or None,
+        tools_dir=tools_dir,
+        watch_tools=watch or None,
+    )
     logs.configure(settings.log_level)
     _database(settings, create=True)
     if not no_python_runner:
@@ -354,7 +389,8 @@ def wasm_runner(force: bool) -> None:
 
 @cli.command("sandbox-check")
 def sandbox_check() -> None:
-    """Start one sandbox worker as `serve` would and report its isolation layers (exit 1 if one is inactive)."""
+    """Start one sandbox worker as `serve` would and report its isolation layers (exit 1 if one
+    is inactive)."""
     from sandbox.pool import WorkerPool
     from server import bootstrap, isolation
 
@@ -452,7 +488,14 @@ def tenants_list(data_dir: Path | None, database_url: str | None, as_json: bool)
             return [tenant_public(r) for r in await runtime.store(session).tenants.list()]
 
     rows = _run(_with_runtime(settings, action))
-    _emit(as_json, rows, lambda: _table(["ID", "NAME", "SHARED TOOLS"], [[r["id"], r["name"], ",".join(r["shared_tools"])] for r in rows]))  # fmt: skip
+    _emit(
+        as_json,
+        rows,
+        lambda: _table(
+            ["ID", "NAME", "SHARED TOOLS"],
+            [[r["id"], r["name"], ",".join(r["shared_tools"])] for r in rows],
+        ),
+    )
 
 
 @cli.group()
@@ -521,7 +564,12 @@ def secrets() -> None:
 
 @secrets.command("set")
 @click.argument("name")
-@click.option("--from-file", type=click.File("r"), default=None, help="read the value from a file (- for stdin)")  # fmt: skip
+@click.option(
+    "--from-file",
+    type=click.File("r"),
+    default=None,
+    help="read the value from a file (- for stdin)",
+)
 @api_command
 def secrets_set(client: Quiver, as_json: bool, name: str, from_file: Any) -> None:
     """Set a secret: the value from --from-file, else from stdin (never from the command line,
@@ -545,10 +593,21 @@ def datasets() -> None:
 
 @datasets.command("push")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--name", default=None, help="the data set's name (default: the file's name without its extension)")  # fmt: skip
-@click.option("--kind", type=click.Choice(["faq", "catalog", "samples", "documents"]), default=None, help="needed for a new data set")  # fmt: skip
+@click.option(
+    "--name",
+    default=None,
+    help="the data set's name (default: the file's name without its extension)",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["faq", "catalog", "samples", "documents"]),
+    default=None,
+    help="needed for a new data set",
+)
 @api_command
-def datasets_push(client: Quiver, as_json: bool, file: Path, name: str | None, kind: str | None) -> None:  # fmt: skip
+def datasets_push(
+    client: Quiver, as_json: bool, file: Path, name: str | None, kind: str | None
+) -> None:
     """Upload an NDJSON file (one item per line) as a data set, streamed, with a progress bar.
     A bad line is reported with its number and field, and nothing is stored."""
     name = name or file.name.split(".")[0]
@@ -563,7 +622,13 @@ def datasets_push(client: Quiver, as_json: bool, file: Path, name: str | None, k
                     yield chunk
 
         stored = client.push_dataset(name, chunks(), kind)
-    _emit(as_json, stored, lambda: click.echo(f"{name}: version {stored['version']}, {stored['items']} items ({stored['kind']})"))  # fmt: skip
+    _emit(
+        as_json,
+        stored,
+        lambda: click.echo(
+            f"{name}: version {stored['version']}, {stored['items']} items ({stored['kind']})"
+        ),
+    )
 
 
 @datasets.command("list")
@@ -571,7 +636,14 @@ def datasets_push(client: Quiver, as_json: bool, file: Path, name: str | None, k
 def datasets_list(client: Quiver, as_json: bool) -> None:
     """The tenant's data sets."""
     items = client.list_datasets()
-    _emit(as_json, items, lambda: _table(["NAME", "KIND", "VERSION", "ITEMS", "BYTES"], [[d["name"], d["kind"], d["version"], d["items"], d["bytes"]] for d in items]))  # fmt: skip
+    _emit(
+        as_json,
+        items,
+        lambda: _table(
+            ["NAME", "KIND", "VERSION", "ITEMS", "BYTES"],
+            [[d["name"], d["kind"], d["version"], d["items"], d["bytes"]] for d in items],
+        ),
+    )
 
 
 @datasets.command("delete")
@@ -587,7 +659,13 @@ def datasets_delete(client: Quiver, as_json: bool, name: str) -> None:
 def secrets_list(client: Quiver, as_json: bool) -> None:
     """The tenant's secrets: names and dates, never values."""
     items = client.list_secrets()
-    _emit(as_json, items, lambda: _table(["NAME", "UPDATED", "BY"], [[s.name, s.updated_at, s.updated_by] for s in items]))  # fmt: skip
+    _emit(
+        as_json,
+        items,
+        lambda: _table(
+            ["NAME", "UPDATED", "BY"], [[s.name, s.updated_at, s.updated_by] for s in items]
+        ),
+    )
 
 
 @secrets.command("delete")
@@ -623,7 +701,13 @@ def tools() -> None:
     """Tools, over the HTTP API (QUIVER_URL, QUIVER_KEY)."""
 
 
-SANDBOX = click.option("--sandbox", type=click.Choice(["restricted", "wasm"]), default="restricted", show_default=True, help="for .py files")  # fmt: skip
+SANDBOX = click.option(
+    "--sandbox",
+    type=click.Choice(["restricted", "wasm"]),
+    default="restricted",
+    show_default=True,
+    help="for .py files",
+)
 FILE = click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 
 
@@ -675,19 +759,33 @@ def tools_push(client: Quiver, as_json: bool, file: Path, sandbox: str) -> None:
 
 @tools.command("pull")
 @click.argument("name")
-@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None, help="where to write it (default NAME.py or NAME.json here; - for stdout)")  # fmt: skip
-@click.option("--version", "version", type=click.IntRange(min=1), default=None, help="an earlier version")  # fmt: skip
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="where to write it (default NAME.py or NAME.json here; - for stdout)",
+)
+@click.option(
+    "--version", "version", type=click.IntRange(min=1), default=None, help="an earlier version"
+)
 @api_command
-def tools_pull(client: Quiver, as_json: bool, name: str, output: Path | None, version: int | None) -> None:  # fmt: skip
+def tools_pull(
+    client: Quiver, as_json: bool, name: str, output: Path | None, version: int | None
+) -> None:
     """Write a tool's source (Python) or its body (other kinds) to a file."""
-    tool = client.get_version(name, version) if version else client.get_tool(name)  # fmt: skip
+    tool = client.get_version(name, version) if version else client.get_tool(name)
     text, suffix = _pullable(tool)
     if output is not None and str(output) == "-":
         click.echo(text, nl=False)
         return
     target = output or Path(f"{tool.name}{suffix}")
     target.write_text(text)
-    _emit(as_json, {"name": tool.name, "version": tool.version, "path": str(target)}, lambda: click.echo(f"{tool.name} version {tool.version} -> {target}"))  # fmt: skip
+    _emit(
+        as_json,
+        {"name": tool.name, "version": tool.version, "path": str(target)},
+        lambda: click.echo(f"{tool.name} version {tool.version} -> {target}"),
+    )
 
 
 def _pullable(tool: Tool) -> tuple[str, str]:
@@ -695,7 +793,17 @@ def _pullable(tool: Tool) -> tuple[str, str]:
         return tool.source, ".py"
     if tool.kind == "javascript" and tool.source is not None:
         return tool.source, ".js"
-    body = tool.model_dump(exclude={"version", "enabled", "origin", "content_hash", "created_at", "updated_at", "unchanged"})  # fmt: skip
+    body = tool.model_dump(
+        exclude={
+            "version",
+            "enabled",
+            "origin",
+            "content_hash",
+            "created_at",
+            "updated_at",
+            "unchanged",
+        }
+    )
     return json.dumps({k: v for k, v in body.items() if v is not None}, indent=2) + "\n", ".json"
 
 
@@ -705,7 +813,14 @@ def _pullable(tool: Tool) -> tuple[str, str]:
 def tools_versions(client: Quiver, as_json: bool, name: str) -> None:
     """A tool's versions, newest first."""
     items = client.versions(name)
-    _emit(as_json, items, lambda: _table(["VERSION", "CREATED", "BY", "HASH"], [[v.version, v.created_at, v.created_by, v.content_hash[:12]] for v in items]))  # fmt: skip
+    _emit(
+        as_json,
+        items,
+        lambda: _table(
+            ["VERSION", "CREATED", "BY", "HASH"],
+            [[v.version, v.created_at, v.created_by, v.content_hash[:12]] for v in items],
+        ),
+    )
 
 
 @tools.command("diff")
@@ -713,7 +828,7 @@ def tools_versions(client: Quiver, as_json: bool, name: str) -> None:
 @click.argument("old", type=click.IntRange(min=1), required=False)
 @click.argument("new", type=click.IntRange(min=1), required=False)
 @api_command
-def tools_diff(client: Quiver, as_json: bool, name: str, old: int | None, new: int | None) -> None:  # fmt: skip
+def tools_diff(client: Quiver, as_json: bool, name: str, old: int | None, new: int | None) -> None:
     """Compare two versions (default: the previous and the current one)."""
     current = client.get_tool(name)
     new = new or current.version
@@ -723,8 +838,21 @@ def tools_diff(client: Quiver, as_json: bool, name: str, old: int | None, new: i
     texts = []
     for v in (old, new):
         texts.append(_pullable(client.get_version(name, v))[0])
-    lines = list(difflib.unified_diff(texts[0].splitlines(keepends=True), texts[1].splitlines(keepends=True), f"{name} v{old}", f"{name} v{new}"))  # fmt: skip
-    _emit(as_json, {"name": name, "from": old, "to": new, "diff": "".join(lines)}, lambda: click.echo("".join(lines) or f"versions {old} and {new} are the same", nl=not lines))  # fmt: skip
+    lines = list(
+        difflib.unified_diff(
+            texts[0].splitlines(keepends=True),
+            texts[1].splitlines(keepends=True),
+            f"{name} v{old}",
+            f"{name} v{new}",
+        )
+    )
+    _emit(
+        as_json,
+        {"name": name, "from": old, "to": new, "diff": "".join(lines)},
+        lambda: click.echo(
+            "".join(lines) or f"versions {old} and {new} are the same", nl=not lines
+        ),
+    )
 
 
 @tools.command("rollback")
@@ -734,7 +862,11 @@ def tools_diff(client: Quiver, as_json: bool, name: str, old: int | None, new: i
 def tools_rollback(client: Quiver, as_json: bool, name: str, version: int) -> None:
     """Save an earlier version again as the newest."""
     tool = client.rollback(name, version)
-    _emit(as_json, tool, lambda: click.echo(f"{name}: version {version} restored as version {tool.version}"))  # fmt: skip
+    _emit(
+        as_json,
+        tool,
+        lambda: click.echo(f"{name}: version {version} restored as version {tool.version}"),
+    )
 
 
 @tools.command("enable")
@@ -774,9 +906,13 @@ def tools_delete(client: Quiver, as_json: bool, name: str, yes: bool) -> None:
 @click.option("--arguments", default="{}", show_default=True, help="a JSON object")
 @click.option("--variables", default=None, help="session variables the run sees (JSON object)")
 @api_command
-def tools_test(client: Quiver, as_json: bool, name: str, arguments: str, variables: str | None) -> None:  # fmt: skip
+def tools_test(
+    client: Quiver, as_json: bool, name: str, arguments: str, variables: str | None
+) -> None:
     """Run the tool for real in test mode; exit 1 when the call fails."""
-    result = client.test_tool(name, _json_option(arguments, "--arguments"), _json_option(variables, "--variables"))  # fmt: skip
+    result = client.test_tool(
+        name, _json_option(arguments, "--arguments"), _json_option(variables, "--variables")
+    )
 
     def human() -> None:
         click.echo(json.dumps(_plain(result), indent=2))
@@ -798,7 +934,9 @@ def allowlist() -> None:
 def allowlist_show(client: Quiver, as_json: bool, tenant_id: str) -> None:
     """The tenant's shared-tools allowlist."""
     tenant = client.get_tenant(tenant_id)
-    _emit(as_json, tenant.shared_tools, lambda: click.echo("\n".join(tenant.shared_tools) or "(none)"))  # fmt: skip
+    _emit(
+        as_json, tenant.shared_tools, lambda: click.echo("\n".join(tenant.shared_tools) or "(none)")
+    )
 
 
 @allowlist.command("set")
@@ -808,7 +946,11 @@ def allowlist_show(client: Quiver, as_json: bool, tenant_id: str) -> None:
 def allowlist_set(client: Quiver, as_json: bool, tenant_id: str, tools: tuple[str, ...]) -> None:
     """Replace the allowlist (no names: none; `*`: every global tool)."""
     tenant = client.set_shared_tools(tenant_id, list(tools))
-    _emit(as_json, tenant.shared_tools, lambda: click.echo(f"{tenant_id}: {', '.join(tenant.shared_tools) or '(none)'}"))  # fmt: skip
+    _emit(
+        as_json,
+        tenant.shared_tools,
+        lambda: click.echo(f"{tenant_id}: {', '.join(tenant.shared_tools) or '(none)'}"),
+    )
 
 
 @cli.group()
@@ -818,7 +960,9 @@ def limits() -> None:
 
 @limits.command("set")
 @click.argument("tenant_id")
-@click.option("--requests", default=None, help="the tenant's rate, e.g. 500/second (none: no limit)")  # fmt: skip
+@click.option(
+    "--requests", default=None, help="the tenant's rate, e.g. 500/second (none: no limit)"
+)
 @click.option("--key-requests", default=None, help="each key's rate, e.g. 100/second")
 @click.option("--calls-per-day", type=click.IntRange(min=0), default=None)
 @click.option("--cpu-ms-per-day", type=click.IntRange(min=0), default=None)
@@ -831,7 +975,13 @@ def limits_set(client: Quiver, as_json: bool, tenant_id: str, reset: bool, **giv
         if value is not None:
             current[name] = None if value in ("none", "") else value
     tenant = client.set_limits(tenant_id, current)
-    _emit(as_json, tenant.limits, lambda: click.echo(f"{tenant_id}: {json.dumps(tenant.limits) if tenant.limits else 'server defaults'}"))  # fmt: skip
+    _emit(
+        as_json,
+        tenant.limits,
+        lambda: click.echo(
+            f"{tenant_id}: {json.dumps(tenant.limits) if tenant.limits else 'server defaults'}"
+        ),
+    )
 
 
 @cli.group("logs")
@@ -841,7 +991,9 @@ def logs_group() -> None:
 
 @logs_group.command("tail")
 @click.option("--tool", default=None, help="only this tool's calls")
-@click.option("--count", type=click.IntRange(min=1), default=None, help="stop after this many calls")  # fmt: skip
+@click.option(
+    "--count", type=click.IntRange(min=1), default=None, help="stop after this many calls"
+)
 @api_command
 def logs_tail(client: Quiver, as_json: bool, tool: str | None, count: int | None) -> None:
     """Follow the tenant's calls as they happen (every node's), with each tool's log lines."""
@@ -851,8 +1003,17 @@ def logs_tail(client: Quiver, as_json: bool, tool: str | None, count: int | None
         else:
             error = call.get("error") or {}
             outcome = "ok" if call["success"] else error.get("code", "failed")
-            where = f"session {call['session_id']}" if call.get("session_id") else "test run" if call.get("test") else "no session"  # fmt: skip
-            click.echo(f"{call['at']}  {call['tool']} v{call['version']}  {outcome}  {call['latency_ms']:.1f} ms  {where}")  # fmt: skip
+            where = (
+                f"session {call['session_id']}"
+                if call.get("session_id")
+                else "test run"
+                if call.get("test")
+                else "no session"
+            )
+            click.echo(
+                f"{call['at']}  {call['tool']} v{call['version']}  {outcome}  "
+                f"{call['latency_ms']:.1f} ms  {where}"
+            )
             if error.get("message"):
                 click.echo(f"    error: {error['message']}")
             for line in call.get("logs") or ():
@@ -871,26 +1032,50 @@ def usage(client: Quiver, as_json: bool) -> None:
     def human() -> None:
         today = found.today
         click.echo(f"tenant {found.tenant}, {today['day']} (UTC)")
-        click.echo(f"  calls:  {today['calls']}" + (f" of {found.limits['calls_per_day']}" if found.limits["calls_per_day"] else ""))  # fmt: skip
-        click.echo(f"  cpu ms: {today['cpu_ms']}" + (f" of {found.limits['cpu_ms_per_day']}" if found.limits["cpu_ms_per_day"] else ""))  # fmt: skip
-        click.echo(f"  rates:  tenant {found.limits['requests'] or 'unlimited'}, each key {found.limits['key_requests'] or 'unlimited'}")  # fmt: skip
+        click.echo(
+            f"  calls:  {today['calls']}"
+            + (f" of {found.limits['calls_per_day']}" if found.limits["calls_per_day"] else "")
+        )
+        click.echo(
+            f"  cpu ms: {today['cpu_ms']}"
+            + (f" of {found.limits['cpu_ms_per_day']}" if found.limits["cpu_ms_per_day"] else "")
+        )
+        click.echo(
+            f"  rates:  tenant {found.limits['requests'] or 'unlimited'}, each key "
+            f"{found.limits['key_requests'] or 'unlimited'}"
+        )
 
     _emit(as_json, found, human)
 
 
 @cli.command("eval")
 @click.argument("bot")
-@click.option("--fail-under", type=click.FloatRange(0, 1), default=1.0, show_default=True, help="exit 1 when the pass rate is below this")  # fmt: skip
+@click.option(
+    "--fail-under",
+    type=click.FloatRange(0, 1),
+    default=1.0,
+    show_default=True,
+    help="exit 1 when the pass rate is below this",
+)
 @api_command
 def eval_bot(client: Quiver, as_json: bool, bot: str, fail_under: float) -> None:
     """Run the bot's eval cases through the agent loop (tools in test mode) — for a tenant's CI."""
     report = client.run_evals(bot)
 
     def human() -> None:
-        _table(["CASE", "RESULT", "WHY"], [[c["name"], "pass" if c["passed"] else "FAIL", "; ".join(c["failures"])] for c in report["cases"]])  # fmt: skip
+        _table(
+            ["CASE", "RESULT", "WHY"],
+            [
+                [c["name"], "pass" if c["passed"] else "FAIL", "; ".join(c["failures"])]
+                for c in report["cases"]
+            ],
+        )
         if report["tools"]:
             click.echo("")
-            _table(["TOOL", "PASS RATE"], [[name, f"{rate:.0%}"] for name, rate in report["tools"].items()])  # fmt: skip
+            _table(
+                ["TOOL", "PASS RATE"],
+                [[name, f"{rate:.0%}"] for name, rate in report["tools"].items()],
+            )
         click.echo(
             f"\n{report['passed']}/{report['total']} cases passed ({report['pass_rate']:.0%})"
         )
@@ -920,7 +1105,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so in one line; the traceback only when asked
         if os.environ.get("QUIVER_DEBUG"):
             raise
-        click.echo(f"quiver: internal error: {type(exc).__name__}: {exc} (QUIVER_DEBUG=1 shows the traceback)", err=True)  # fmt: skip
+        click.echo(
+            f"quiver: internal error: {type(exc).__name__}: {exc} (QUIVER_DEBUG=1 shows the "
+            "traceback)",
+            err=True,
+        )
         return 70
     return EXIT_OK
 

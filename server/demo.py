@@ -23,13 +23,16 @@ def execute(params, context):
     order_id = params["order_id"].upper()
     if context["test_mode"]:
         return {"success": True, "message": "test mode: order " + order_id + " looks fine"}
-    return {"success": True, "message": "Order " + order_id + " is being packed", "order_id": order_id}
+    return {"success": True, "message": "Order " + order_id + " is being packed", "order_id":
+    order_id}
 
 
 tool = {
     "name": "check_order",
-    "description": "Check the status of an order. Use when the customer gives an order id like AB12345.",
-    "parameters": {"order_id": {"type": "string", "pattern": ORDER_PATTERN, "required": True, "description": "the order id"}},
+    "description": "Check the status of an order. Use when the customer gives an order id like
+    AB12345.",
+    "parameters": {"order_id": {"type": "string", "pattern": ORDER_PATTERN, "required": True,
+    "description": "the order id"}},
     "execute": execute,
     "metadata": {"timeout": 2000, "category": "orders", "intents": ["orders"]},
 }
@@ -43,25 +46,25 @@ DEMO_FAQ = [
         "question": "What are your opening hours?",
         "answer": "9:00 to 17:00, Monday to Friday.",
         "category": "store",
-    },  # fmt: skip
+    },
     {
         "id": "returns",
         "question": "How do I return an item?",
         "answer": "Send it back within 30 days with the receipt; returns are free.",
         "category": "orders",
-    },  # fmt: skip
+    },
     {
         "id": "shipping",
         "question": "How long does shipping take?",
         "answer": "Two to four working days.",
         "category": "orders",
-    },  # fmt: skip
+    },
     {
         "id": "payment",
         "question": "Which payment methods do you accept?",
         "answer": "Cards, PayPal and bank transfer.",
         "category": "payments",
-    },  # fmt: skip
+    },
 ]
 
 
@@ -69,14 +72,22 @@ def demo_tools(base_url: str) -> list[dict[str, Any]]:
     return [
         {"kind": "python", "sandbox": "restricted", "source": CHECK_ORDER},
         {
-            "kind": "webhook", "name": "order_status",
+            "kind": "webhook",
+            "name": "order_status",
             "description": "Where is an order? Returns its shipping status and ETA in days.",
-            "parameters": {"type": "object", "properties": {"order_id": {"type": "string", "description": "the order id"}}, "required": ["order_id"]},
-            "webhook_url": f"{base_url}/demo/orders/{{order_id}}", "method": "GET",
-            "headers": {"Accept": "application/json"}, "auth_header": "Bearer demo-not-a-real-secret",
-            "timeout_ms": 3000, "metadata": {"cacheable": True, "cache_ttl": 60, "category": "orders"},
+            "parameters": {
+                "type": "object",
+                "properties": {"order_id": {"type": "string", "description": "the order id"}},
+                "required": ["order_id"],
+            },
+            "webhook_url": f"{base_url}/demo/orders/{{order_id}}",
+            "method": "GET",
+            "headers": {"Accept": "application/json"},
+            "auth_header": "Bearer demo-not-a-real-secret",
+            "timeout_ms": 3000,
+            "metadata": {"cacheable": True, "cache_ttl": 60, "category": "orders"},
         },
-    ]  # fmt: skip
+    ]
 
 
 async def _kept_keys(store: Store, path: Path) -> dict[str, str] | None:
@@ -165,7 +176,8 @@ async def seed_demo(runtime: Runtime) -> dict[str, str]:
         f"  tenant:          {DEMO_TENANT}\n"
         f"  developer key:   {keys['developer']}\n"
         f"  agent key:       {keys['agent']}\n"
-        f"  try:  curl -H 'Authorization: Bearer {keys['agent']}' '{base_url}/v1/bots/support/snapshot?format=openai'\n",
+        f"  try:  curl -H 'Authorization: Bearer {keys['agent']}' "
+        f"'{base_url}/v1/bots/support/snapshot?format=openai'\n",
         flush=True,
     )
     return keys

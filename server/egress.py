@@ -45,15 +45,37 @@ MAX_REDIRECTS = 3
 DENIED_NETWORKS: tuple[Network, ...] = tuple(
     ipaddress.ip_network(n)
     for n in (
-        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
-        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32",
-        "::/128", "::1/128", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "fc00::/7",
-        "fe80::/10", "fec0::/10", "ff00::/8",
+        "0.0.0.0/8",
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "192.88.99.0/24",
+        "192.168.0.0/16",
+        "198.18.0.0/15",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "224.0.0.0/4",
+        "240.0.0.0/4",
+        "255.255.255.255/32",
+        "::/128",
+        "::1/128",
+        "64:ff9b:1::/48",
+        "100::/64",
+        "2001::/23",
+        "2001:db8::/32",
+        "fc00::/7",
+        "fe80::/10",
+        "fec0::/10",
+        "ff00::/8",
         # embedding forms no public host answers from: refused whatever they carry
-        "::/96", "::ffff:0:0:0/96",
+        "::/96",
+        "::ffff:0:0:0/96",
     )
-)  # fmt: skip
+)
 # IPv6 forms that carry an IPv4 address (each unwrapped and checked as that address):
 IPV4_COMPATIBLE = ipaddress.ip_network("::/96")  # RFC 4291 2.5.5.1 (deprecated, still parsed)
 IPV4_TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")  # RFC 2765 / 6145 (SIIT)
@@ -293,9 +315,21 @@ class EgressGuard:
                 target = await self.check(current, extra)
                 send_headers = {**headers, "Host": _host_header(current)}
                 request = self.client.build_request(
-                    method, target.url, headers=send_headers, json=json, content=content,
-                    extensions={"sni_hostname": target.host, "timeout": {"connect": timeout_s, "read": timeout_s, "write": timeout_s, "pool": timeout_s}},
-                )  # fmt: skip
+                    method,
+                    target.url,
+                    headers=send_headers,
+                    json=json,
+                    content=content,
+                    extensions={
+                        "sni_hostname": target.host,
+                        "timeout": {
+                            "connect": timeout_s,
+                            "read": timeout_s,
+                            "write": timeout_s,
+                            "pool": timeout_s,
+                        },
+                    },
+                )
                 response = await self.client.send(request, stream=True)
                 if (
                     response.status_code in (301, 302, 303, 307, 308)

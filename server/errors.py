@@ -7,12 +7,12 @@
      ├── NotFoundError              404 not_found
      ├── ConflictError              409 conflict
      │    ├── SessionEndedError      409 session_ended      (calls and messages of an ended session)
-     │    └── HandedOffError         409 handed_off         (messages while a person has the session)
+     │    └── HandedOffError         409 handed_off         (messages while a person has it)
      ├── PayloadTooLargeError       413 payload_too_large
      ├── ValidationFailedError      422 validation_error   (errors: [{field|line, message}])
      │    └── LoadTimeoutError       422 load_timeout       (the tool file's top level ran too long)
      ├── TooManyStreamsError        429 too_many_streams   (a tenant's event streams on a node)
-     ├── TooManySessionsError       429 too_many_sessions  (a key's or tenant's MCP sessions on a node)
+     ├── TooManySessionsError       429 too_many_sessions  (MCP sessions of a key or tenant)
      ├── RateLimitedError           429 rate_limited       (a key's or tenant's request rate)
      ├── QuotaExceededError         429 quota_exceeded     (a tenant's calls or CPU time today)
      ├── ProviderError              502 provider_error, provider_auth; 504 provider_timeout

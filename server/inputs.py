@@ -1,13 +1,13 @@
 """What input Quiver can store and pass on, checked once at the edge.
 
 Some strings cannot be stored or encoded everywhere: a NUL character (PostgreSQL text and JSONB
-refuse it, SQLite keeps it) and a lone UTF-16 surrogate half (``"\\ud800"``: not encodable as
-UTF-8, so no worker channel, database or log can take it); nor can an integer beyond 64 bits
-(the JSON encoder of the worker channel and the cache refuses it, and so do BIGINT columns). Values nested deeper than
-``MAX_DEPTH`` would overflow the worker channel's encoder (255 levels) or a parser's recursion.
-Everything here is refused with the field named — the same on both databases — before it
-reaches storage or a worker. NUL is allowed only where a value is passed through and logged
-escaped (a tool's arguments and results).
+refuse it, SQLite keeps it) and a lone UTF-16 surrogate half (``"\\ud800"``: not encodable as UTF-8,
+so no worker channel, database or log can take it); nor can an integer beyond 64 bits (the JSON
+encoder of the worker channel and the cache refuses it, and so do BIGINT columns). Values nested
+deeper than ``MAX_DEPTH`` would overflow the worker channel's encoder (255 levels) or a parser's
+recursion. Everything here is refused with the field named — the same on both databases — before it
+reaches storage or a worker. NUL is allowed only where a value is passed through and logged escaped
+(a tool's arguments and results).
 """
 
 from __future__ import annotations

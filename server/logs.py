@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # annotations only: the call path logs without loading the we
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 FIELDS = ("request_id", "tenant", "session", "tool")
-_context: ContextVar[dict[str, Any]] = ContextVar("quiver_log_context", default={})  # noqa: B039 - never mutated
+# the default is never mutated: binding replaces the dict
+_context: ContextVar[dict[str, Any]] = ContextVar("quiver_log_context", default={})  # noqa: B039
 SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 

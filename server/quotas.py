@@ -263,13 +263,17 @@ class Quotas:
             "day": day,
             "calls": calls,
             "cpu_ms": cpu,
-            "calls_remaining": max(0, limits.calls_per_day - calls) if limits.calls_per_day else None,
-            "cpu_ms_remaining": max(0, limits.cpu_ms_per_day - cpu) if limits.cpu_ms_per_day else None,
+            "calls_remaining": max(0, limits.calls_per_day - calls)
+            if limits.calls_per_day
+            else None,
+            "cpu_ms_remaining": max(0, limits.cpu_ms_per_day - cpu)
+            if limits.cpu_ms_per_day
+            else None,
             "llm_input_tokens": await self._read(_day_key(day, tenant, "llm_input")),
             "llm_output_tokens": await self._read(_day_key(day, tenant, "llm_output")),
             "resets_in_s": self._seconds_to_midnight(),
             "shared": self._shared is not None and not self._degraded(),
-        }  # fmt: skip
+        }
 
     def _add_later(self, key: str, amount: int) -> None:
         """Usage that no quota waits on: added up on this node and written in one go soon."""
@@ -312,7 +316,9 @@ class Quotas:
         index = int(self.clock() // 86_400)
         day = self._days.get(index)
         if day is None:
-            self._days = {index: dt.datetime.fromtimestamp(index * 86_400, dt.UTC).strftime("%Y-%m-%d")}  # fmt: skip
+            self._days = {
+                index: dt.datetime.fromtimestamp(index * 86_400, dt.UTC).strftime("%Y-%m-%d")
+            }
             day = self._days[index]
         return day
 

@@ -130,7 +130,9 @@ class Settings(BaseSettings):
     session_cache_size: int = Field(
         default=20_000,
         ge=0,
-        description="sessions whose state a node keeps in memory (0: read each call's from the database)",
+        description=(
+            "sessions whose state a node keeps in memory (0: read each call's from the database)"
+        ),
     )
     max_streams_per_tenant: int = Field(
         default=1_000, description="event streams one tenant may hold open on one node"
@@ -186,7 +188,9 @@ class Settings(BaseSettings):
     )
     cors_origins: str = Field(
         default="*",
-        description="comma-separated origins whose pages may call the API (web agents); empty = none",
+        description=(
+            "comma-separated origins whose pages may call the API (web agents); empty = none"
+        ),
     )
     notify: bool = Field(
         default=True, description="PostgreSQL: announce and hear changes with LISTEN/NOTIFY"

@@ -98,14 +98,18 @@ def _json_loads(text: str | bytes) -> Any:
 
 
 def _random_facade() -> dict[str, Any]:
-    names = "random randint randrange choice choices shuffle sample uniform gauss normalvariate triangular betavariate expovariate getrandbits randbytes seed"
+    names = (
+        "random randint randrange choice choices shuffle sample uniform gauss normalvariate "
+        "triangular betavariate expovariate getrandbits randbytes seed"
+    )
     return {n: getattr(_rng, n) for n in names.split()}
 
 
 def _string_constants() -> dict[str, Any]:
     return _pick(
         string,
-        "ascii_letters ascii_lowercase ascii_uppercase digits hexdigits octdigits punctuation whitespace printable capwords",
+        "ascii_letters ascii_lowercase ascii_uppercase digits hexdigits octdigits punctuation "
+        "whitespace printable capwords",
     )
 
 
@@ -117,18 +121,21 @@ _BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
     },
     "re": lambda: _pick(
         re,
-        "compile search match fullmatch findall finditer sub subn split escape error IGNORECASE I MULTILINE M DOTALL S VERBOSE X ASCII A UNICODE U",
+        "compile search match fullmatch findall finditer sub subn split escape error IGNORECASE I "
+        "MULTILINE M DOTALL S VERBOSE X ASCII A UNICODE U",
     ),
     "math": lambda: _public(math),
     "datetime": lambda: _pick(datetime, "date datetime time timedelta timezone MINYEAR MAXYEAR"),
     "zoneinfo": lambda: {"ZoneInfo": zoneinfo.ZoneInfo},
     "decimal": lambda: _pick(
         decimal,
-        "Decimal InvalidOperation DivisionByZero ROUND_HALF_UP ROUND_HALF_EVEN ROUND_HALF_DOWN ROUND_UP ROUND_DOWN ROUND_CEILING ROUND_FLOOR",
+        "Decimal InvalidOperation DivisionByZero ROUND_HALF_UP ROUND_HALF_EVEN ROUND_HALF_DOWN "
+        "ROUND_UP ROUND_DOWN ROUND_CEILING ROUND_FLOOR",
     ),
     "statistics": lambda: _pick(
         statistics,
-        "mean fmean geometric_mean harmonic_mean median median_low median_high median_grouped mode multimode pstdev pvariance stdev variance quantiles StatisticsError",
+        "mean fmean geometric_mean harmonic_mean median median_low median_high median_grouped "
+        "mode multimode pstdev pvariance stdev variance quantiles StatisticsError",
     ),
     "hashlib": lambda: _pick(
         hashlib, "md5 sha1 sha224 sha256 sha384 sha512 sha3_256 sha3_512 blake2b blake2s"
@@ -136,14 +143,16 @@ _BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
     "hmac": lambda: _pick(hmac, "new compare_digest digest"),
     "base64": lambda: _pick(
         base64,
-        "b64encode b64decode urlsafe_b64encode urlsafe_b64decode b32encode b32decode b16encode b16decode",
+        "b64encode b64decode urlsafe_b64encode urlsafe_b64decode b32encode b32decode b16encode "
+        "b16decode",
     ),
     "uuid": lambda: _pick(
         uuid, "uuid3 uuid4 uuid5 UUID NAMESPACE_DNS NAMESPACE_URL NAMESPACE_OID NAMESPACE_X500"
     ),
     "urllib.parse": lambda: _pick(
         urllib.parse,
-        "quote quote_plus unquote unquote_plus urlencode urlparse urlsplit urlunparse urlunsplit urljoin parse_qs parse_qsl",
+        "quote quote_plus unquote unquote_plus urlencode urlparse urlsplit urlunparse urlunsplit "
+        "urljoin parse_qs parse_qsl",
     ),
     "itertools": lambda: _public(itertools),
     "functools": lambda: _pick(functools, "reduce partial cmp_to_key lru_cache cache"),

@@ -1,12 +1,12 @@
 """``WasmEngine``: WASI modules run by wasmtime inside the hardened worker processes.
 
-The server process never imports wasmtime: compiling happens in a worker (at save; at a call
-only for a version stored without an artefact for this wasmtime), and every call runs in a worker, so a wasmtime bug is still
-contained by the OS layers. Artefacts (``Module.serialize()``) are kept per node, keyed by
-tenant + content hash + wasmtime version + engine configuration, and stored with the tool
-version (the server does that: ``adopt`` / ``artefact``); a worker that has not loaded one asks
-for it and deserialises it (~0.1 ms) — a call never compiles. Tenants never share an artefact
-key, so one tenant's upload cannot plant code that another's calls deserialise.
+The server process never imports wasmtime: compiling happens in a worker (at save; at a call only
+for a version stored without an artefact for this wasmtime), and every call runs in a worker, so a
+wasmtime bug is still contained by the OS layers. Artefacts (``Module.serialize()``) are kept per
+node, keyed by tenant + content hash + wasmtime version + engine configuration, and stored with the
+tool version (the server does that: ``adopt`` / ``artefact``); a worker that has not loaded one asks
+for it and deserialises it (~0.1 ms) — a call never compiles. Tenants never share an artefact key,
+so one tenant's upload cannot plant code that another's calls deserialise.
 """
 
 from __future__ import annotations

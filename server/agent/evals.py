@@ -24,16 +24,32 @@ def check_cases(cases: list[dict[str, Any]], known_tools: set[str]) -> None:
     for i, case in enumerate(cases):
         for j, tool in enumerate(case["expect"].get("tools") or ()):
             if tool["name"] not in known_tools:
-                problems.append(FieldError(f"the bot offers no tool {tool['name']!r}", field=f"[{i}].expect.tools[{j}].name"))  # fmt: skip
+                problems.append(
+                    FieldError(
+                        f"the bot offers no tool {tool['name']!r}",
+                        field=f"[{i}].expect.tools[{j}].name",
+                    )
+                )
         for j, name in enumerate(case["expect"].get("not_tools") or ()):
             if name not in known_tools:
-                problems.append(FieldError(f"the bot offers no tool {name!r}", field=f"[{i}].expect.not_tools[{j}]"))  # fmt: skip
+                problems.append(
+                    FieldError(
+                        f"the bot offers no tool {name!r}", field=f"[{i}].expect.not_tools[{j}]"
+                    )
+                )
     if problems:
         raise ValidationFailedError(problems)
 
 
 def _subset(expected: dict[str, Any], given: dict[str, Any]) -> bool:
-    return all(k in given and (given[k] == v or (isinstance(v, dict) and isinstance(given[k], dict) and _subset(v, given[k]))) for k, v in expected.items())  # fmt: skip
+    return all(
+        k in given
+        and (
+            given[k] == v
+            or (isinstance(v, dict) and isinstance(given[k], dict) and _subset(v, given[k]))
+        )
+        for k, v in expected.items()
+    )
 
 
 async def run_evals(
@@ -54,21 +70,36 @@ async def run_evals(
             for message in case["messages"]:
                 turn = await loop.turn(tenant_id, sid, message)
                 while turn.status in ("requires_action", "requires_approval"):  # no page in an eval
-                    answers = [{"call_id": a["call_id"], "success": False, "error": "not run in an eval"} if a["kind"] != "approval" else {"call_id": a["call_id"], "approved": True} for a in turn.actions]  # fmt: skip
+                    answers = [
+                        {"call_id": a["call_id"], "success": False, "error": "not run in an eval"}
+                        if a["kind"] != "approval"
+                        else {"call_id": a["call_id"], "approved": True}
+                        for a in turn.actions
+                    ]
                     for a in turn.actions:
                         calls.append({"name": a["name"], "arguments": a["arguments"]})
                     turn = await loop.resume(tenant_id, sid, turn.message_id, answers)
                 rounds.append(len(turn.rounds))
-                calls += [{"name": c["name"], "arguments": c["arguments"]} for r in turn.rounds for c in r["tool_calls"]]  # fmt: skip
+                calls += [
+                    {"name": c["name"], "arguments": c["arguments"]}
+                    for r in turn.rounds
+                    for c in r["tool_calls"]
+                ]
         finally:
             loop.test_sessions.discard(sid)
         expect = case["expect"]
         failures = []
         for tool in expect.get("tools") or ():
-            ok = any(c["name"] == tool["name"] and _subset(tool.get("arguments_subset") or {}, c["arguments"]) for c in calls)  # fmt: skip
+            ok = any(
+                c["name"] == tool["name"]
+                and _subset(tool.get("arguments_subset") or {}, c["arguments"])
+                for c in calls
+            )
             per_tool.setdefault(tool["name"], []).append(ok)
             if not ok:
-                failures.append(f"{tool['name']} was not called with {tool.get('arguments_subset') or {}}")  # fmt: skip
+                failures.append(
+                    f"{tool['name']} was not called with {tool.get('arguments_subset') or {}}"
+                )
         for name in expect.get("not_tools") or ():
             if any(c["name"] == name for c in calls):
                 failures.append(f"{name} was called")
@@ -80,13 +111,25 @@ async def run_evals(
                 for m in await store.messages.history(sid)
             ]
             await store.lifecycle.end(tenant_id, sid, "eval", datetime.now(UTC))
-        results.append({"name": case["name"], "passed": not failures, "failures": failures, "calls": calls, "session": sid, "transcript": transcript})  # fmt: skip
+        results.append(
+            {
+                "name": case["name"],
+                "passed": not failures,
+                "failures": failures,
+                "calls": calls,
+                "session": sid,
+                "transcript": transcript,
+            }
+        )
     passed = sum(1 for r in results if r["passed"])
     report = {
-        "bot": bot, "cases": results, "passed": passed, "total": len(results),
+        "bot": bot,
+        "cases": results,
+        "passed": passed,
+        "total": len(results),
         "pass_rate": round(passed / len(results), 4) if results else 0.0,
         "tools": {name: round(sum(oks) / len(oks), 4) for name, oks in sorted(per_tool.items())},
-    }  # fmt: skip
+    }
     async with services.storage.transaction() as store:
         run = store.eval_runs.add(tenant_id, bot, report)
     return {"id": run.id, "created_at": run.created_at.isoformat(), **report}

@@ -16,9 +16,11 @@ def neutral(row: Any) -> dict[str, Any]:
         return {"role": "assistant", "content": row.content, "tool_calls": row.tool_calls or []}
     if row.role == "tool":
         return {
-            "role": "tool", "tool_call_id": row.tool_call_id, "name": row.name,
+            "role": "tool",
+            "tool_call_id": row.tool_call_id,
+            "name": row.name,
             "content": row.content or "",
-        }  # fmt: skip
+        }
     return {"role": "user", "content": row.content or ""}
 
 

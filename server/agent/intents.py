@@ -29,7 +29,13 @@ def check_detection(config: Any, intents: dict[str, list[str]] | None) -> list[F
     if config is None:
         return []
     if not isinstance(config, dict) or config.get("mode") not in ("rules", "model", "classifier"):
-        return [FieldError('must be {"mode": "rules", "rules": {...}}, {"mode": "model"} or {"mode": "classifier", "dataset": ...}', field=f"{field}.mode")]  # fmt: skip
+        return [
+            FieldError(
+                'must be {"mode": "rules", "rules": {...}}, {"mode": "model"} or {"mode": '
+                '"classifier", "dataset": ...}',
+                field=f"{field}.mode",
+            )
+        ]
     known = {k for k in (intents or {}) if k != "*"}
     if not known:
         return [FieldError("the bot has no intents to detect (set `intents`)", field=field)]
@@ -39,14 +45,20 @@ def check_detection(config: Any, intents: dict[str, list[str]] | None) -> list[F
         return _check_classifier(config, field)
     rules = config.get("rules")
     if not isinstance(rules, dict) or not rules or len(rules) > MAX_RULES:
-        return [FieldError(f"must map 1 to {MAX_RULES} intents to lists of patterns", field=f"{field}.rules")]  # fmt: skip
+        return [
+            FieldError(
+                f"must map 1 to {MAX_RULES} intents to lists of patterns", field=f"{field}.rules"
+            )
+        ]
     problems = []
     for intent, patterns in rules.items():
         where = f"{field}.rules.{intent}"
         if intent not in known:
             problems.append(FieldError(f"{intent!r} is not one of the bot's intents", field=where))
         if not isinstance(patterns, list) or not 1 <= len(patterns) <= MAX_PATTERNS:
-            problems.append(FieldError(f"must be a list of 1 to {MAX_PATTERNS} patterns", field=where))  # fmt: skip
+            problems.append(
+                FieldError(f"must be a list of 1 to {MAX_PATTERNS} patterns", field=where)
+            )
             continue
         for i, pattern in enumerate(patterns):
             try:
@@ -60,7 +72,9 @@ def _check_classifier(config: dict[str, Any], field: str) -> list[FieldError]:
     problems = []
     dataset = config.get("dataset")
     if not isinstance(dataset, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,63}", dataset):
-        problems.append(FieldError("the name of the tenant's `samples` data set", field=f"{field}.dataset"))  # fmt: skip
+        problems.append(
+            FieldError("the name of the tenant's `samples` data set", field=f"{field}.dataset")
+        )
     threshold = config.get("threshold", 0.5)
     if (
         isinstance(threshold, bool)
@@ -77,7 +91,9 @@ def _check_classifier(config: dict[str, Any], field: str) -> list[FieldError]:
     return problems
 
 
-def by_classifier(model: Any, config: dict[str, Any], text: str, intents: list[str]) -> tuple[str | None, float]:  # fmt: skip
+def by_classifier(
+    model: Any, config: dict[str, Any], text: str, intents: list[str]
+) -> tuple[str | None, float]:
     """The classifier's likeliest label and its probability, if it is a bot intent likely enough."""
     predictions = model.predict(text, config.get("lang"), top=1)
     if not predictions:

@@ -213,7 +213,9 @@ class AgentLoop:
                 return await self._turn(tenant_id, sid, content, said, stream)
             except _StaleHistory:  # the node's copy missed a turn answered elsewhere
                 if said.anything:  # the caller heard part of that answer already
-                    raise ConflictError("this session was answered elsewhere meanwhile; send the message again") from None  # fmt: skip
+                    raise ConflictError(
+                        "this session was answered elsewhere meanwhile; send the message again"
+                    ) from None
             return await self._turn(tenant_id, sid, content, said, stream)  # the history read
 
     async def _turn(self, tenant_id: str, sid: str, content: str, emit: Emit, stream: bool) -> Turn:
@@ -262,9 +264,14 @@ class AgentLoop:
             settings = setup.settings
             kind, provider_config = setup.providers[settings.round_provider]
             reply = await self._ask(
-                self.clients.get(provider_config), kind, settings.round_model,
-                model_prompt(intents), [{"role": "user", "content": text}], None, None,
-            )  # fmt: skip
+                self.clients.get(provider_config),
+                kind,
+                settings.round_model,
+                model_prompt(intents),
+                [{"role": "user", "content": text}],
+                None,
+                None,
+            )
             detected = parse_label(reply.text, intents)
         changed = detected is not None and detected != intent
         if changed:
@@ -273,9 +280,12 @@ class AgentLoop:
                 await change_intent(store, state, detected)
             await emit("intent", {"intent": detected, "mode": config["mode"]})
         return {
-            "intent": detected if changed else intent, "detected": detected,
-            "changed": changed, "mode": config["mode"], **extra,
-        }  # fmt: skip
+            "intent": detected if changed else intent,
+            "detected": detected,
+            "changed": changed,
+            "mode": config["mode"],
+            **extra,
+        }
 
     async def resume(
         self,
@@ -357,12 +367,21 @@ class AgentLoop:
         timeout_s = float(agent.get("action_timeout_s") or DEFAULT_ACTION_TIMEOUT_S)
         node = services.settings
         return Setup(
-            settings, providers, timeout_s, row.bot, user.id if user else "", history, next_seq,
-            [{"id": user.id, "role": "user", "content": user.content}] if user else [], kept,
-            row.intent, bot.intents, agent.get("intent_detection"),
+            settings,
+            providers,
+            timeout_s,
+            row.bot,
+            user.id if user else "",
+            history,
+            next_seq,
+            [{"id": user.id, "role": "user", "content": user.content}] if user else [],
+            kept,
+            row.intent,
+            bot.intents,
+            agent.get("intent_detection"),
             Bounds.of(agent, node.agent_message_bytes, node.agent_turn_bytes),
             approvers(view, row.bot),
-        )  # fmt: skip
+        )
 
     async def _provider(self, store: Any, view: Any, name: str) -> tuple[str, ProviderConfig]:
         """A provider's kind and client settings, kept per node for the tenant's registry
@@ -378,20 +397,29 @@ class AgentLoop:
         found = self._providers[key] = (
             row.kind,
             ProviderConfig(
-                row.kind, store.providers.api_key(row), row.base_url,
+                row.kind,
+                store.providers.api_key(row),
+                row.base_url,
                 timeout_s=services.settings.provider_timeout_s,
                 max_retries=services.settings.provider_retries,
                 egress=(services.egress, extra) if services.egress else None,
             ),
-        )  # fmt: skip
+        )
         while len(self._providers) > ProviderClients.MAX:
             self._providers.popitem(last=False)
         return found
 
     async def _rounds(
-        self, setup: Setup, tenant_id: str, sid: str, turn_id: str, first_round: int, emit: Emit,
-        stream: bool, spent: Spent | None = None,
-    ) -> Turn:  # fmt: skip
+        self,
+        setup: Setup,
+        tenant_id: str,
+        sid: str,
+        turn_id: str,
+        first_round: int,
+        emit: Emit,
+        stream: bool,
+        spent: Spent | None = None,
+    ) -> Turn:
         settings, providers, bounds = setup.settings, setup.providers, setup.bounds
         spent = spent or Spent()
         turn = Turn()
@@ -403,26 +431,51 @@ class AgentLoop:
                 return await self._incomplete(turn, "turn_too_large", emit)
             max_bytes = min(bounds.message_bytes, room)
             offer_tools = round_no < settings.max_rounds and spent.calls < bounds.turn_calls
-            cheap = offer_tools and (settings.round_model, settings.round_provider) != (settings.model, settings.provider)  # fmt: skip
+            cheap = offer_tools and (settings.round_model, settings.round_provider) != (
+                settings.model,
+                settings.provider,
+            )
             provider_name = settings.round_provider if cheap else settings.provider
             model = settings.round_model if cheap else settings.model
             kind = providers[provider_name][0]
             context = await self._context(setup, tenant_id, sid, kind, offer_tools)
             reply = await self._ask(
-                clients[provider_name], kind, model, settings.system, context.history,
-                context.tools, emit if stream and not cheap else None, max_bytes, deadline,
-            )  # fmt: skip
+                clients[provider_name],
+                kind,
+                model,
+                settings.system,
+                context.history,
+                context.tools,
+                emit if stream and not cheap else None,
+                max_bytes,
+                deadline,
+            )
             if cheap and not reply.tool_calls and not reply.cut:
                 # the cheap model is done dispatching: the main model writes the answer
                 turn.tool_usage.add(reply.usage)
                 turn.usage.add(reply.usage)
-                await self._save_assistant(setup, tenant_id, sid, turn_id, model, Reply("", [], reply.usage), tool_round=True)  # fmt: skip
+                await self._save_assistant(
+                    setup,
+                    tenant_id,
+                    sid,
+                    turn_id,
+                    model,
+                    Reply("", [], reply.usage),
+                    tool_round=True,
+                )
                 main_kind = providers[settings.provider][0]
                 context = await self._context(setup, tenant_id, sid, main_kind, False)
                 reply = await self._ask(
-                    clients[settings.provider], main_kind, settings.model, settings.system,
-                    context.history, None, emit if stream else None, max_bytes, deadline,
-                )  # fmt: skip
+                    clients[settings.provider],
+                    main_kind,
+                    settings.model,
+                    settings.system,
+                    context.history,
+                    None,
+                    emit if stream else None,
+                    max_bytes,
+                    deadline,
+                )
                 model = settings.model
             record: dict[str, Any] = {
                 "model": model,
@@ -457,7 +510,17 @@ class AgentLoop:
                 for c in run
                 if c.name in context.browser or c.name in context.approval
             }
-            saved = await self._save_assistant(setup, tenant_id, sid, turn_id, model, reply, tool_round=tool_round, waits=waits, offered=context.offered)  # fmt: skip
+            saved = await self._save_assistant(
+                setup,
+                tenant_id,
+                sid,
+                turn_id,
+                model,
+                reply,
+                tool_round=tool_round,
+                waits=waits,
+                offered=context.offered,
+            )
             spent.bytes += limits.reply_bytes(reply)
             turn.usage.add(reply.usage)
             if tool_round:
@@ -474,7 +537,9 @@ class AgentLoop:
                 turn.message_id, turn.content = saved, reply.text
                 break
             for call in reply.tool_calls:
-                await emit("tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments})  # fmt: skip
+                await emit(
+                    "tool_call", {"id": call.id, "name": call.name, "arguments": call.arguments}
+                )
             waiting = [c for c in run if c.id in waits]
             now = [c for c in run if c.id not in waits]
             results = list(
@@ -484,8 +549,15 @@ class AgentLoop:
             results += [limits.no_such_tool(c) for c in invalid]
             results += [limits.too_many(c, allowed, len(runnable), per) for c in excess]
             for call, envelope in zip(answered, results, strict=True):
-                record["tool_calls"].append({"id": call.id, "name": call.name, "arguments": call.arguments, "envelope": envelope})  # fmt: skip
-                await emit("tool_result", {"id": call.id, "name": call.name, "envelope": envelope})  # fmt: skip
+                record["tool_calls"].append(
+                    {
+                        "id": call.id,
+                        "name": call.name,
+                        "arguments": call.arguments,
+                        "envelope": envelope,
+                    }
+                )
+                await emit("tool_result", {"id": call.id, "name": call.name, "envelope": envelope})
             await self._save_results(setup, tenant_id, sid, turn_id, answered, results, spent)
             if waiting:  # the turn pauses until the page or an operator answers
                 turn.message_id = saved
@@ -567,9 +639,13 @@ class AgentLoop:
             raise NotFoundError(f"message {message_id!r} not found in this session")
         answered = {r.tool_call_id for r in rows if r.role == "tool" and r.turn == assistant.turn}
         pending = {
-            c["id"]: (ToolCall(c["id"], c["name"], c["arguments"]), c.get("waits", "browser_action"))
-            for c in assistant.tool_calls or () if c["id"] not in answered
-        }  # fmt: skip
+            c["id"]: (
+                ToolCall(c["id"], c["name"], c["arguments"]),
+                c.get("waits", "browser_action"),
+            )
+            for c in assistant.tool_calls or ()
+            if c["id"] not in answered
+        }
         of_turn = [r for r in rows if r.turn == assistant.turn and r.role != "user"]
         rounds = sum(1 for r in of_turn if r.role == "assistant")
         spent = Spent(
@@ -581,7 +657,15 @@ class AgentLoop:
         )
         return assistant, pending, rounds, spent
 
-    async def _answer(self, tenant_id: str, sid: str, message_id: str, call: ToolCall, waits: str, answer: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    async def _answer(
+        self,
+        tenant_id: str,
+        sid: str,
+        message_id: str,
+        call: ToolCall,
+        waits: str,
+        answer: dict[str, Any],
+    ) -> dict[str, Any]:
         """The envelope a paused call ends with. A browser action's outcome is recorded as one
         reported to ``POST …/calls/{call_id}/result`` is: logged, and counted for the session
         breaker."""
@@ -589,13 +673,29 @@ class AgentLoop:
             return await self._run_tool(tenant_id, sid, message_id, call)
         if answer.get("approved") is False:
             reason = answer.get("reason") or "no reason given"
-            return envelopes.failure(call.name, 0.0, "not_approved", f"the call was not approved: {reason}", f"The user did not approve calling {call.name} ({reason}). Do not call it again; continue without it.")  # fmt: skip
+            return envelopes.failure(
+                call.name,
+                0.0,
+                "not_approved",
+                f"the call was not approved: {reason}",
+                f"The user did not approve calling {call.name} ({reason}). Do not call it again; "
+                "continue without it.",
+            )
         success = bool(answer.get("success"))
         error = answer.get("error")
-        code, message = ("browser_error", str(error or "the action failed")) if not isinstance(error, dict) else (str(error.get("code") or "browser_error"), str(error.get("message") or "the action failed"))  # fmt: skip
+        code, message = (
+            ("browser_error", str(error or "the action failed"))
+            if not isinstance(error, dict)
+            else (
+                str(error.get("code") or "browser_error"),
+                str(error.get("message") or "the action failed"),
+            )
+        )
         if waits == "browser_action" and sid not in self.test_sessions:  # an eval's are made up
             call_id = call.id if CALL_ID.match(call.id) else None  # longer ids: logged without
-            outcome = BrowserOutcome(call.name, success, call_id, answer.get("result"), code, message)  # fmt: skip
+            outcome = BrowserOutcome(
+                call.name, success, call_id, answer.get("result"), code, message
+            )
             await self._report(tenant_id, sid, outcome)
         if success:
             return envelopes.success(call.name, 0.0, answer.get("result"))
@@ -654,7 +754,11 @@ class AgentLoop:
             raise
         finally:
             metrics.MODEL_CALLS.labels(kind=kind, outcome=outcome).inc()
-        for name, value in (("input", reply.usage.input), ("output", reply.usage.output), ("cached", reply.usage.cached)):  # fmt: skip
+        for name, value in (
+            ("input", reply.usage.input),
+            ("output", reply.usage.output),
+            ("cached", reply.usage.cached),
+        ):
             metrics.MODEL_TOKENS.labels(kind=name).inc(value)
         if known_secrets.KNOWN:
             reply.text = known_secrets.redact(reply.text)
@@ -662,7 +766,9 @@ class AgentLoop:
                 call.arguments = known_secrets.redact_value(call.arguments)
         return reply
 
-    async def _context(self, setup: Setup, tenant_id: str, sid: str, kind: str, offer_tools: bool) -> Context:  # fmt: skip
+    async def _context(
+        self, setup: Setup, tenant_id: str, sid: str, kind: str, offer_tools: bool
+    ) -> Context:
         """What the model is given now: the session's tools (the snapshot, read again: server
         tools and the page's browser actions) and the history, cut to the budget. A new turn
         carries its history; the session's state is the node's cached one (no database
@@ -676,20 +782,27 @@ class AgentLoop:
                 setup.next_seq = 0  # unknown here: the next append finds it
         finally:
             await store.close()
-        context = Context(None, fit_to_budget(list(setup.history), setup.settings.max_context_tokens))  # fmt: skip
+        context = Context(
+            None, fit_to_budget(list(setup.history), setup.settings.max_context_tokens)
+        )
         if offer_tools:
             snapshot = services.registry.snapshot(state.view, state.session.bot, state.inputs)
             tools = state.view.tools_for(state.session.bot)
             context.browser = {e.name for e in snapshot.entries if e.executor == "browser"}
             context.approval = {
-                e.name for e in snapshot.entries
-                if e.executor == "server" and e.name in tools and tools[e.name].metadata.get("requires_approval") is True
-            }  # fmt: skip
+                e.name
+                for e in snapshot.entries
+                if e.executor == "server"
+                and e.name in tools
+                and tools[e.name].metadata.get("requires_approval") is True
+            }
             context.tools = [convert(e, FORMAT_OF_KIND[kind]) for e in snapshot.entries] or None
             context.offered = [e.name for e in snapshot.entries]
         return context
 
-    async def _run_tool(self, tenant_id: str, sid: str, message_id: str, call: ToolCall) -> dict[str, Any]:  # fmt: skip
+    async def _run_tool(
+        self, tenant_id: str, sid: str, message_id: str, call: ToolCall
+    ) -> dict[str, Any]:
         services = self.services
         async with services.storage.transaction() as store:
             state = await load_state(services, store, tenant_id, sid)
@@ -722,15 +835,21 @@ class AgentLoop:
                 "name": c.name,
                 "arguments": c.arguments,
                 **({"waits": waits[c.id]} if waits and c.id in waits else {}),
-            }  # fmt: skip
+            }
             for c in reply.tool_calls
         ]
         message = {
-            "role": "assistant", "content": reply.text or None, "tool_calls": calls or None,
-            "turn": turn_id, "model": model, "input_tokens": reply.usage.input,
-            "output_tokens": reply.usage.output, "cached_tokens": reply.usage.cached,
-            "tool_round": tool_round, "offered": offered or None,
-        }  # fmt: skip
+            "role": "assistant",
+            "content": reply.text or None,
+            "tool_calls": calls or None,
+            "turn": turn_id,
+            "model": model,
+            "input_tokens": reply.usage.input,
+            "output_tokens": reply.usage.output,
+            "cached_tokens": reply.usage.cached,
+            "tool_round": tool_round,
+            "offered": offered or None,
+        }
         (saved,) = await self._write(setup, tenant_id, sid, [message])
         return saved.id
 
@@ -762,7 +881,9 @@ class AgentLoop:
             )
         await self._write(setup, tenant_id, sid, messages)
 
-    async def _write(self, setup: Setup, tenant_id: str, sid: str, messages: list[dict[str, Any]]) -> list[Message]:  # fmt: skip
+    async def _write(
+        self, setup: Setup, tenant_id: str, sid: str, messages: list[dict[str, Any]]
+    ) -> list[Message]:
         """Store the turn's ``messages`` after those of the history not written yet (the user's:
         held back until the model's first answer, the two are one transaction — a turn's
         first durable step, before any tool runs or the caller reads an answer). The history
@@ -771,7 +892,9 @@ class AgentLoop:
         if not unsaved and not messages:
             return []
         try:
-            saved = await self.messages.append(sid, tenant_id, setup.bot, [*unsaved, *messages], setup.next_seq or None)  # fmt: skip
+            saved = await self.messages.append(
+                sid, tenant_id, setup.bot, [*unsaved, *messages], setup.next_seq or None
+            )
         except ConflictError:  # the number is taken: someone wrote since the history was read
             if unsaved and setup.kept:
                 raise _StaleHistory from None
@@ -796,7 +919,9 @@ class AgentLoop:
             # is logged and counted under its code, never raised over it
             code = "unavailable" if is_unavailable(exc) else "internal"
             metrics.UNSTORED_MESSAGES.labels(code=code).inc()
-            log.warning("the user's message of session %s was not stored (%s)", sid, code, exc_info=True)  # fmt: skip
+            log.warning(
+                "the user's message of session %s was not stored (%s)", sid, code, exc_info=True
+            )
 
 
 class ProviderClients:
@@ -813,9 +938,14 @@ class ProviderClients:
     def get(self, config: ProviderConfig) -> Provider:
         guard, extra = config.egress or (None, None)
         key = (
-            config.kind, config.base_url, hashlib.sha256((config.api_key or "").encode()).hexdigest(),
-            id(guard), repr(extra), config.timeout_s, config.max_retries,
-        )  # fmt: skip
+            config.kind,
+            config.base_url,
+            hashlib.sha256((config.api_key or "").encode()).hexdigest(),
+            id(guard),
+            repr(extra),
+            config.timeout_s,
+            config.max_retries,
+        )
         client = self._clients.get(key)
         if client is None:
             client = self._clients[key] = make_provider(config)
@@ -861,7 +991,8 @@ def _check_answers(
         ):
             problems.append(
                 FieldError(
-                    f"call {call_id!r} waits for an approval: send {{call_id, approved, reason?}} and nothing else",
+                    f"call {call_id!r} waits for an approval: send {{call_id, approved, reason?}} "
+                    "and nothing else",
                     field=f"[{i}]",
                 )
             )
@@ -870,7 +1001,8 @@ def _check_answers(
         ):
             problems.append(
                 FieldError(
-                    f"call {call_id!r} is a browser action: send its outcome {{call_id, success, result | error}}",
+                    f"call {call_id!r} is a browser action: send its outcome {{call_id, success, "
+                    "result | error}}",
                     field=f"[{i}]",
                 )
             )
@@ -899,7 +1031,11 @@ def tool_text(envelope: dict[str, Any]) -> str:
     """What the model reads of a call: the result's JSON, or the failure's ``modelMessage``."""
     if envelope.get("success"):
         return orjson.dumps(envelope.get("result")).decode()
-    return str(envelope.get("modelMessage") or (envelope.get("error") or {}).get("message") or "the tool failed")  # fmt: skip
+    return str(
+        envelope.get("modelMessage")
+        or (envelope.get("error") or {}).get("message")
+        or "the tool failed"
+    )
 
 
 def _bot_model(name: str, agent: dict[str, Any]) -> BotModel:
@@ -910,6 +1046,11 @@ def _bot_model(name: str, agent: dict[str, Any]) -> BotModel:
     provider, model = agent["model"].split("/", 1)
     round_provider, round_model = (agent.get("tool_round_model") or agent["model"]).split("/", 1)
     return BotModel(
-        provider, model, round_provider, round_model, agent.get("max_rounds") or DEFAULT_ROUNDS,
-        agent.get("max_context_tokens") or DEFAULT_CONTEXT_TOKENS, agent.get("system_prompt"),
-    )  # fmt: skip
+        provider,
+        model,
+        round_provider,
+        round_model,
+        agent.get("max_rounds") or DEFAULT_ROUNDS,
+        agent.get("max_context_tokens") or DEFAULT_CONTEXT_TOKENS,
+        agent.get("system_prompt"),
+    )

@@ -209,9 +209,11 @@ def _raised(exc: Exception) -> ProviderError:
     """The SDK's error as a stable code: never a 500, never the key."""
     timeout = (openai.APITimeoutError, anthropic.APITimeoutError)
     auth = (
-        openai.AuthenticationError, openai.PermissionDeniedError,
-        anthropic.AuthenticationError, anthropic.PermissionDeniedError,
-    )  # fmt: skip
+        openai.AuthenticationError,
+        openai.PermissionDeniedError,
+        anthropic.AuthenticationError,
+        anthropic.PermissionDeniedError,
+    )
     if isinstance(exc, timeout):
         return ProviderError("provider_timeout", "the model provider did not answer in time")
     if isinstance(exc, auth):
@@ -262,10 +264,12 @@ _CHAT, _RESPONSES = "/chat/completions", "/responses"
 
 def _openai(config: ProviderConfig) -> openai.AsyncOpenAI:
     return openai.AsyncOpenAI(
-        api_key=config.api_key or "none", base_url=config.base_url,
-        timeout=config.timeout_s, max_retries=config.max_retries,
+        api_key=config.api_key or "none",
+        base_url=config.base_url,
+        timeout=config.timeout_s,
+        max_retries=config.max_retries,
         http_client=_client(config, HTTPX2),
-    )  # fmt: skip
+    )
 
 
 class OpenAIChat:
@@ -292,12 +296,14 @@ class OpenAIChat:
                                 "name": c["name"],
                                 "arguments": json.dumps(c["arguments"]),
                             },
-                        }  # fmt: skip
+                        }
                         for c in m["tool_calls"]
                     ]
                 out.append(entry)
             elif m["role"] == "tool":
-                out.append({"role": "tool", "tool_call_id": m["tool_call_id"], "content": m["content"]})  # fmt: skip
+                out.append(
+                    {"role": "tool", "tool_call_id": m["tool_call_id"], "content": m["content"]}
+                )
             else:
                 out.append({"role": "user", "content": m["content"]})
         return out
@@ -332,9 +338,12 @@ class OpenAIChat:
     async def _stream(self, kwargs: dict[str, Any], out: _Output) -> Reply:
         body = {**kwargs, "stream": True, "stream_options": {"include_usage": True}}
         stream = await self.client.post(
-            _CHAT, body=body, cast_to=ChatCompletion, stream=True,
+            _CHAT,
+            body=body,
+            cast_to=ChatCompletion,
+            stream=True,
             stream_cls=openai.AsyncStream[ChatCompletionChunk],
-        )  # fmt: skip
+        )
         calls: dict[int, dict[str, Any]] = {}
         usage = Usage()
         finished = False
@@ -393,9 +402,22 @@ class OpenAIResponses:
                 if m.get("content"):
                     out.append({"role": "assistant", "content": m["content"]})
                 for c in m.get("tool_calls") or ():
-                    out.append({"type": "function_call", "call_id": c["id"], "name": c["name"], "arguments": json.dumps(c["arguments"])})  # fmt: skip
+                    out.append(
+                        {
+                            "type": "function_call",
+                            "call_id": c["id"],
+                            "name": c["name"],
+                            "arguments": json.dumps(c["arguments"]),
+                        }
+                    )
             elif m["role"] == "tool":
-                out.append({"type": "function_call_output", "call_id": m["tool_call_id"], "output": m["content"]})  # fmt: skip
+                out.append(
+                    {
+                        "type": "function_call_output",
+                        "call_id": m["tool_call_id"],
+                        "output": m["content"],
+                    }
+                )
             else:
                 out.append({"role": "user", "content": m["content"]})
         return out
@@ -416,7 +438,9 @@ class OpenAIResponses:
             kwargs["tools"] = tools
         with _translated():
             if on_text is None:
-                return self._reply(await self.client.post(_RESPONSES, body=kwargs, cast_to=OpenAIResponse))  # fmt: skip
+                return self._reply(
+                    await self.client.post(_RESPONSES, body=kwargs, cast_to=OpenAIResponse)
+                )
             return await self._stream(kwargs, _Output(max_bytes, on_text))
 
     async def _stream(self, kwargs: dict[str, Any], out: _Output) -> Reply:
@@ -457,19 +481,22 @@ class OpenAIResponses:
         if response.usage is not None:
             details = getattr(response.usage, "input_tokens_details", None)
             usage = Usage(
-                response.usage.input_tokens or 0, response.usage.output_tokens or 0,
+                response.usage.input_tokens or 0,
+                response.usage.output_tokens or 0,
                 getattr(details, "cached_tokens", 0) or 0,
-            )  # fmt: skip
+            )
         return Reply("".join(text), calls, usage)
 
 
 class AnthropicMessages:
     def __init__(self, config: ProviderConfig) -> None:
         self.client = anthropic.AsyncAnthropic(
-            api_key=config.api_key or "none", base_url=config.base_url,
-            timeout=config.timeout_s, max_retries=config.max_retries,
+            api_key=config.api_key or "none",
+            base_url=config.base_url,
+            timeout=config.timeout_s,
+            max_retries=config.max_retries,
             http_client=_client(config, HTTPX2),
-        )  # fmt: skip
+        )
 
     async def close(self) -> None:
         await self.client.close()
@@ -484,12 +511,23 @@ class AnthropicMessages:
                 if m.get("content"):
                     blocks.append({"type": "text", "text": m["content"]})
                 for c in m.get("tool_calls") or ():
-                    blocks.append({"type": "tool_use", "id": c["id"], "name": c["name"], "input": c["arguments"]})  # fmt: skip
+                    blocks.append(
+                        {
+                            "type": "tool_use",
+                            "id": c["id"],
+                            "name": c["name"],
+                            "input": c["arguments"],
+                        }
+                    )
                 out.append(
                     {"role": "assistant", "content": blocks or [{"type": "text", "text": ""}]}
                 )
             elif m["role"] == "tool":
-                block = {"type": "tool_result", "tool_use_id": m["tool_call_id"], "content": m["content"]}  # fmt: skip
+                block = {
+                    "type": "tool_result",
+                    "tool_use_id": m["tool_call_id"],
+                    "content": m["content"],
+                }
                 if m.get("is_error"):
                     block["is_error"] = True
                 if out and out[-1]["role"] == "user" and isinstance(out[-1]["content"], list):
@@ -510,8 +548,10 @@ class AnthropicMessages:
         max_bytes: int | None = None,
     ) -> Reply:
         kwargs: dict[str, Any] = {
-            "model": model, "max_tokens": MAX_TOKENS, "messages": self.messages(history),
-        }  # fmt: skip
+            "model": model,
+            "max_tokens": MAX_TOKENS,
+            "messages": self.messages(history),
+        }
         if system:
             kwargs["system"] = system
         if tools:
@@ -524,7 +564,11 @@ class AnthropicMessages:
     @staticmethod
     def _reply(message: Any) -> Reply:
         text = "".join(b.text for b in message.content if b.type == "text")
-        calls = [ToolCall(b.id, b.name, dict(b.input or {})) for b in message.content if b.type == "tool_use"]  # fmt: skip
+        calls = [
+            ToolCall(b.id, b.name, dict(b.input or {}))
+            for b in message.content
+            if b.type == "tool_use"
+        ]
         return Reply(text, calls, _anthropic_usage(message.usage))
 
     async def _stream(self, kwargs: dict[str, Any], out: _Output) -> Reply:
@@ -557,7 +601,10 @@ class AnthropicMessages:
             await stream.close()
         if not stopped:
             raise StreamEnded()
-        calls = [ToolCall(b["id"], b["name"], _arguments(b["json"] or "{}")) for _, b in sorted(blocks.items())]  # fmt: skip
+        calls = [
+            ToolCall(b["id"], b["name"], _arguments(b["json"] or "{}"))
+            for _, b in sorted(blocks.items())
+        ]
         return out.reply(calls, usage)
 
 
@@ -578,7 +625,8 @@ class Gemini:
 
         self.types = types
         options = types.HttpOptions(
-            base_url=config.base_url, timeout=int(config.timeout_s * 1000),
+            base_url=config.base_url,
+            timeout=int(config.timeout_s * 1000),
             retry_options=types.HttpRetryOptions(attempts=config.max_retries + 1),
             httpx_async_client=_client(config, HTTPX),
             # the SDK makes a synchronous client and a websocket context as well, each loading
@@ -586,7 +634,7 @@ class Gemini:
             # async, through the guard), so it gets a client that refuses and the shared context
             httpx_client=_no_sync_client() if config.egress is not None else None,
             async_client_args={"ssl": tls.context(HTTPX)},
-        )  # fmt: skip
+        )
         self.client = genai.Client(api_key=config.api_key or "none", http_options=options)
 
     async def close(self) -> None:
@@ -603,7 +651,7 @@ class Gemini:
                         function_call=t.FunctionCall(
                             id=c["id"], name=c["name"], args=c["arguments"]
                         )
-                    )  # fmt: skip
+                    )
                     for c in m.get("tool_calls") or ()
                 ]
                 out.append(t.Content(role="model", parts=parts or [t.Part(text="")]))
@@ -612,10 +660,23 @@ class Gemini:
                     value = json.loads(m["content"])
                 except ValueError:
                     value = None
-                response = value if isinstance(value, dict) else {"result": value if value is not None else m["content"]}  # fmt: skip
-                part = t.Part(function_response=t.FunctionResponse(id=m["tool_call_id"], name=m["name"], response=response))  # fmt: skip
+                response = (
+                    value
+                    if isinstance(value, dict)
+                    else {"result": value if value is not None else m["content"]}
+                )
+                part = t.Part(
+                    function_response=t.FunctionResponse(
+                        id=m["tool_call_id"], name=m["name"], response=response
+                    )
+                )
                 previous = out[-1] if out else None
-                if previous is not None and previous.role == "user" and previous.parts and previous.parts[0].function_response:  # fmt: skip
+                if (
+                    previous is not None
+                    and previous.role == "user"
+                    and previous.parts
+                    and previous.parts[0].function_response
+                ):
                     previous.parts.append(part)
                 else:
                     out.append(t.Content(role="user", parts=[part]))
@@ -643,7 +704,9 @@ class Gemini:
         contents = self.contents(history)
         try:
             if on_text is None:
-                response = await self.client.aio.models.generate_content(model=model, contents=contents, config=config)  # fmt: skip
+                response = await self.client.aio.models.generate_content(
+                    model=model, contents=contents, config=config
+                )
                 return self._reply([response])
             return await self._stream(model, contents, config, _Output(max_bytes, on_text))
         except errors.APIError as exc:
@@ -655,7 +718,9 @@ class Gemini:
                 "provider_error", f"the model provider answered {exc.code}: {_said(exc.message)}"
             ) from None
         except TRANSPORT_TIMEOUTS:
-            raise ProviderError("provider_timeout", "the model provider did not answer in time") from None  # fmt: skip
+            raise ProviderError(
+                "provider_timeout", "the model provider did not answer in time"
+            ) from None
         except TRANSPORT_ERRORS as exc:  # refused by the egress guard, connection lost, …
             raise ProviderError(
                 "provider_error", f"the model provider failed: {_said(exc)}"
@@ -709,10 +774,20 @@ class Gemini:
                         text.append(part.text)
                     if part.function_call is not None:
                         call = part.function_call
-                        calls.append(ToolCall(call.id or f"call_{len(calls)}", call.name or "", dict(call.args or {})))  # fmt: skip
+                        calls.append(
+                            ToolCall(
+                                call.id or f"call_{len(calls)}",
+                                call.name or "",
+                                dict(call.args or {}),
+                            )
+                        )
             meta = chunk.usage_metadata
             if meta is not None and meta.prompt_token_count is not None:
-                usage = Usage(meta.prompt_token_count or 0, meta.candidates_token_count or 0, meta.cached_content_token_count or 0)  # fmt: skip
+                usage = Usage(
+                    meta.prompt_token_count or 0,
+                    meta.candidates_token_count or 0,
+                    meta.cached_content_token_count or 0,
+                )
         return Reply("".join(text), calls, usage)
 
 

@@ -17,7 +17,8 @@ from starlette.types import Message, Receive, Scope, Send
 ROOT = Path(__file__).resolve().parents[1] / "console"
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors "
+    "'none'"
 )
 HEADERS = {
     "Content-Security-Policy": POLICY,

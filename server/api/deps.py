@@ -7,7 +7,7 @@ import hmac
 import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -163,7 +163,8 @@ async def authenticate(runtime: Runtime, store: Store, token: str) -> Principal:
     if key.last_used_at is None or now - key.last_used_at > touch_after:
         await store.keys.touch(key.id, now)
         key.last_used_at = now
-    return Principal(key_id=key.id, role=key.role, tenant_id=key.tenant_id)  # type: ignore[arg-type]
+    role = cast(Role, key.role)  # the column holds only the roles a key is made with
+    return Principal(key_id=key.id, role=role, tenant_id=key.tenant_id)
 
 
 PrincipalDep = Annotated[Principal, Depends(get_principal)]

@@ -110,7 +110,9 @@ class DirectDoor:
             query = _query(request)
             fmt = _format(query.get("format"))
             call = await _parsed(CallBody, request, body)
-            return await self.answer_call(sid, call, principal, runtime, store, query.get("tenant"), fmt)  # fmt: skip
+            return await self.answer_call(
+                sid, call, principal, runtime, store, query.get("tenant"), fmt
+            )
 
     async def _message(self, request: Request, sid: str, body: bytes | None) -> Any:
         """As the route: the caller in a unit of work of its own, over before the turn (which
@@ -120,7 +122,9 @@ class DirectDoor:
         async with unit_of_work(runtime) as store:
             principal = await _caller(runtime, store, token, request)
         message = await _parsed(MessageBody, request, body)
-        return await self.send_message(sid, message, principal, runtime, _query(request).get("tenant"))  # fmt: skip
+        return await self.send_message(
+            sid, message, principal, runtime, _query(request).get("tenant")
+        )
 
 
 async def _caller(runtime: Any, store: Any, token: str, request: Request) -> Any:

@@ -39,7 +39,7 @@ MCP_PATH: dict[str, Any] = {
                 "application/json": {
                     "schema": {"type": "object", "description": "a JSON-RPC 2.0 message"}
                 }
-            },  # fmt: skip
+            },
         },
         "responses": {
             "200": {

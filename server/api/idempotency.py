@@ -46,9 +46,14 @@ class Idempotent:
             response.background = BackgroundTask(self._release)
             return response
         response.background = BackgroundTask(
-            self.keys.keep, self.principal.key_id, self.scope, self.key, response.status_code,
-            bytes(response.body), response.media_type or "application/json",
-        )  # fmt: skip
+            self.keys.keep,
+            self.principal.key_id,
+            self.scope,
+            self.key,
+            response.status_code,
+            bytes(response.body),
+            response.media_type or "application/json",
+        )
         response.headers["Idempotency-Key"] = self.key
         return response
 
@@ -83,9 +88,11 @@ async def answer_once(
         raise ConflictError("a request with this Idempotency-Key is still running; retry shortly")
     if claim.outcome == "replay":
         return Response(
-            claim.response or b"", status_code=claim.status or 200, media_type=claim.media_type,
+            claim.response or b"",
+            status_code=claim.status or 200,
+            media_type=claim.media_type,
             headers={"Idempotency-Key": key, "Idempotent-Replayed": "true"},
-        )  # fmt: skip
+        )
     slot = Idempotent(keys, principal, scope, key)
     try:
         response = await produce()

@@ -20,7 +20,8 @@ NUL_OK = frozenset({"arguments", "result", "variables", "params"})
 
 
 class BodyLimitMiddleware:
-    """Buffers request bodies up to ``max_bytes``; past that, answers 413 without calling the app."""
+    """Buffers request bodies up to ``max_bytes``; past that, answers 413 without calling the
+    app."""
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
@@ -140,10 +141,17 @@ async def _problem(
     scope: Scope, send: Send, status: int, code: str, title: str, detail: str, **extra: Any
 ) -> None:
     """A problem+json answer sent before any route runs (so without FastAPI's handlers)."""
-    payload = json.dumps({
-        "type": f"https://quiver.dev/problems/{code}", "title": title, "status": status,
-        "code": code, "detail": detail, "instance": scope.get("path"), **extra,
-    }).encode()  # fmt: skip
+    payload = json.dumps(
+        {
+            "type": f"https://quiver.dev/problems/{code}",
+            "title": title,
+            "status": status,
+            "code": code,
+            "detail": detail,
+            "instance": scope.get("path"),
+            **extra,
+        }
+    ).encode()
     headers = [
         (b"content-type", b"application/problem+json"),
         (b"content-length", str(len(payload)).encode()),

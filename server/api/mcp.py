@@ -167,16 +167,21 @@ class QuiverMcp:
         self.server: Server[Any] = _Server(
             "quiver",
             version="0.1.0",
-            instructions="Tools of a Quiver bot. Failures come back as tool results the model can read.",
+            instructions=(
+                "Tools of a Quiver bot. Failures come back as tool results the model can read."
+            ),
             get_tool_input_schema=self._input_schema,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
             on_subscriptions_listen=self._listen,
         )
         self.manager = SessionManager(
-            app=self.server, security_settings=None, session_idle_timeout=idle_s,
-            per_key=per_key, per_tenant=per_tenant,
-        )  # fmt: skip
+            app=self.server,
+            security_settings=None,
+            session_idle_timeout=idle_s,
+            per_key=per_key,
+            per_tenant=per_tenant,
+        )
         self.manager.on_discard.append(self._forget)
         # handshake-era clients get list_changed from their `initialized` on
         self.server.add_notification_handler(
@@ -237,7 +242,8 @@ class QuiverMcp:
                 metadata = f"{_base_url(scope)}{RESOURCE_METADATA}"
                 response.headers["WWW-Authenticate"] = (
                     f'Bearer resource_metadata="{metadata}", error="invalid_token", '
-                    'error_description="an agent key of a Quiver tenant is needed; OAuth is not offered"'
+                    'error_description="an agent key of a Quiver tenant is needed; OAuth is not '
+                    'offered"'
                 )
             await response(scope, receive, send)
             return
@@ -347,7 +353,9 @@ class QuiverMcp:
         state = await load_state(runtime.services, store, tenant, sid)
         return state, runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
 
-    async def _new_session(self, key: tuple[str, str, str], tenant: str, bot: str, actor: str) -> str:  # fmt: skip
+    async def _new_session(
+        self, key: tuple[str, str, str], tenant: str, bot: str, actor: str
+    ) -> str:
         """The client's Quiver session, created once however many of its first requests race:
         committed in its own unit of work before any request may use it (a request that saw
         it uncommitted found no session)."""

@@ -22,7 +22,10 @@ ERRORS = {
     "412": "`If-Match` names a version another writer has replaced (`version_conflict`)",
     "413": "Request body too large (`payload_too_large`)",
     "422": "Invalid input; `errors` names each field (`validation_error`, `load_timeout`)",
-    "429": "Too many streams, sessions or requests, or a daily quota used up (`too_many_streams`, `too_many_sessions`, `rate_limited`, `quota_exceeded`); see `Retry-After`",
+    "429": (
+        "Too many streams, sessions or requests, or a daily quota used up (`too_many_streams`, "
+        "`too_many_sessions`, `rate_limited`, `quota_exceeded`); see `Retry-After`"
+    ),
     "500": "A bug (`internal`); the server log has the details",
     "502": "The model provider failed or refused the key (`provider_error`, `provider_auth`)",
     "504": "The model provider did not answer in time (`provider_timeout`)",
@@ -60,9 +63,11 @@ def install(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = get_openapi(
-                title=app.title, version=app.version, description=app.description,
+                title=app.title,
+                version=app.version,
+                description=app.description,
                 routes=app.routes,
-            )  # fmt: skip
+            )
             schema = with_problems(schema)
             schema["paths"]["/mcp"] = MCP_PATH  # its answers are JSON-RPC, not problem+json
             app.openapi_schema = schema

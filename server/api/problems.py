@@ -53,9 +53,11 @@ async def _quiver_error(request: Request, exc: Exception) -> JSONResponse:
 async def _unavailable(request: Request, exc: Exception) -> JSONResponse:
     full = "full" in str(exc).lower()  # SQLite: "database or disk is full"
     unavailable_log.warning(
-        "database unavailable on %s %s: %s", request.method, request.url.path,
+        "database unavailable on %s %s: %s",
+        request.method,
+        request.url.path,
         str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__,
-    )  # fmt: skip
+    )
     error = UnavailableError(
         "the database's disk is full; nothing was changed"
         if full
@@ -86,9 +88,11 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = {
-        400: "malformed_json", 404: "not_found", 405: "method_not_allowed",
+        400: "malformed_json",
+        404: "not_found",
+        405: "method_not_allowed",
         413: "payload_too_large",
-    }.get(exc.status_code, "internal")  # fmt: skip
+    }.get(exc.status_code, "internal")
     return problem(exc.status_code, code, str(exc.detail), str(exc.detail), request.url.path)
 
 

@@ -137,7 +137,9 @@ class CallBody(Strict):
 
 class ActionsBody(Strict):
     actions: Any = Field(
-        description="the session's browser actions (replaces the set): name, description, parameters",
+        description=(
+            "the session's browser actions (replaces the set): name, description, parameters"
+        ),
         examples=[[{"name": "open_cart", "description": "Show the cart", "parameters": {}}]],
     )
 
@@ -167,25 +169,48 @@ class ToolPin(Strict):
     )
 
 
-SkillName = Literal["qa", "search", "classify", "recommend", "leads", "forms", "appointments", "memory"]  # fmt: skip
+SkillName = Literal[
+    "qa", "search", "classify", "recommend", "leads", "forms", "appointments", "memory"
+]
 
 
 class SkillSettings(Strict):
     """One skill's settings on a bot; each skill reads the ones that concern it."""
 
-    dataset: str | None = Field(default=None, pattern=TOOL_NAME, description="the data set (default: the tenant's only one of the kind)")  # fmt: skip
+    dataset: str | None = Field(
+        default=None,
+        pattern=TOOL_NAME,
+        description="the data set (default: the tenant's only one of the kind)",
+    )
     top_k: int | None = Field(default=None, ge=1, le=50, description="results per call")
     field_weights: dict[str, Annotated[float, Field(gt=0, le=100)]] | None = Field(
         default=None,
         max_length=32,
-        description="search, recommend: weight per catalog field (unlisted fields: not searched)",  # fmt: skip
+        description="search, recommend: weight per catalog field (unlisted fields: not searched)",
         examples=[{"title": 3, "body": 1}],
     )
-    lang: str | None = Field(default=None, max_length=16, description="classify: the texts' language when the call gives none")  # fmt: skip
-    webhook_url: str | None = Field(default=None, pattern=r"^https?://", max_length=2000, description="leads: the CRM webhook each lead is POSTed to (through the egress guard)")  # fmt: skip
-    forms: list[Annotated[str, Field(pattern=TOOL_NAME)]] | None = Field(default=None, max_length=100, description="forms: the forms this bot may submit (default: all)")  # fmt: skip
-    calendar: str | None = Field(default=None, pattern=TOOL_NAME, description="appointments: the calendar")  # fmt: skip
-    sessions: int | None = Field(default=None, ge=1, le=200, description="memory: how many earlier sessions to search")  # fmt: skip
+    lang: str | None = Field(
+        default=None,
+        max_length=16,
+        description="classify: the texts' language when the call gives none",
+    )
+    webhook_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://",
+        max_length=2000,
+        description="leads: the CRM webhook each lead is POSTed to (through the egress guard)",
+    )
+    forms: list[Annotated[str, Field(pattern=TOOL_NAME)]] | None = Field(
+        default=None,
+        max_length=100,
+        description="forms: the forms this bot may submit (default: all)",
+    )
+    calendar: str | None = Field(
+        default=None, pattern=TOOL_NAME, description="appointments: the calendar"
+    )
+    sessions: int | None = Field(
+        default=None, ge=1, le=200, description="memory: how many earlier sessions to search"
+    )
 
 
 class BotBody(Strict):
@@ -194,7 +219,8 @@ class BotBody(Strict):
         ...,
         max_length=10_000,
         description="tool names, or `{name, version}` to pin a version (staged rollout: a new "
-        "version reaches only the bots that follow the newest); null = every visible tool, [] = none",
+        "version reaches only the bots that follow the newest); null = every visible tool, [] = "
+        "none",
         examples=[["check_order", {"name": "lookup", "version": 3}]],
     )
     intents: dict[str, list[str]] | None = Field(
@@ -206,7 +232,9 @@ class BotBody(Strict):
         default=None,
         pattern=MODEL_REF,
         max_length=200,
-        description="the model the agent loop answers with: `provider/model` (a provider of the tenant)",
+        description=(
+            "the model the agent loop answers with: `provider/model` (a provider of the tenant)"
+        ),
         examples=["openai/gpt-4.1-mini"],
     )
     tool_round_model: str | None = Field(
@@ -215,7 +243,9 @@ class BotBody(Strict):
         max_length=200,
         description="a cheaper model for the rounds that only dispatch tools (default: `model`)",
     )
-    max_rounds: int | None = Field(default=None, ge=1, le=20, description="tool rounds per turn (default 5)")  # fmt: skip
+    max_rounds: int | None = Field(
+        default=None, ge=1, le=20, description="tool rounds per turn (default 5)"
+    )
     max_context_tokens: int | None = Field(
         default=None,
         ge=1000,
@@ -254,20 +284,22 @@ class BotBody(Strict):
         '"dataset": <samples data set>, "threshold": 0.5} (the classify_text skill\'s model)',
     )
     idle_timeout_s: int | None = Field(
-        default=None, ge=10, le=30 * 86_400,
+        default=None,
+        ge=10,
+        le=30 * 86_400,
         description="a session idle this long is ended (reason `idle`); null: never",
-    )  # fmt: skip
+    )
     system_prompt: str | None = Field(default=None, max_length=20_000)
     skills: dict[SkillName, SkillSettings] | None = Field(
         default=None,
-        description="the built-in skills this bot uses and their settings; a configured skill's tools "
-        "join the bot's snapshot when the tenant may use them (shared tools)",
+        description="the built-in skills this bot uses and their settings; a configured skill's "
+        "tools join the bot's snapshot when the tenant may use them (shared tools)",
         examples=[
             {
                 "qa": {"dataset": "faq", "top_k": 3},
                 "search": {"dataset": "products", "field_weights": {"title": 3, "body": 1}},
             }
-        ],  # fmt: skip
+        ],
     )
     max_tools: int | None = Field(
         default=None,
@@ -297,9 +329,13 @@ class BotBody(Strict):
         if self.tools is None:
             return None
         return [
-            item if isinstance(item, str) else item.name if item.version is None else item.model_dump()
+            item
+            if isinstance(item, str)
+            else item.name
+            if item.version is None
+            else item.model_dump()
             for item in self.tools
-        ]  # fmt: skip
+        ]
 
     def pins(self) -> list[tuple[int, ToolPin]]:
         return [
@@ -338,12 +374,19 @@ def iso(value: datetime | None) -> str | None:
 def call_public(c: Any, *, logs: bool = False) -> dict[str, Any]:
     """A logged tool call (``ToolCallRow``); its own log lines with ``logs``."""
     out = {
-        "call_id": c.call_id, "at": iso(c.at), "tool": c.tool, "version": c.version,
-        "kind": c.kind, "arguments": c.arguments, "success": c.success,
-        "latency_ms": c.latency_ms, "cached": c.cached, "message_id": c.message_id,
+        "call_id": c.call_id,
+        "at": iso(c.at),
+        "tool": c.tool,
+        "version": c.version,
+        "kind": c.kind,
+        "arguments": c.arguments,
+        "success": c.success,
+        "latency_ms": c.latency_ms,
+        "cached": c.cached,
+        "message_id": c.message_id,
         "error": {"code": c.error_code, "message": c.error_message} if c.error_code else None,
         "result": orjson.loads(c.result) if _json_text(c.result) else c.result,
-    }  # fmt: skip
+    }
     if logs:
         out = {"id": c.id, "session_id": c.session_id, "test": c.test, **out, "logs": c.logs or []}
     return out
@@ -368,20 +411,32 @@ def tenant_public(row: TenantRow) -> dict[str, Any]:
 
 def key_public(row: ApiKeyRow) -> dict[str, Any]:
     return {
-        "id": row.id, "tenant": row.tenant_id, "role": row.role, "label": row.label,
-        "created_at": iso(row.created_at), "last_used_at": iso(row.last_used_at), "revoked_at": iso(row.revoked_at),
-    }  # fmt: skip
+        "id": row.id,
+        "tenant": row.tenant_id,
+        "role": row.role,
+        "label": row.label,
+        "created_at": iso(row.created_at),
+        "last_used_at": iso(row.last_used_at),
+        "revoked_at": iso(row.revoked_at),
+    }
 
 
 def tool_public(tool: ToolRow, version: ToolVersionRow) -> dict[str, Any]:
     """A tool as its developers see it: source and config, secrets masked."""
     out: dict[str, Any] = {
-        "name": tool.name, "kind": version.kind, "sandbox": version.sandbox,
-        "description": version.description, "parameters": version.parameters, "metadata": version.meta,
-        "version": version.version, "enabled": tool.enabled, "content_hash": version.content_hash,
+        "name": tool.name,
+        "kind": version.kind,
+        "sandbox": version.sandbox,
+        "description": version.description,
+        "parameters": version.parameters,
+        "metadata": version.meta,
+        "version": version.version,
+        "enabled": tool.enabled,
+        "content_hash": version.content_hash,
         "origin": "global" if tool.tenant_id == "*" else "tenant",
-        "created_at": iso(tool.created_at), "updated_at": iso(tool.updated_at),
-    }  # fmt: skip
+        "created_at": iso(tool.created_at),
+        "updated_at": iso(tool.updated_at),
+    }
     if version.kind in ("python", "javascript"):
         out["source"] = version.source
     elif version.kind == "wasm":
@@ -390,17 +445,24 @@ def tool_public(tool: ToolRow, version: ToolVersionRow) -> dict[str, Any]:
     elif version.kind == "webhook":
         webhook = version.webhook or {}
         out.update(
-            webhook_url=webhook.get("url"), method=webhook.get("method"), headers=webhook.get("headers", {}),
-            timeout_ms=webhook.get("timeout_ms"), auth_header=mask(version.auth_header_ct),
-        )  # fmt: skip
+            webhook_url=webhook.get("url"),
+            method=webhook.get("method"),
+            headers=webhook.get("headers", {}),
+            timeout_ms=webhook.get("timeout_ms"),
+            auth_header=mask(version.auth_header_ct),
+        )
     return out
 
 
 def version_public(row: ToolVersionRow) -> dict[str, Any]:
     return {
-        "version": row.version, "kind": row.kind, "description": row.description,
-        "content_hash": row.content_hash, "created_at": iso(row.created_at), "created_by": row.created_by,
-    }  # fmt: skip
+        "version": row.version,
+        "kind": row.kind,
+        "description": row.description,
+        "content_hash": row.content_hash,
+        "created_at": iso(row.created_at),
+        "created_by": row.created_by,
+    }
 
 
 def bot_public(row: BotRow) -> dict[str, Any]:
@@ -421,11 +483,24 @@ class OpenApiImport(Strict):
 
     document: dict[str, Any] | None = None
     source: str | None = Field(default=None, max_length=5 * 1024 * 1024)
-    operations: list[str] | None = Field(default=None, max_length=1000, description="operationIds to import")  # fmt: skip
-    tags: list[str] | None = Field(default=None, max_length=100, description="import the operations with these tags")  # fmt: skip
-    server: str | None = Field(default=None, max_length=2000, description="base URL (default: the document's first server)")  # fmt: skip
-    credentials: dict[str, str] = Field(default_factory=dict, description="security scheme name → credential; kept as each tool's encrypted auth header")  # fmt: skip
-    prefix: str = Field(default="", pattern=r"^([A-Za-z][A-Za-z0-9_]{0,15})?$", description="put before every tool name")  # fmt: skip
+    operations: list[str] | None = Field(
+        default=None, max_length=1000, description="operationIds to import"
+    )
+    tags: list[str] | None = Field(
+        default=None, max_length=100, description="import the operations with these tags"
+    )
+    server: str | None = Field(
+        default=None, max_length=2000, description="base URL (default: the document's first server)"
+    )
+    credentials: dict[str, str] = Field(
+        default_factory=dict,
+        description="security scheme name → credential; kept as each tool's encrypted auth header",
+    )
+    prefix: str = Field(
+        default="",
+        pattern=r"^([A-Za-z][A-Za-z0-9_]{0,15})?$",
+        description="put before every tool name",
+    )
     timeout_ms: int = Field(default=5000, ge=100, le=60_000)
     dry_run: bool = Field(default=False, description="show what would be created; store nothing")
 
@@ -435,9 +510,13 @@ class ProviderBody(Strict):
         description="openai: Chat Completions (and every OpenAI-compatible server by base_url); "
         "openai-responses: the Responses API; anthropic: Messages; gemini: generateContent"
     )
-    base_url: str | None = Field(default=None, max_length=2000, examples=["https://api.openai.com/v1"])  # fmt: skip
+    base_url: str | None = Field(
+        default=None, max_length=2000, examples=["https://api.openai.com/v1"]
+    )
     models: list[str] = Field(default_factory=list, max_length=100)
-    api_key: str | None = Field(default=None, min_length=1, max_length=4096, description="never returned")  # fmt: skip
+    api_key: str | None = Field(
+        default=None, min_length=1, max_length=4096, description="never returned"
+    )
 
 
 class MessageBody(Strict):
@@ -449,9 +528,15 @@ def message_public(row: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"id": row.id, "seq": row.seq, "role": row.role, "content": row.content}
     if row.role == "assistant":
         out.update(
-            tool_calls=row.tool_calls or [], model=row.model, tool_round=row.tool_round,
-            usage={"input": row.input_tokens, "output": row.output_tokens, "cached": row.cached_tokens},
-        )  # fmt: skip
+            tool_calls=row.tool_calls or [],
+            model=row.model,
+            tool_round=row.tool_round,
+            usage={
+                "input": row.input_tokens,
+                "output": row.output_tokens,
+                "cached": row.cached_tokens,
+            },
+        )
     elif row.role == "tool":
         out.update(tool_call_id=row.tool_call_id, name=row.name)
     out["created_at"] = iso(row.created_at)
@@ -476,15 +561,28 @@ class EndBody(Strict):
 
 class HandoffBody(Strict):
     url: str | None = Field(default=None, max_length=2000, description="null: no announcements")
-    secret: str | None = Field(default=None, min_length=16, max_length=512, description="signs each announcement (HMAC-SHA256); never returned")  # fmt: skip
+    secret: str | None = Field(
+        default=None,
+        min_length=16,
+        max_length=512,
+        description="signs each announcement (HMAC-SHA256); never returned",
+    )
 
 
-def session_public(row: Any, messages: int | None = None, calls: int | None = None) -> dict[str, Any]:  # fmt: skip
+def session_public(
+    row: Any, messages: int | None = None, calls: int | None = None
+) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "id": row.id, "bot": row.bot, "status": row.status, "customer": row.customer,
-        "intent": row.intent, "created_at": iso(row.created_at), "ended_at": iso(row.ended_at),
-        "end_reason": row.end_reason, "handed_off_at": iso(row.handed_off_at),
-    }  # fmt: skip
+        "id": row.id,
+        "bot": row.bot,
+        "status": row.status,
+        "customer": row.customer,
+        "intent": row.intent,
+        "created_at": iso(row.created_at),
+        "ended_at": iso(row.ended_at),
+        "end_reason": row.end_reason,
+        "handed_off_at": iso(row.handed_off_at),
+    }
     if messages is not None:
         out.update(messages=messages, calls=calls)
     return out

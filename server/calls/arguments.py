@@ -55,7 +55,12 @@ def absent_nulls(value: Any, schema: Any) -> Any:
         out = {}
         for name, item in value.items():
             sub = properties.get(name, extra if isinstance(extra, dict) else None)
-            if item is None and name in properties and name not in required and not allows_null(sub):  # fmt: skip
+            if (
+                item is None
+                and name in properties
+                and name not in required
+                and not allows_null(sub)
+            ):
                 continue
             out[name] = absent_nulls(item, sub)
         return out
@@ -63,7 +68,14 @@ def absent_nulls(value: Any, schema: Any) -> Any:
         items = schema.get("items")
         if not isinstance(items, dict):
             for key in ("anyOf", "oneOf"):
-                items = next((b.get("items") for b in schema.get(key) or () if isinstance(b, dict) and "items" in b), items)  # fmt: skip
+                items = next(
+                    (
+                        b.get("items")
+                        for b in schema.get(key) or ()
+                        if isinstance(b, dict) and "items" in b
+                    ),
+                    items,
+                )
         return [absent_nulls(v, items) for v in value] if isinstance(items, dict) else value
     return value
 

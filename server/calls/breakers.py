@@ -229,7 +229,8 @@ if raw then
     redis.call('DEL', KEYS[2])
     return 'closed'
   end
-  redis.call('HSET', KEYS[1], tool, cjson.encode({s = 'open', ['until'] = now + cooldown, trial = 0}))
+  redis.call('HSET', KEYS[1], tool, cjson.encode({s = 'open', ['until'] = now + cooldown, trial =
+  0}))
   return 'opened'
 end
 if ok and redis.call('EXISTS', KEYS[2]) == 0 then return false end
@@ -256,7 +257,8 @@ if failures == 0 then
 end
 if calls >= min_calls and failures / calls >= rate then
   redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], tool, cjson.encode({s = 'open', ['until'] = now + cooldown, trial = 0}))
+  redis.call('HSET', KEYS[1], tool, cjson.encode({s = 'open', ['until'] = now + cooldown, trial =
+  0}))
   redis.call('HINCRBY', KEYS[1], '_gen', 1)
   return 'opened'
 end
@@ -299,10 +301,15 @@ class RedisBreakers:
         moved = await self._record(
             keys=[self._key(tenant), f"{self._key(tenant)}:w:{tool}"],
             args=[
-                tool, _ms(self.clock), "1" if ok else "0", int(policy.window_s * 1000),
-                policy.min_calls, policy.failure_rate, int(policy.cooldown_s * 1000),
+                tool,
+                _ms(self.clock),
+                "1" if ok else "0",
+                int(policy.window_s * 1000),
+                policy.min_calls,
+                policy.failure_rate,
+                int(policy.cooldown_s * 1000),
             ],
-        )  # fmt: skip
+        )
         return moved.decode() if moved else None
 
     async def close(self) -> None:

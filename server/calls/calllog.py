@@ -51,7 +51,8 @@ MAX_LOG_LINES = 100  # of a call's own log lines, the log keeps the last 100 …
 MAX_LOG_CHARS = 16_384  # … of at most 16 KiB together …
 MAX_LOG_LINE_CHARS = 1_000  # … each line cut at 1,000 characters
 SECRET_ASSIGNMENT = re.compile(
-    r"((?:pass(?:word)?|secret|token|api[_-]?key|auth(?:orization)?|credential)\w*[\"']?\s*[:=]\s*[\"']?)"
+    r"((?:pass(?:word)?|secret|token|api[_-]?key|auth(?:orization)?|credential)"
+    r"\w*[\"']?\s*[:=]\s*[\"']?)"
     r"(?:bearer\s+|basic\s+)?[^\s\"',;&]+",
     re.I,
 )
@@ -333,8 +334,9 @@ class CallLog:
             metrics.CALL_LOG_FAILURES.labels(reason="unavailable").inc()
             self._failures.warning(
                 "call log: the database is away, %d rows kept queued (%s)",
-                len(self._pending) + len(batch), str(exc).splitlines()[0][:200],
-            )  # fmt: skip
+                len(self._pending) + len(batch),
+                str(exc).splitlines()[0][:200],
+            )
             return batch
         self._done(batch)
         return []

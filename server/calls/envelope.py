@@ -23,16 +23,34 @@ class Code:
 CODES: dict[str, Code] = {
     # the engines'
     "tool_error": Code(True),
-    "timeout": Code(True, "Tool '{tool}' failed: it timed out. Tell the user you cannot get this information right now."),
-    "memory_limit": Code(True, "Tool '{tool}' failed: it ran out of resources. Tell the user you cannot do this right now."),
+    "timeout": Code(
+        True,
+        "Tool '{tool}' failed: it timed out. Tell the user you cannot get this information right "
+        "now.",
+    ),
+    "memory_limit": Code(
+        True,
+        "Tool '{tool}' failed: it ran out of resources. Tell the user you cannot do this right "
+        "now.",
+    ),
     "out_of_fuel": Code(True),
-    "worker_crashed": Code(False, "Tool '{tool}' failed unexpectedly. Tell the user you cannot do this right now."),
+    "worker_crashed": Code(
+        False, "Tool '{tool}' failed unexpectedly. Tell the user you cannot do this right now."
+    ),
     "trap": Code(True),
     "exit_code": Code(True),
     "malformed_output": Code(True),
-    "result_too_large": Code(True, "Tool '{tool}' failed: its result was too large. Tell the user you cannot do this right now."),
+    "result_too_large": Code(
+        True,
+        "Tool '{tool}' failed: its result was too large. Tell the user you cannot do this right "
+        "now.",
+    ),
     "load_timeout": Code(True),
-    "busy": Code(False, "Tool '{tool}' is busy. Try again in a moment, or tell the user you cannot do this right now."),
+    "busy": Code(
+        False,
+        "Tool '{tool}' is busy. Try again in a moment, or tell the user you cannot do this right "
+        "now.",
+    ),
     "host_call_error": Code(True),
     # the built-in skills'
     "not_configured": Code(False),
@@ -40,14 +58,37 @@ CODES: dict[str, Code] = {
     "invalid_input": Code(False),
     "slot_taken": Code(False),
     # the call pipeline's
-    "invalid_arguments": Code(False, "Tool '{tool}' was called with invalid arguments: {detail} Fix the arguments and call it again."),
-    "tool_not_available": Code(False, "Tool '{tool}' is not available in this conversation. Do not call it again; continue without it."),
+    "invalid_arguments": Code(
+        False,
+        "Tool '{tool}' was called with invalid arguments: {detail} Fix the arguments and call it "
+        "again.",
+    ),
+    "tool_not_available": Code(
+        False,
+        "Tool '{tool}' is not available in this conversation. Do not call it again; continue "
+        "without it.",
+    ),
     "already_done": Code(False),
-    "circuit_open": Code(False, "Tool '{tool}' has failed repeatedly and is switched off. Do not call it again; tell the user you cannot do this right now and continue without it."),
-    "browser_action": Code(False, "Tool '{tool}' runs in the user's browser, not on the server. Call it through the page's agent instead."),
+    "circuit_open": Code(
+        False,
+        "Tool '{tool}' has failed repeatedly and is switched off. Do not call it again; tell the "
+        "user you cannot do this right now and continue without it.",
+    ),
+    "browser_action": Code(
+        False,
+        "Tool '{tool}' runs in the user's browser, not on the server. Call it through the page's "
+        "agent instead.",
+    ),
     "tool_failed": Code(True, "Tool '{tool}' reported a failure: {detail}"),
-    "engine_unavailable": Code(False, "Tool '{tool}' cannot run on this server yet. Tell the user you cannot do this right now."),
-    "missing_secret": Code(False, "Tool '{tool}' is not fully configured on this server yet. Tell the user you cannot do this right now."),
+    "engine_unavailable": Code(
+        False,
+        "Tool '{tool}' cannot run on this server yet. Tell the user you cannot do this right now.",
+    ),
+    "missing_secret": Code(
+        False,
+        "Tool '{tool}' is not fully configured on this server yet. Tell the user you cannot do "
+        "this right now.",
+    ),
     "not_approved": Code(True),
     "too_many_tool_calls": Code(False),
     # the webhooks' (docs/egress.md)
@@ -58,7 +99,7 @@ CODES: dict[str, Code] = {
     "dns_error": Code(True),
     "malformed_response": Code(True),
     "too_large": Code(True),
-}  # fmt: skip
+}
 NOT_THE_TOOLS_FAULT = frozenset(name for name, code in CODES.items() if not code.tools_fault)
 MODEL_MESSAGES = {name: code.model_message for name, code in CODES.items() if code.model_message}
 DEFAULT_MESSAGE = "Tool '{tool}' failed: {detail} Tell the user you cannot do this right now."

@@ -46,12 +46,17 @@ class HttpHost:
         data = args.get("data")
         try:
             response, body = await self.guard.request(
-                method, str(args.get("url", "")), tenant=tenant,
+                method,
+                str(args.get("url", "")),
+                tenant=tenant,
                 headers={str(k): str(v) for k, v in (args.get("headers") or {}).items()},
-                params=args.get("params"), json=args.get("json"),
+                params=args.get("params"),
+                json=args.get("json"),
                 content=data if isinstance(data, str | bytes) else None,
-                timeout_s=min(float(args.get("timeout", timeout_s)), timeout_s), max_bytes=self.max_bytes, extra=extra,
-            )  # fmt: skip
+                timeout_s=min(float(args.get("timeout", timeout_s)), timeout_s),
+                max_bytes=self.max_bytes,
+                extra=extra,
+            )
         except NameNotResolved as exc:
             raise HostCallRefused(f"name not resolved: {exc}") from None
         except EgressDenied as exc:

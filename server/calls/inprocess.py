@@ -37,7 +37,9 @@ class HostModule:
 
         async def call(args: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
             if self._host is None:
-                raise ToolFailure("host_call_error", f"{self._module}.{method} is not available here")  # fmt: skip
+                raise ToolFailure(
+                    "host_call_error", f"{self._module}.{method} is not available here"
+                )
             return await self._host(self._module, method, {**(args or {}), **kwargs})
 
         return call

@@ -44,7 +44,9 @@ class Handoffs:
         self._sending: set[asyncio.Task[None]] = set()
 
     def announce(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._announce(tenant_id, sid, bot, tool, reason))  # fmt: skip
+        task = asyncio.get_running_loop().create_task(
+            self._announce(tenant_id, sid, bot, tool, reason)
+        )
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
@@ -65,16 +67,31 @@ class Handoffs:
             url, secret, egress = await store.tenants.handoff_target(tenant_id)
         if not url or self.egress is None:
             return
-        body = orjson.dumps({
-            "event": "handoff", "tenant": tenant_id, "session": sid, "bot": bot, "tool": tool,
-            "reason": reason, "at": datetime.now(UTC).isoformat(),
-        })  # fmt: skip
-        headers = {"Content-Type": "application/json", "X-Quiver-Signature": signature(secret, body)}  # fmt: skip
+        body = orjson.dumps(
+            {
+                "event": "handoff",
+                "tenant": tenant_id,
+                "session": sid,
+                "bot": bot,
+                "tool": tool,
+                "reason": reason,
+                "at": datetime.now(UTC).isoformat(),
+            }
+        )
+        headers = {
+            "Content-Type": "application/json",
+            "X-Quiver-Signature": signature(secret, body),
+        }
         try:
             response, _ = await self.egress.request(
-                "POST", url, tenant=tenant_id, headers=headers, content=body, timeout_s=10,
+                "POST",
+                url,
+                tenant=tenant_id,
+                headers=headers,
+                content=body,
+                timeout_s=10,
                 extra=Allowlist.parse(egress) if egress else None,
-            )  # fmt: skip
+            )
             if response.status_code >= 300:
                 log.warning("handoff webhook of %s answered %s", tenant_id, response.status_code)
         except (
@@ -94,9 +111,15 @@ MAX_HOOK_ATTEMPTS = 3  # runs cut short by a node's death; a hook that fails is 
 
 
 async def end_session(
-    services: Services, store: Any, tenant_id: str, sid: str, reason: str, now: datetime, *,
+    services: Services,
+    store: Any,
+    tenant_id: str,
+    sid: str,
+    reason: str,
+    now: datetime,
+    *,
     idle: bool = False,
-) -> bool:  # fmt: skip
+) -> bool:
     """End the session and queue its end hooks in this unit of work; False when it had ended
     already (an idle sweep that lost the race to another node)."""
     if idle:
@@ -109,9 +132,12 @@ async def end_session(
     tools = view.tools_for(row.bot)
     offered = services.registry.snapshot(view, row.bot).entries
     hooks = sorted(
-        e.name for e in offered
-        if e.executor == "server" and e.name in tools and tools[e.name].metadata.get("on_session_end") is True
-    )  # fmt: skip
+        e.name
+        for e in offered
+        if e.executor == "server"
+        and e.name in tools
+        and tools[e.name].metadata.get("on_session_end") is True
+    )
     if hooks:
         await store.lifecycle.queue_hooks(tenant_id, sid, hooks, now)
     return True
@@ -177,7 +203,11 @@ class SessionEndHooks:
                             },
                         )
                         result = await services.pipeline.call(store, request, tool)
-                outcome = "ok" if result.get("success") else str((result.get("error") or {}).get("code") or "failed")  # fmt: skip
+                outcome = (
+                    "ok"
+                    if result.get("success")
+                    else str((result.get("error") or {}).get("code") or "failed")
+                )
                 status = "done" if result.get("success") else "failed"
             except Exception:  # the hook's run broke (not the tool failing): said, not retried
                 metrics.BACKGROUND_FAILURES.labels(task="end_hook").inc()

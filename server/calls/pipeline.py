@@ -169,7 +169,9 @@ class CallPipeline:
                 text = disk.source
             else:
                 text = (await store.tools.stored_version(tool)).source or ""
-            source = self._sources[tool.identity] = ToolSource("javascript", "javascript", text, identity=tool.identity)  # fmt: skip
+            source = self._sources[tool.identity] = ToolSource(
+                "javascript", "javascript", text, identity=tool.identity
+            )
             self._on_error[tool.identity] = (
                 tool.on_error if tool.on_error is not None else JS_ON_ERROR.search(text) is not None
             )  # saved before versions kept it: found from the source, once
@@ -207,7 +209,9 @@ class CallPipeline:
                 self._on_error[tool.identity] = tool.on_error
             else:  # saved before versions kept it: found from the source, once
                 specs, _ = parse_tool_file(text or "")
-                self._on_error[tool.identity] = any(s.name == tool.name and s.on_error for s in specs)  # fmt: skip
+                self._on_error[tool.identity] = any(
+                    s.name == tool.name and s.on_error for s in specs
+                )
             if len(self._sources) > MAX_SOURCES:
                 self._sources.popitem(last=False)
         return Executable(tool, source, engine)
@@ -290,9 +294,11 @@ class CallPipeline:
         lease_s = 2 * timeout_ms / 1000 + CLAIM_MARGIN_S
         if not await self.claims.claim(session.id, tool.name, lease_s):
             result = envelope.failure(
-                tool.name, _ms(started), "already_done",
+                tool.name,
+                _ms(started),
+                "already_done",
                 f"{tool.name!r} runs once per conversation and has already run (or is running)",
-            )  # fmt: skip
+            )
             self._log(request, tool, result, params)
             metrics.observe_call(tool.kind, "already_done", _ms(started) / 1000)
             return result
@@ -320,9 +326,11 @@ class CallPipeline:
     ) -> dict[str, Any]:
         """The answer while a breaker holds the tool out (logged, not counted as a failure)."""
         result = envelope.failure(
-            tool.name, _ms(started), "circuit_open",
+            tool.name,
+            _ms(started),
+            "circuit_open",
             f"{tool.name!r} failed repeatedly and is switched off for now",
-        )  # fmt: skip
+        )
         arguments = params if params is not None else _declared(tool, request.arguments)
         self._log(request, tool, result, arguments)
         metrics.observe_call(tool.kind, "circuit_open", _ms(started) / 1000)
@@ -343,9 +351,14 @@ class CallPipeline:
         if not request.test:
             with self._saving:
                 await self.tracker.outcome(
-                    store, request.tenant_id, request.session, tool.name, code,
-                    tool.metadata, tool.kind,
-                )  # fmt: skip
+                    store,
+                    request.tenant_id,
+                    request.session,
+                    tool.name,
+                    code,
+                    tool.metadata,
+                    tool.kind,
+                )
         metrics.observe_call(tool.kind, code, _ms(started) / 1000)
         self._log(request, tool, result, arguments)
         return result
@@ -428,9 +441,12 @@ class CallPipeline:
         redact = Redactor(secrets)
         if redact:
             outcome = dataclasses.replace(
-                outcome, value=redact(outcome.value), message=redact(outcome.message),
-                logs=tuple(redact(list(outcome.logs))), updates=redact(outcome.updates),
-            )  # fmt: skip
+                outcome,
+                value=redact(outcome.value),
+                message=redact(outcome.message),
+                logs=tuple(redact(list(outcome.logs))),
+                updates=redact(outcome.updates),
+            )
         result = await self._wrap(executable, run, outcome, started)
         if redact:  # what on_error said with the secrets in reach
             result = redact(result)
@@ -459,7 +475,8 @@ class CallPipeline:
         outcome: RunResult,
         result: dict[str, Any],
     ) -> None:
-        """Write the call's ``update_context`` values (and ``<tool>_done``) through to the session."""
+        """Write the call's ``update_context`` values (and ``<tool>_done``) through to the
+        session."""
         updates = dict(outcome.updates)
         if result["success"] and tool.metadata.get("once_per_session"):
             updates[f"{tool.name}_done"] = True
@@ -543,7 +560,9 @@ class CallPipeline:
                 )
             if module == "llm" and method == "chat" and self.llm is not None:
                 if request is not None and request.test and not request.allow_llm:
-                    raise HostCallRefused("llm.chat is off in test runs unless the test opts in (\"llm\": true)")  # fmt: skip
+                    raise HostCallRefused(
+                        'llm.chat is off in test runs unless the test opts in ("llm": true)'
+                    )
                 llm_calls += 1
                 if llm_calls > MAX_LLM_CALLS:
                     raise HostCallRefused(f"llm.chat: at most {MAX_LLM_CALLS} calls per tool run")
@@ -562,9 +581,13 @@ class CallPipeline:
         return handle
 
     async def _skill_call(
-        self, store: CallStore, tenant: str, request: CallRequest | None, tool: ToolDef,
+        self,
+        store: CallStore,
+        tenant: str,
+        request: CallRequest | None,
+        tool: ToolDef,
         extra: Allowlist | None,
-    ) -> SkillCall:  # fmt: skip
+    ) -> SkillCall:
         """Who calls the skill, with the settings the session's bot gives it (``skills``)."""
         session = request.session if request is not None else None
         bot = session.bot if session is not None else None
@@ -572,12 +595,14 @@ class CallPipeline:
         bot_def = view.bots.get(bot) if bot is not None else None
         skills = bot_def.skills if bot_def is not None else {}
         return SkillCall(
-            tenant_id=tenant, session_id=session.id if session else None,
-            customer=session.customer if session else None, bot=bot,
+            tenant_id=tenant,
+            session_id=session.id if session else None,
+            customer=session.customer if session else None,
+            bot=bot,
             settings=(skills or {}).get(str(tool.metadata.get("skill"))),
             test=request.test if request is not None else False,
             egress=(self.http.guard, extra),
-        )  # fmt: skip
+        )
 
     def _log(
         self,
@@ -592,12 +617,22 @@ class CallPipeline:
         error = result.get("error") or {}
         lines = result.get("logs") if request.test else result.pop("logs", None)
         self.log.record(
-            tenant_id=request.tenant_id, session_id=request.session.id if request.session else None,
-            tool=tool.name, version=tool.version, kind=tool.kind, arguments=arguments,
-            result=truncate(result.get("result")), success=bool(result["success"]), latency_ms=result["executionTime"],
-            error_code=error.get("code"), error_message=error.get("message"), test=request.test,
-            cached=cached, message_id=request.message_id, logs=lines,
-        )  # fmt: skip
+            tenant_id=request.tenant_id,
+            session_id=request.session.id if request.session else None,
+            tool=tool.name,
+            version=tool.version,
+            kind=tool.kind,
+            arguments=arguments,
+            result=truncate(result.get("result")),
+            success=bool(result["success"]),
+            latency_ms=result["executionTime"],
+            error_code=error.get("code"),
+            error_message=error.get("message"),
+            test=request.test,
+            cached=cached,
+            message_id=request.message_id,
+            logs=lines,
+        )
 
 
 class _Saving:

@@ -142,11 +142,18 @@ async def call_in_session(
     tools = state.view.tools_for(state.session.bot)
     tool = tools.get(tool_name)
     request = CallRequest(
-        tenant_id=state.tenant_id, tool=tool_name, arguments=arguments, session=state.session,
-        variables=state.variables, modules=state.view.sandbox_modules,
-        egress_allow=state.view.egress_allow, trial=tool_name in state.trial, message_id=message_id,
-        test=test, no_side_effects=test,
-    )  # fmt: skip
+        tenant_id=state.tenant_id,
+        tool=tool_name,
+        arguments=arguments,
+        session=state.session,
+        variables=state.variables,
+        modules=state.view.sandbox_modules,
+        egress_allow=state.view.egress_allow,
+        trial=tool_name in state.trial,
+        message_id=message_id,
+        test=test,
+        no_side_effects=test,
+    )
     if entry is None and tool is not None and tool_name in state.inputs.open_breakers:
         return services.pipeline.circuit_open(request, tool, time.perf_counter())
     if entry is None:
@@ -232,12 +239,21 @@ async def report_browser_outcome(
     if not outcome.success:
         code = outcome.error_code if ERROR_CODE.match(outcome.error_code) else "browser_error"
     await store.calls.record(
-        tenant_id=state.tenant_id, session_id=sid, tool=outcome.tool, version=0, kind="browser",
-        arguments={}, result=truncate(outcome.result), success=outcome.success,
-        latency_ms=outcome.latency_ms, error_code=code,
-        error_message=None if outcome.success else outcome.error_message[:2000], test=False,
-        cached=False, call_id=outcome.call_id,
-    )  # fmt: skip
+        tenant_id=state.tenant_id,
+        session_id=sid,
+        tool=outcome.tool,
+        version=0,
+        kind="browser",
+        arguments={},
+        result=truncate(outcome.result),
+        success=outcome.success,
+        latency_ms=outcome.latency_ms,
+        error_code=code,
+        error_message=None if outcome.success else outcome.error_message[:2000],
+        test=False,
+        cached=False,
+        call_id=outcome.call_id,
+    )
     await services.tracker.outcome(
         store, state.tenant_id, state.session, outcome.tool, code, {}, "browser", rolling=False
     )

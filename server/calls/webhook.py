@@ -97,15 +97,22 @@ class WebhookEngine:
         timeout_s = min(config.get("timeout_ms", 10_000), limits.timeout_ms) / 1000
 
         def failed(code: str, message: str) -> RunResult:
-            return RunResult.failure(code, message, (time.perf_counter() - started) * 1000)  # type: ignore[arg-type]
+            took = (time.perf_counter() - started) * 1000
+            return RunResult.failure(code, message, took)  # type: ignore[arg-type]
 
         try:
             response, body = await self.guard.request(
-                method, url, tenant=run.tenant, headers=headers,
-                params=rest if method == "GET" else None, json=rest if method != "GET" else None,
-                timeout_s=timeout_s, max_bytes=self.max_response_bytes, extra=extra_allow,
+                method,
+                url,
+                tenant=run.tenant,
+                headers=headers,
+                params=rest if method == "GET" else None,
+                json=rest if method != "GET" else None,
+                timeout_s=timeout_s,
+                max_bytes=self.max_response_bytes,
+                extra=extra_allow,
                 secret_headers=frozenset(h.lower() for h in secret_headers),
-            )  # fmt: skip
+            )
         except NameNotResolved as exc:
             return failed("dns_error", str(exc))
         except EgressDenied as exc:

@@ -103,10 +103,16 @@ class ToolDraft:
     def content_hash(self) -> str:
         """Identifies what runs: changes whenever code, config or the declared interface change."""
         body = {
-            "name": self.name, "description": self.description, "parameters": self.parameters,
-            "metadata": self.metadata, "kind": self.kind, "sandbox": self.sandbox,
-            "source": self.source, "module": self.module_sha256, "webhook": self.webhook,
-        }  # fmt: skip
+            "name": self.name,
+            "description": self.description,
+            "parameters": self.parameters,
+            "metadata": self.metadata,
+            "kind": self.kind,
+            "sandbox": self.sandbox,
+            "source": self.source,
+            "module": self.module_sha256,
+            "webhook": self.webhook,
+        }
         return hashlib.sha256(
             json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
         ).hexdigest()
@@ -171,7 +177,8 @@ def check_metadata(
     if meta.get("cacheable") is True and meta.get("once_per_session") is True:
         problems.add(
             f"{field_}.cacheable",
-            "a once_per_session tool cannot be cacheable: its effect must happen once, not be replayed",
+            "a once_per_session tool cannot be cacheable: its effect must happen once, not be "
+            "replayed",
             line,
         )
     _check_breaker(meta, problems, f"{field_}.breaker", line)
@@ -189,9 +196,22 @@ def check_metadata(
     if "output_schema" in meta:
         _check_output_schema(meta["output_schema"], problems, f"{field_}.output_schema", line)
     known = {
-        "timeout", "cache_ttl", "cacheable", "once_per_session", "category", "intents", "breaker",
-        "fuel", "memory_mb", "cache_scope", "title", "output_schema", "secrets", "requires_approval", "on_session_end",
-    }  # fmt: skip
+        "timeout",
+        "cache_ttl",
+        "cacheable",
+        "once_per_session",
+        "category",
+        "intents",
+        "breaker",
+        "fuel",
+        "memory_mb",
+        "cache_scope",
+        "title",
+        "output_schema",
+        "secrets",
+        "requires_approval",
+        "on_session_end",
+    }
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)
     return meta
@@ -317,7 +337,15 @@ def javascript_draft(source: Any, limits: DefinitionLimits, problems: Problems) 
     if len(source.encode()) > limits.max_source_bytes:
         problems.add("source", f"is larger than {limits.max_source_bytes} bytes")
         return None
-    return ToolDraft(name="", description="", parameters={}, metadata={}, kind="javascript", sandbox="javascript", source=source)  # fmt: skip
+    return ToolDraft(
+        name="",
+        description="",
+        parameters={},
+        metadata={},
+        kind="javascript",
+        sandbox="javascript",
+        source=source,
+    )
 
 
 def drafts_from_tool_file(
@@ -593,8 +621,12 @@ def check_browser_actions(raw: Any, problems: Problems) -> list[dict[str, Any]]:
         fingerprint = hashlib.sha256(
             orjson.dumps([name, description, parameters], option=orjson.OPT_SORT_KEYS)
         ).hexdigest()[:24]
-        action = {"name": name, "description": description, "parameters": parameters,
-                  "fingerprint": fingerprint}  # fmt: skip
+        action = {
+            "name": name,
+            "description": description,
+            "parameters": parameters,
+            "fingerprint": fingerprint,
+        }
         if label is not None:
             action["label"] = label
         actions.append(action)

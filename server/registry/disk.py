@@ -101,9 +101,21 @@ def add(result: DiskTools, seen_here: dict[str, str], found: DiskTool) -> None:
     holder = seen_here.get(name)
     if holder is not None:
         if path.stem != name or holder.rsplit(".", 1)[0] == name:
-            result.errors.setdefault(path.name, []).append(FieldError(f"skipped: {name!r} is declared by {holder} (the file named after the tool wins)", field="tool.name"))  # fmt: skip
+            result.errors.setdefault(path.name, []).append(
+                FieldError(
+                    f"skipped: {name!r} is declared by {holder} (the file named after the tool "
+                    "wins)",
+                    field="tool.name",
+                )
+            )
             return
-        result.errors.setdefault(holder, []).append(FieldError(f"skipped: {name!r} is declared by {path.name} (the file named after the tool wins)", field="tool.name"))  # fmt: skip
+        result.errors.setdefault(holder, []).append(
+            FieldError(
+                f"skipped: {name!r} is declared by {path.name} (the file named after the tool "
+                "wins)",
+                field="tool.name",
+            )
+        )
     seen_here[name] = path.name
     result.tools[name] = found
 
@@ -113,5 +125,9 @@ def javascript_tool(
 ) -> DiskTool | FieldError:
     """A loaded JavaScript file's tool, if it is named after its file."""
     if draft.name != path.stem:
-        return FieldError(f"a JavaScript file declares the tool named after it: {path.name} declares {draft.name!r}", field="name")  # fmt: skip
+        return FieldError(
+            f"a JavaScript file declares the tool named after it: {path.name} declares "
+            f"{draft.name!r}",
+            field="name",
+        )
     return DiskTool(_to_def(draft, origin), path, source)

@@ -17,12 +17,13 @@ Transformations (also listed in docs/formats.md):
   the plain form, and ``validate`` says why; a null sent for an optional property is read as
   "not given" at every depth.
 * Anthropic: ``{name, description, input_schema}``.
-* Gemini: ``anyOf``/``oneOf`` with a null branch become ``nullable``; ``$schema``, ``additionalProperties``, ``examples``, ``title`` and ``default`` are
-  dropped; ``const`` becomes a one-value ``enum``; an ``enum`` with non-string values becomes a
-  string enum of their JSON texts (the canonical schema still coerces them back at call time);
-  a type list ``["x", "null"]`` becomes ``"type": "x", "nullable": true``; formats other than
-  ``date-time`` and ``enum`` are dropped; objects with no properties lose ``properties`` and a
-  tool with no parameters has no ``parameters`` key (Gemini rejects empty object schemas).
+* Gemini: ``anyOf``/``oneOf`` with a null branch become ``nullable``; ``$schema``,
+  ``additionalProperties``, ``examples``, ``title`` and ``default`` are dropped; ``const`` becomes a
+  one-value ``enum``; an ``enum`` with non-string values becomes a string enum of their JSON texts
+  (the canonical schema still coerces them back at call time); a type list ``["x", "null"]`` becomes
+  ``"type": "x", "nullable": true``; formats other than ``date-time`` and ``enum`` are dropped;
+  objects with no properties lose ``properties`` and a tool with no parameters has no ``parameters``
+  key (Gemini rejects empty object schemas).
 """
 
 from __future__ import annotations
@@ -189,7 +190,9 @@ def strict_problem(
         if extra is True or isinstance(extra, dict):
             return f"{path}.additionalProperties: strict mode has closed objects only"
         if not top and not schema.get("properties") and extra is not False:
-            return f"{path}: an object without properties takes any keys; strict mode would allow none"  # fmt: skip
+            return (
+                f"{path}: an object without properties takes any keys; strict mode would allow none"
+            )
     children = [(f"{path}.properties.{k}", v) for k, v in (schema.get("properties") or {}).items()]
     if isinstance(schema.get("items"), dict):
         children.append((f"{path}.items", schema["items"]))

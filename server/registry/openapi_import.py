@@ -111,11 +111,15 @@ def plan_import(
     for path, method, op in selected:
         where = f"paths.{path}.{method}"
         before = len(problems.errors)
-        body = _tool(document, path, method, op, where, base, credentials or {}, prefix, timeout_ms, problems)  # fmt: skip
+        body = _tool(
+            document, path, method, op, where, base, credentials or {}, prefix, timeout_ms, problems
+        )
         if body is None or len(problems.errors) > before:
             continue
         if body["name"] in names:
-            problems.add(f"{where}.operationId", f"two operations make the tool name {body['name']!r}")  # fmt: skip
+            problems.add(
+                f"{where}.operationId", f"two operations make the tool name {body['name']!r}"
+            )
             continue
         names.add(body["name"])
         plan.tools.append(body)
@@ -189,7 +193,9 @@ def _tool(
         content = body.get("content") or {}
         media = content.get("application/json")
         if media is None:
-            problems.add(f"{where}.requestBody", "only application/json request bodies are supported")  # fmt: skip
+            problems.add(
+                f"{where}.requestBody", "only application/json request bodies are supported"
+            )
             return None
         schema = _schema((media or {}).get("schema") or {})
         if schema.get("type") != "object" or not isinstance(schema.get("properties"), dict):
@@ -209,14 +215,14 @@ def _tool(
         "name": name,
         "description": str(
             op.get("summary") or op.get("description") or f"{method.upper()} {path}"
-        )[:1000],  # fmt: skip
+        )[:1000],
         "webhook_url": url,
         "method": method.upper(),
         "parameters": {
             "type": "object",
             "properties": properties,
             **({"required": required} if required else {}),
-        },  # fmt: skip
+        },
         "timeout_ms": timeout_ms,
     }
     auth = _auth(document, op, credentials, where, problems)

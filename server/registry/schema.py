@@ -37,7 +37,8 @@ MAX_ENUM = 500
 MAX_SCHEMA_BYTES = 64 * 1024  # one tool's parameters, serialised: what each snapshot repeats
 
 _KEYWORD_TYPES: dict[str, tuple[str, ...]] = {
-    "pattern": ("string",), "format": ("string",), "minLength": ("string",), "maxLength": ("string",),
+    "pattern": ("string",), "format": ("string",),
+    "minLength": ("string",), "maxLength": ("string",),
     "minimum": ("number", "integer"), "maximum": ("number", "integer"),
     "items": ("array",), "minItems": ("array",), "maxItems": ("array",),
     "properties": ("object",), "required": ("object",), "additionalProperties": ("object",),
@@ -165,14 +166,19 @@ def _inline(
         problems.add(field, f"schemas may nest at most {MAX_DEPTH} levels")
         return node
     if isinstance(node, list):
-        return [_inline(v, defs, f"{field}[{i}]", problems, stack, depth + 1) for i, v in enumerate(node)]  # fmt: skip
+        return [
+            _inline(v, defs, f"{field}[{i}]", problems, stack, depth + 1)
+            for i, v in enumerate(node)
+        ]
     if not isinstance(node, dict):
         return node
     node = dict(node)
     if "$ref" in node:
         ref = node.pop("$ref")
         if not isinstance(ref, str) or not ref.startswith("#/"):
-            problems.add(f"{field}.$ref", f"only local references (#/$defs/...) are resolved, not {ref!r}")  # fmt: skip
+            problems.add(
+                f"{field}.$ref", f"only local references (#/$defs/...) are resolved, not {ref!r}"
+            )
             return node
         if ref in stack:
             cycle = " -> ".join((*stack[stack.index(ref) :], ref))
@@ -183,7 +189,13 @@ def _inline(
             return node
         target = _inline(defs[ref], defs, field, problems, (*stack, ref), depth + 1)
         if isinstance(target, dict):
-            node = {**target, **{k: _inline(v, defs, f"{field}.{k}", problems, stack, depth + 1) for k, v in node.items()}}  # fmt: skip
+            node = {
+                **target,
+                **{
+                    k: _inline(v, defs, f"{field}.{k}", problems, stack, depth + 1)
+                    for k, v in node.items()
+                },
+            }
         return node
     all_of = node.get("allOf")
     if isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], dict):
@@ -191,7 +203,9 @@ def _inline(
         merged = _inline(all_of[0], defs, f"{field}.allOf[0]", problems, stack, depth + 1)
         node = {**merged, **node} if isinstance(merged, dict) else node
     elif "allOf" in node:
-        problems.add(f"{field}.allOf", "only an allOf of one schema is supported (merge the others)")  # fmt: skip
+        problems.add(
+            f"{field}.allOf", "only an allOf of one schema is supported (merge the others)"
+        )
         return node
     return {
         key: _inline(value, defs, f"{field}.{key}", problems, stack, depth + 1)
@@ -234,7 +248,9 @@ def _check(
         if combined or "const" in schema or "enum" in schema:
             return  # the branches (or the values) say what is allowed
         if not top:
-            problems.warn(field, "a schema without `type` accepts any value; some providers refuse it")  # fmt: skip
+            problems.warn(
+                field, "a schema without `type` accepts any value; some providers refuse it"
+            )
             return
     if branch and schema.get("type") == "null":
         return  # Optional[X]: anyOf [X, {"type": "null"}]

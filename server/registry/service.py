@@ -171,9 +171,14 @@ class Registry:
             data.tenant_tools, data.global_tools, self.disk.defs(), data.allowlist
         )
         view = TenantView(
-            tenant_id, key, visible, data.bots, data.sandbox_modules, data.egress_allow,
+            tenant_id,
+            key,
+            visible,
+            data.bots,
+            data.sandbox_modules,
+            data.egress_allow,
             pinned=data.pinned,
-        )  # fmt: skip
+        )
         self._views[tenant_id] = view
         if len(self._views) > self._max_tenants:
             self._views.popitem(last=False)

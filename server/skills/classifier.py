@@ -2,12 +2,12 @@
 
 Every feature carries its sample's language (``en|w:hello``, ``de|c:llo``), so samples in one
 language never move another language's probabilities. Features are the words of
-``server.skills.text`` and the character 3- and 4-grams inside each space-separated chunk
-(symbols included: kaomoji and emoji classify too). Measured on chatterbot-corpus and
-kaomoji-dataset (``benchmarks/skills.py``), these beat words alone and plain character n-grams;
-``alpha`` 0.3 beat 1.0 and 0.1 on both. The arithmetic is scikit-learn's ``MultinomialNB`` (Laplace/Lidstone
-smoothing ``alpha`` over the whole vocabulary, class priors from the counts), kept sparse: a
-feature stores only the classes it was seen in.
+``server.skills.text`` and the character 3- and 4-grams inside each space-separated chunk (symbols
+included: kaomoji and emoji classify too). Measured on chatterbot-corpus and kaomoji-dataset
+(``benchmarks/skills.py``), these beat words alone and plain character n-grams; ``alpha`` 0.3 beat
+1.0 and 0.1 on both. The arithmetic is scikit-learn's ``MultinomialNB`` (Laplace/Lidstone smoothing
+``alpha`` over the whole vocabulary, class priors from the counts), kept sparse: a feature stores
+only the classes it was seen in.
 
 A text without a language is read in the language whose vocabulary knows most of its
 features (ties: the likelier one).
@@ -30,7 +30,9 @@ DEFAULT_ALPHA = 0.3
 
 def features(text: str, lang: str) -> list[str]:
     prefix = f"{lang}|"
-    return [prefix + "w:" + t for t in tokens(text)] + [prefix + "c:" + g for g in char_ngrams(text)]  # fmt: skip
+    return [prefix + "w:" + t for t in tokens(text)] + [
+        prefix + "c:" + g for g in char_ngrams(text)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +75,9 @@ class NaiveBayes:
         if not size:
             return model
         keys, counts = np.unique(
-            np.asarray(feature_ids, dtype=np.int64) * size + np.asarray(feature_classes), return_counts=True
-        )  # fmt: skip
+            np.asarray(feature_ids, dtype=np.int64) * size + np.asarray(feature_classes),
+            return_counts=True,
+        )
         features_of = keys // size
         model._classes = keys % size
         model._lift = np.log1p(counts / alpha)

@@ -111,7 +111,7 @@ class LineReader:
         item_id = data.get("id")
         if item_id is not None:
             if item_id in self._ids:
-                raise LineError(FieldError(f"id {item_id!r} appears twice", field="id", line=line))  # fmt: skip
+                raise LineError(FieldError(f"id {item_id!r} appears twice", field="id", line=line))
             self._ids.add(item_id)
         return Item(item_id, data, len(raw))
 

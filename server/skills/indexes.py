@@ -63,7 +63,10 @@ class Catalog:
         for name in self.index.fields:
             for term in tokens(catalog_text(item.get(name))):
                 if term not in found:
-                    found[term] = min(self.index.document_frequency(n, term) or self.index.size for n in self.index.fields)  # fmt: skip
+                    found[term] = min(
+                        self.index.document_frequency(n, term) or self.index.size
+                        for n in self.index.fields
+                    )
         return sorted(found, key=lambda t: (found[t], t))[:limit]
 
 
@@ -86,7 +89,9 @@ class Faq:
     def lookup(self, question: str, top_k: int) -> list[tuple[dict[str, Any], float, float]]:
         hits = self.index.search(question, FAQ_WEIGHTS, max(top_k, 2))
         confidences = self.confidences(question, hits)
-        return [(self.entries[h.position], h.score, c) for h, c in zip(hits, confidences, strict=True)][:top_k]  # fmt: skip
+        return [
+            (self.entries[h.position], h.score, c) for h, c in zip(hits, confidences, strict=True)
+        ][:top_k]
 
     def confidences(self, question: str, hits: Sequence[Hit]) -> list[float]:
         """The chance each hit is the right answer: the top one's from a logistic fit on this
@@ -182,7 +187,9 @@ class Indexes:
     ttl_s: float = 1.0
     clock: Callable[[], float] = time.monotonic
     _versions: dict[str, tuple[float, dict[str, tuple[str, int]]]] = field(default_factory=dict)
-    _built: OrderedDict[tuple[str, str, int], asyncio.Task[Any]] = field(default_factory=OrderedDict)  # fmt: skip
+    _built: OrderedDict[tuple[str, str, int], asyncio.Task[Any]] = field(
+        default_factory=OrderedDict
+    )
     builds: int = 0  # how many indexes this node built (tests and metrics read it)
 
     def forget(self, tenant_id: str | None = None) -> None:
@@ -207,7 +214,9 @@ class Indexes:
         """The built index (or classifier) of the tenant's data set ``name`` of ``kind``."""
         found = (await self.versions(tenant_id)).get(name)
         if found is None or found[0] != kind:
-            raise NoDataset(f"this tenant has no {kind} data set {name!r} (PUT /v1/datasets/{name})")  # fmt: skip
+            raise NoDataset(
+                f"this tenant has no {kind} data set {name!r} (PUT /v1/datasets/{name})"
+            )
         key = (tenant_id, name, found[1])
         task = self._built.get(key)
         if task is None or (task.done() and task.exception() is not None):

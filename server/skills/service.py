@@ -66,13 +66,18 @@ class Skills:
         self.indexes = indexes
         self.now = clock or (lambda: datetime.now(UTC))
         self._tools: dict[str, Callable[[Store, SkillCall, dict[str, Any]], Awaitable[Any]]] = {
-            "qa_lookup": self.qa_lookup, "search_catalog": self.search_catalog,
-            "classify_text": self.classify_text, "recommend_for_customer": self.recommend_for_customer,
-            "recommend_similar": self.recommend_similar, "record_preference": self.record_preference,
-            "collect_lead": self.collect_lead, "submit_form": self.submit_form,
-            "book_appointment": self.book_appointment, "available_slots": self.available_slots,
+            "qa_lookup": self.qa_lookup,
+            "search_catalog": self.search_catalog,
+            "classify_text": self.classify_text,
+            "recommend_for_customer": self.recommend_for_customer,
+            "recommend_similar": self.recommend_similar,
+            "record_preference": self.record_preference,
+            "collect_lead": self.collect_lead,
+            "submit_form": self.submit_form,
+            "book_appointment": self.book_appointment,
+            "available_slots": self.available_slots,
             "recall_memory": self.recall_memory,
-        }  # fmt: skip
+        }
 
     async def run(self, store: Any, tool: str, call: SkillCall, args: dict[str, Any]) -> Any:
         handler = self._tools.get(tool)
@@ -92,7 +97,11 @@ class Skills:
             names = await self.indexes.named(call.tenant_id, kind)
             if len(names) != 1:
                 which = "no" if not names else f"{len(names)}"
-                raise SkillError("not_configured", f"the bot names no {kind} data set (skills.*.dataset) and this tenant has {which} of that kind")  # fmt: skip
+                raise SkillError(
+                    "not_configured",
+                    f"the bot names no {kind} data set (skills.*.dataset) and this tenant has "
+                    f"{which} of that kind",
+                )
             name = names[0]
         return name, await self.indexes.get(call.tenant_id, name, kind)
 
@@ -105,17 +114,27 @@ class Skills:
         _, faq = await self._dataset(call, "faq")
         assert isinstance(faq, Faq)
         found = faq.lookup(_text(args, "question"), self._top_k(call, args, 3))
-        return {"answers": [
-            {"id": e["id"], "question": e["question"], "answer": e["answer"], "category": e.get("category"),
-             "score": round(score, 4), "confidence": round(confidence, 4)}
-            for e, score, confidence in found
-        ]}  # fmt: skip
+        return {
+            "answers": [
+                {
+                    "id": e["id"],
+                    "question": e["question"],
+                    "answer": e["answer"],
+                    "category": e.get("category"),
+                    "score": round(score, 4),
+                    "confidence": round(confidence, 4),
+                }
+                for e, score, confidence in found
+            ]
+        }
 
     async def search_catalog(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:
         _, catalog = await self._dataset(call, "catalog")
         assert isinstance(catalog, Catalog)
         weights = call.setting("field_weights")
-        hits = catalog.index.search(_text(args, "query"), _weights(catalog, weights), self._top_k(call, args, 5))  # fmt: skip
+        hits = catalog.index.search(
+            _text(args, "query"), _weights(catalog, weights), self._top_k(call, args, 5)
+        )
         return {"hits": [_product(catalog, h.position, h.score) for h in hits]}
 
     async def classify_text(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:
@@ -132,7 +151,10 @@ class Skills:
         conversation only)."""
         who = call.customer or (f"session:{call.session_id}" if call.session_id else None)
         if who is None:
-            raise SkillError("invalid_input", "recommendations need a session (and a customer to remember across sessions)")  # fmt: skip
+            raise SkillError(
+                "invalid_input",
+                "recommendations need a session (and a customer to remember across sessions)",
+            )
         return who
 
     async def record_preference(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:
@@ -154,10 +176,14 @@ class Skills:
         if position is None:
             raise SkillError("not_found", f"no product {product!r} in the catalog")
         weights = _weights(catalog, call.setting("field_weights"))
-        hits = catalog.index.search_terms(catalog.terms_of(position), weights, self._top_k(call, args, 5), frozenset({position}))  # fmt: skip
+        hits = catalog.index.search_terms(
+            catalog.terms_of(position), weights, self._top_k(call, args, 5), frozenset({position})
+        )
         return {"products": [_product(catalog, h.position, h.score) for h in hits]}
 
-    async def recommend_for_customer(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:  # fmt: skip
+    async def recommend_for_customer(
+        self, store: Store, call: SkillCall, args: dict[str, Any]
+    ) -> Any:
         """Items like the ones the customer said yes to and unlike the ones they said no to;
         never one they already reacted to. With no likes yet: what other customers liked most,
         then the catalog's order."""
@@ -166,8 +192,16 @@ class Skills:
         limit = self._top_k(call, args, 5)
         reactions = await store.preferences.of(call.tenant_id, self._customer(call), name)
         seen = frozenset(catalog.positions[p] for p in reactions if p in catalog.positions)
-        liked = [catalog.positions[p] for p, r in reactions.items() if r == "yes" and p in catalog.positions]  # fmt: skip
-        disliked = [catalog.positions[p] for p, r in reactions.items() if r == "no" and p in catalog.positions]  # fmt: skip
+        liked = [
+            catalog.positions[p]
+            for p, r in reactions.items()
+            if r == "yes" and p in catalog.positions
+        ]
+        disliked = [
+            catalog.positions[p]
+            for p, r in reactions.items()
+            if r == "no" and p in catalog.positions
+        ]
         weights = _weights(catalog, call.setting("field_weights"))
         if liked:
             terms = _profile(catalog, liked)
@@ -178,12 +212,19 @@ class Skills:
                     _profile(catalog, disliked), weights, 200, seen
                 ):
                     penalty[h.position] = h.score
-            ranked = sorted(((h.score - 0.5 * penalty.get(h.position, 0.0), h.position) for h in hits), key=lambda x: (-x[0], x[1]))  # fmt: skip
+            ranked = sorted(
+                ((h.score - 0.5 * penalty.get(h.position, 0.0), h.position) for h in hits),
+                key=lambda x: (-x[0], x[1]),
+            )
             products = [_product(catalog, p, s) for s, p in ranked[:limit]]
             return {"products": products, "basis": "preferences"}
         popular = await store.preferences.most_liked(call.tenant_id, name, limit + len(seen))
         order = [catalog.positions[p] for p in popular if p in catalog.positions]
-        order += [i for i in range(min(len(catalog.items), limit + len(seen) + len(order))) if i not in order]  # fmt: skip
+        order += [
+            i
+            for i in range(min(len(catalog.items), limit + len(seen) + len(order)))
+            if i not in order
+        ]
         picked = [i for i in order if i not in seen][:limit]
         return {"products": [_product(catalog, i, 0.0) for i in picked], "basis": "popular"}
 
@@ -197,8 +238,12 @@ class Skills:
             raise SkillError("invalid_input", "give a phone number or an e-mail address")
         if email is not None and not EMAIL.match(email):
             raise SkillError("invalid_input", f"email: {email!r} is not an e-mail address")
-        if phone is not None and not (PHONE_CHARS.match(phone) and 7 <= sum(c.isdigit() for c in phone) <= 15):  # fmt: skip
-            raise SkillError("invalid_input", f"phone: {phone!r} is not a phone number (7 to 15 digits)")  # fmt: skip
+        if phone is not None and not (
+            PHONE_CHARS.match(phone) and 7 <= sum(c.isdigit() for c in phone) <= 15
+        ):
+            raise SkillError(
+                "invalid_input", f"phone: {phone!r} is not a phone number (7 to 15 digits)"
+            )
         row = await store.leads.add(call.tenant_id, call.origin, name, email, phone, interest)
         forwarded = None
         url = call.setting("webhook_url")
@@ -229,33 +274,41 @@ class Skills:
         if name is None:
             calendars = await store.calendars.list(call.tenant_id)
             if len(calendars) != 1:
-                raise SkillError("not_configured", "name a calendar (skills.appointments.calendar)")  # fmt: skip
+                raise SkillError("not_configured", "name a calendar (skills.appointments.calendar)")
             return calendars[0]
         row = await store.calendars.find(call.tenant_id, str(name))
         if row is None:
             raise SkillError("not_found", f"no calendar {name!r}")
         return row
 
-    async def _free(self, store: Store, call: SkillCall, calendar: Any) -> list[tuple[datetime, datetime]]:  # fmt: skip
+    async def _free(
+        self, store: Store, call: SkillCall, calendar: Any
+    ) -> list[tuple[datetime, datetime]]:
         taken = {a.start for a in await store.calendars.booked(call.tenant_id, calendar.name)}
         now = self.now()
         slots = sorted(
-            (datetime.fromisoformat(s["start"]), datetime.fromisoformat(s["end"])) for s in calendar.slots
-        )  # fmt: skip
+            (datetime.fromisoformat(s["start"]), datetime.fromisoformat(s["end"]))
+            for s in calendar.slots
+        )
         return [(start, end) for start, end in slots if start > now and start not in taken]
 
     async def available_slots(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:
         calendar = await self._calendar(store, call, args)
         free = await self._free(store, call, calendar)
         limit = self._top_k(call, args, 10)
-        return {"calendar": calendar.name, "slots": [{"start": s.isoformat(), "end": e.isoformat()} for s, e in free[:limit]]}  # fmt: skip
+        return {
+            "calendar": calendar.name,
+            "slots": [{"start": s.isoformat(), "end": e.isoformat()} for s, e in free[:limit]],
+        }
 
     async def book_appointment(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:
         calendar = await self._calendar(store, call, args)
         try:
             start = datetime.fromisoformat(str(args.get("start", "")))
         except ValueError:
-            raise SkillError("invalid_input", "start: an ISO 8601 time with an offset, as available_slots gives") from None  # fmt: skip
+            raise SkillError(
+                "invalid_input", "start: an ISO 8601 time with an offset, as available_slots gives"
+            ) from None
         if start.tzinfo is None:
             raise SkillError("invalid_input", "start: give the time's offset (e.g. +02:00 or Z)")
         slot = next(
@@ -266,23 +319,39 @@ class Skills:
                     for x in calendar.slots
                 )
                 if s == start
-            ),  # fmt: skip
+            ),
             None,
         )
         if slot is None or slot[0] <= self.now():
-            raise SkillError("not_found", f"no open slot starts at {start.isoformat()} in {calendar.name!r}")  # fmt: skip
+            raise SkillError(
+                "not_found", f"no open slot starts at {start.isoformat()} in {calendar.name!r}"
+            )
         name = _text(args, "name", 200)
         contact = str(args.get("contact") or "").strip() or None
         try:
             row = await store.calendars.book(
-                call.tenant_id, calendar.name, slot[0], slot[1], call.origin, name, contact,
+                call.tenant_id,
+                calendar.name,
+                slot[0],
+                slot[1],
+                call.origin,
+                name,
+                contact,
                 (str(args.get("note") or "").strip() or None),
-            )  # fmt: skip
+            )
         except SlotTaken:
             free = await self._free(store, call, calendar)
             options = ", ".join(s.isoformat() for s, _ in free[:3]) or "none left"
-            raise SkillError("slot_taken", f"that slot was just booked; open slots: {options}") from None  # fmt: skip
-        return {"booked": True, "id": row.id, "calendar": calendar.name, "start": slot[0].isoformat(), "end": slot[1].isoformat()}  # fmt: skip
+            raise SkillError(
+                "slot_taken", f"that slot was just booked; open slots: {options}"
+            ) from None
+        return {
+            "booked": True,
+            "id": row.id,
+            "calendar": calendar.name,
+            "start": slot[0].isoformat(),
+            "end": slot[1].isoformat(),
+        }
 
     # memory and the knowledge base ----------------------------------------------------------
     async def recall_memory(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:
@@ -290,32 +359,48 @@ class Skills:
         if call.customer is None:
             return {"memories": [], "note": "this session has no customer: nothing to remember"}
         found = await store.memory.of_customer(
-            call.tenant_id, call.customer, call.session_id, sessions=int(call.setting("sessions", 50))
-        )  # fmt: skip
+            call.tenant_id,
+            call.customer,
+            call.session_id,
+            sessions=int(call.setting("sessions", 50)),
+        )
         if not found:
             return {"memories": []}
         index = TextIndex.build(["text"], ([m.text] for m in found))
         hits = index.search(query, None, self._top_k(call, args, 5))
-        return {"memories": [
-            {"text": found[h.position].text, "source": found[h.position].source, "session_id": found[h.position].session_id,
-             "date": found[h.position].at.isoformat(), "score": round(h.score, 4)}
-            for h in hits
-        ]}  # fmt: skip
+        return {
+            "memories": [
+                {
+                    "text": found[h.position].text,
+                    "source": found[h.position].source,
+                    "session_id": found[h.position].session_id,
+                    "date": found[h.position].at.isoformat(),
+                    "score": round(h.score, 4),
+                }
+                for h in hits
+            ]
+        }
 
     async def knowledge_search(self, tenant_id: str, args: dict[str, Any]) -> list[dict[str, Any]]:
         """``context.modules.knowledge_base.search``: the calling tenant's ``documents`` sets
         (one of them with ``collection``), best chunks first."""
         query = args.get("query")
         if not isinstance(query, str) or not query.strip():
-            raise SkillError("invalid_input", "knowledge_base.search: query must be a non-empty string")  # fmt: skip
+            raise SkillError(
+                "invalid_input", "knowledge_base.search: query must be a non-empty string"
+            )
         limit = args.get("limit") or 5
         if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-            raise SkillError("invalid_input", f"knowledge_base.search: limit must be 1 to {MAX_LIMIT}")  # fmt: skip
+            raise SkillError(
+                "invalid_input", f"knowledge_base.search: limit must be 1 to {MAX_LIMIT}"
+            )
         collection = args.get("collection")
         names = await self.indexes.named(tenant_id, "documents")
         if collection is not None:
             if collection not in names:
-                raise SkillError("not_found", f"knowledge_base.search: no collection {collection!r}")  # fmt: skip
+                raise SkillError(
+                    "not_found", f"knowledge_base.search: no collection {collection!r}"
+                )
             names = [collection]
         results: list[dict[str, Any]] = []
         for name in names:
@@ -328,10 +413,16 @@ class Skills:
             for h in hits:
                 doc_at, text = documents.pieces[h.position]
                 doc = documents.documents[doc_at]
-                results.append({
-                    "collection": name, "id": doc["id"], "title": doc.get("title"), "text": text,
-                    "metadata": doc.get("metadata") or {}, "score": round(h.score, 4),
-                })  # fmt: skip
+                results.append(
+                    {
+                        "collection": name,
+                        "id": doc["id"],
+                        "title": doc.get("title"),
+                        "text": text,
+                        "metadata": doc.get("metadata") or {},
+                        "score": round(h.score, 4),
+                    }
+                )
         results.sort(key=lambda r: -r["score"])
         return results[:limit]
 
@@ -360,15 +451,27 @@ def _profile(catalog: Catalog, positions: list[int]) -> list[str]:
 
 def _product(catalog: Catalog, position: int, score: float) -> dict[str, Any]:
     item = catalog.items[position]
-    return {"id": item["id"], "fields": item["fields"], "meta": item.get("meta") or {}, "score": round(score, 4)}  # fmt: skip
+    return {
+        "id": item["id"],
+        "fields": item["fields"],
+        "meta": item.get("meta") or {},
+        "score": round(score, 4),
+    }
 
 
 def lead_public(row: Any) -> dict[str, Any]:
     return {
-        "id": row.id, "name": row.name, "email": row.email, "phone": row.phone,
-        "interest": row.interest, "session_id": row.session_id, "customer": row.customer,
-        "bot": row.bot, "forwarded": row.forwarded, "created_at": row.created_at.isoformat(),
-    }  # fmt: skip
+        "id": row.id,
+        "name": row.name,
+        "email": row.email,
+        "phone": row.phone,
+        "interest": row.interest,
+        "session_id": row.session_id,
+        "customer": row.customer,
+        "bot": row.bot,
+        "forwarded": row.forwarded,
+        "created_at": row.created_at.isoformat(),
+    }
 
 
 async def _forward(call: SkillCall, url: str, lead: dict[str, Any]) -> str:
@@ -380,9 +483,17 @@ async def _forward(call: SkillCall, url: str, lead: dict[str, Any]) -> str:
     guard, extra = call.egress
     try:
         response, _ = await guard.request(
-            "POST", url, tenant=call.tenant_id, headers={}, params=None, json={"lead": lead},
-            content=None, timeout_s=CRM_TIMEOUT_S, max_bytes=64 * 1024, extra=extra,
-        )  # fmt: skip
+            "POST",
+            url,
+            tenant=call.tenant_id,
+            headers={},
+            params=None,
+            json={"lead": lead},
+            content=None,
+            timeout_s=CRM_TIMEOUT_S,
+            max_bytes=64 * 1024,
+            extra=extra,
+        )
     except (EgressDenied, NameNotResolved):
         return "refused"
     except (TimeoutError, httpx.TimeoutException):

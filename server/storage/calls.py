@@ -379,11 +379,19 @@ class CallRepository:
         ok = func.sum(case((t.success, 1), else_=0))
         hits = func.sum(case((t.cached, 1), else_=0))
         if self._postgres:
-            stmt = select(
-                t.tenant_id, t.tool, func.count(), ok, hits,
-                func.percentile_disc(0.5).within_group(t.latency_ms),
-                func.percentile_disc(0.95).within_group(t.latency_ms),
-            ).where(*where).group_by(t.tenant_id, t.tool)  # fmt: skip
+            stmt = (
+                select(
+                    t.tenant_id,
+                    t.tool,
+                    func.count(),
+                    ok,
+                    hits,
+                    func.percentile_disc(0.5).within_group(t.latency_ms),
+                    func.percentile_disc(0.95).within_group(t.latency_ms),
+                )
+                .where(*where)
+                .group_by(t.tenant_id, t.tool)
+            )
         else:
             part = (t.tenant_id, t.tool)
             ranked = (
@@ -395,15 +403,18 @@ class CallRepository:
                     t.latency_ms,
                     func.row_number().over(partition_by=part, order_by=t.latency_ms).label("rn"),
                     func.count().over(partition_by=part).label("n"),
-                ).where(*where)  # fmt: skip
+                ).where(*where)
             ).subquery()
             r = ranked.c
             stmt = select(
-                r.tenant_id, r.tool, func.count(),
-                func.sum(case((r.success, 1), else_=0)), func.sum(case((r.cached, 1), else_=0)),
+                r.tenant_id,
+                r.tool,
+                func.count(),
+                func.sum(case((r.success, 1), else_=0)),
+                func.sum(case((r.cached, 1), else_=0)),
                 func.max(case((r.rn == cast(_rank(50, r.n), Integer), r.latency_ms))),
                 func.max(case((r.rn == cast(_rank(95, r.n), Integer), r.latency_ms))),
-            ).group_by(r.tenant_id, r.tool)  # fmt: skip
+            ).group_by(r.tenant_id, r.tool)
         return [
             ToolFigures(name, tenant_id, int(calls), int(oks or 0), int(cached or 0), p50, p95)
             for tenant_id, name, calls, oks, cached, p50, p95 in (await self.session.execute(stmt))

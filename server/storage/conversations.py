@@ -31,9 +31,14 @@ class ProviderRepository:
         self.box = box
 
     async def put(
-        self, tenant_id: str, name: str, kind: str, base_url: str | None, models: list[str],
+        self,
+        tenant_id: str,
+        name: str,
+        kind: str,
+        base_url: str | None,
+        models: list[str],
         api_key: str | None,
-    ) -> tuple[ProviderRow, bool]:  # fmt: skip
+    ) -> tuple[ProviderRow, bool]:
         """Create or replace; a ``None`` key keeps the stored one."""
         row = await self.session.get(ProviderRow, (tenant_id, name))
         created = row is None
@@ -56,7 +61,9 @@ class ProviderRepository:
         return await self.session.get(ProviderRow, (tenant_id, name))
 
     async def list(self, tenant_id: str) -> list[ProviderRow]:
-        stmt = select(ProviderRow).where(ProviderRow.tenant_id == tenant_id).order_by(ProviderRow.name)  # fmt: skip
+        stmt = (
+            select(ProviderRow).where(ProviderRow.tenant_id == tenant_id).order_by(ProviderRow.name)
+        )
         return list(await self.session.scalars(stmt))
 
     async def delete(self, tenant_id: str, name: str) -> None:
@@ -120,9 +127,13 @@ class MessageLog:
             await self.postgres.close()
 
     async def append(
-        self, session_id: str, tenant_id: str, bot: str, messages: list[dict[str, Any]],
+        self,
+        session_id: str,
+        tenant_id: str,
+        bot: str,
+        messages: list[dict[str, Any]],
         seq: int | None = None,
-    ) -> list[Message]:  # fmt: skip
+    ) -> list[Message]:
         """``messages`` (column values, an ``id`` if the caller chose it) as the session's next
         ones, numbered from ``seq`` when the caller knows it (a turn carries its history), else
         from the one after the last. A taken number is a conflict, never a message overwritten
@@ -151,7 +162,7 @@ def _rows(
             "seq": seq + i,
             "created_at": now,
             **fields,
-        }  # fmt: skip
+        }
         for i, fields in enumerate(messages)
     ]
 
@@ -166,15 +177,19 @@ def _written(rows: list[dict[str, Any]]) -> list[Message]:
             r["tool_calls"],
             r["tool_call_id"],
             r["name"],
-        )  # fmt: skip
+        )
         for r in rows
     ]
 
 
 def _insert(
-    connection: Connection, session_id: str, tenant_id: str, bot: str,
-    messages: list[dict[str, Any]], seq: int | None,
-) -> list[Message]:  # fmt: skip
+    connection: Connection,
+    session_id: str,
+    tenant_id: str,
+    bot: str,
+    messages: list[dict[str, Any]],
+    seq: int | None,
+) -> list[Message]:
     """SQLite: the rows in one transaction, committed in the insert's own hop."""
     with connection.begin():
         if seq is None:
@@ -204,10 +219,10 @@ class _PostgresMessages:
     BEGIN and COMMIT round trips) on an asyncpg pool of its own, in autocommit.
 
     Measured alone (``benchmarks/message_log.py``), a two-row write took 0.90 ms p50 through
-    SQLAlchemy (a pooled connection in autocommit with a pre-ping) and 0.53 ms here: its
-    checkout, ping and adaption layers cost most of what the server's own work does. The pool
-    checks a connection is still open as it hands it out (a restarted server has closed it: a new one is made), and resets none:
-    the one statement these connections run leaves no state behind."""
+    SQLAlchemy (a pooled connection in autocommit with a pre-ping) and 0.53 ms here: its checkout,
+    ping and adaption layers cost most of what the server's own work does. The pool checks a
+    connection is still open as it hands it out (a restarted server has closed it: a new one is
+    made), and resets none: the one statement these connections run leaves no state behind."""
 
     MAX_CONNECTIONS = 20
 
@@ -229,9 +244,13 @@ class _PostgresMessages:
         return self.pool
 
     async def append(
-        self, session_id: str, tenant_id: str, bot: str, messages: list[dict[str, Any]],
+        self,
+        session_id: str,
+        tenant_id: str,
+        bot: str,
+        messages: list[dict[str, Any]],
         seq: int | None,
-    ) -> list[Message]:  # fmt: skip
+    ) -> list[Message]:
         try:
             async with (self.pool or await self._pool()).acquire() as connection:
                 if seq is None:  # two statements: the unique number still refuses a race
@@ -265,7 +284,9 @@ class MessageRepository:
         self.session = session
 
     async def history(self, session_id: str) -> list[MessageRow]:
-        stmt = select(MessageRow).where(MessageRow.session_id == session_id).order_by(MessageRow.seq)  # fmt: skip
+        stmt = (
+            select(MessageRow).where(MessageRow.session_id == session_id).order_by(MessageRow.seq)
+        )
         return list(await self.session.scalars(stmt))
 
     async def page(self, session_id: str, after_seq: int | None, limit: int) -> list[MessageRow]:
@@ -276,9 +297,13 @@ class MessageRepository:
         return list(await self.session.scalars(stmt.order_by(MessageRow.seq).limit(limit)))
 
     async def tokens(
-        self, tenant_id: str | None, since: datetime, until: datetime, bot: str | None = None,
+        self,
+        tenant_id: str | None,
+        since: datetime,
+        until: datetime,
+        bot: str | None = None,
         session_id: str | None = None,
-    ) -> dict[str, int]:  # fmt: skip
+    ) -> dict[str, int]:
         """Token sums of the model calls in the range (all tenants when ``tenant_id`` is None)."""
         tool = MessageRow.tool_round.is_(True)
         stmt = select(
@@ -301,18 +326,24 @@ class MessageRepository:
             stmt = stmt.where(MessageRow.session_id == session_id)
         calls, inp, out, cached, tool_in, tool_out = (await self.session.execute(stmt)).one()
         return {
-            "model_calls": int(calls), "input": int(inp), "output": int(out), "cached": int(cached),
-            "tool_round_input": int(tool_in), "tool_round_output": int(tool_out),
-        }  # fmt: skip
+            "model_calls": int(calls),
+            "input": int(inp),
+            "output": int(out),
+            "cached": int(cached),
+            "tool_round_input": int(tool_in),
+            "tool_round_output": int(tool_out),
+        }
 
     async def offered_and_called(
         self, tenant_id: str | None, since: datetime, until: datetime, limit: int = 100_000
     ) -> dict[str, tuple[int, int]]:
         """Per tool: how many model calls were offered it, and how many of those called it."""
         stmt = select(MessageRow.offered, MessageRow.tool_calls).where(
-            MessageRow.role == "assistant", MessageRow.offered.is_not(None),
-            MessageRow.created_at >= since, MessageRow.created_at < until,
-        )  # fmt: skip
+            MessageRow.role == "assistant",
+            MessageRow.offered.is_not(None),
+            MessageRow.created_at >= since,
+            MessageRow.created_at < until,
+        )
         if tenant_id is not None:
             stmt = stmt.where(MessageRow.tenant_id == tenant_id)
         counts: dict[str, list[int]] = {}

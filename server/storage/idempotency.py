@@ -1,12 +1,13 @@
 """``Idempotency-Key`` records: the first answer to a POST, replayed to its retries.
 
 A request claims its key in a transaction of its own, committed before it runs, so concurrent
-retries on any node see the claim at once: one runs, the others are told it is in progress (or,
-once it has answered, get that answer). On SQLite — one writer at a time, and the request may
-already hold the write lock — the claim is made in the request's own transaction instead: the
-database's lock then orders concurrent retries, and a failed request's rollback releases it. The answer is stored after it was sent; a request that
-failed releases its key so that a retry runs again. A claim whose lease passed (its node died)
-can be taken over. Records older than a day are deleted as new ones are made.
+retries on any node see the claim at once: one runs, the others are told it is in progress (or, once
+it has answered, get that answer). On SQLite — one writer at a time, and the request may already
+hold the write lock — the claim is made in the request's own transaction instead: the database's
+lock then orders concurrent retries, and a failed request's rollback releases it. The answer is
+stored after it was sent; a request that failed releases its key so that a retry runs again. A claim
+whose lease passed (its node died) can be taken over. Records older than a day are deleted as new
+ones are made.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class IdempotencyKeys:
                 body_hash=body_hash,
                 lease_until=now + timedelta(seconds=lease_s),
                 created_at=now,
-            )  # fmt: skip
+            )
             .on_conflict_do_nothing(index_elements=["key_id", "scope", "idem_key"])
             .returning(row.idem_key)
         )
@@ -115,9 +116,11 @@ class IdempotencyKeys:
     ) -> None:
         row = IdempotencyKeyRow
         statement = delete(row).where(
-            row.key_id == key_id, row.scope == scope, row.idem_key == idem_key,
+            row.key_id == key_id,
+            row.scope == scope,
+            row.idem_key == idem_key,
             row.status.is_(None),
-        )  # fmt: skip
+        )
         if within is not None:
             await within.execute(statement)
             return

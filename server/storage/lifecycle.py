@@ -57,7 +57,7 @@ class Lifecycle:
                 SessionRow.id == sid,
                 SessionRow.tenant_id == tenant_id,
                 SessionRow.status == "active",
-            )  # fmt: skip
+            )
             .values(status="handed_off", handed_off_at=now)
         )
         handed: bool = result.rowcount == 1  # type: ignore[attr-defined]
@@ -81,8 +81,16 @@ class Lifecycle:
     async def idle_candidates(self, now: datetime, limit: int = 500) -> list[tuple[str, str]]:
         """Sessions of bots with an idle timeout idle past it — no message, no call, since:
         (id, tenant). One query: each session's last message and last call come with it."""
-        last_message = select(func.max(MessageRow.created_at)).where(MessageRow.session_id == SessionRow.id).scalar_subquery()  # fmt: skip
-        last_call = select(func.max(ToolCallRow.at)).where(ToolCallRow.session_id == SessionRow.id).scalar_subquery()  # fmt: skip
+        last_message = (
+            select(func.max(MessageRow.created_at))
+            .where(MessageRow.session_id == SessionRow.id)
+            .scalar_subquery()
+        )
+        last_call = (
+            select(func.max(ToolCallRow.at))
+            .where(ToolCallRow.session_id == SessionRow.id)
+            .scalar_subquery()
+        )
         rows = (
             await self.session.execute(
                 select(
@@ -92,11 +100,11 @@ class Lifecycle:
                     BotRow.idle_timeout_s,
                     last_message,
                     last_call,
-                )  # fmt: skip
+                )
                 .join(
                     BotRow,
                     and_(BotRow.tenant_id == SessionRow.tenant_id, BotRow.name == SessionRow.bot),
-                )  # fmt: skip
+                )
                 .where(SessionRow.status != "ended", BotRow.idle_timeout_s.is_not(None))
                 .limit(limit * 4)
             )
@@ -113,7 +121,9 @@ class Lifecycle:
         return await self._end_if(sid, "idle", now, SessionRow.status != "ended")
 
     async def counts(self, sid: str) -> tuple[int, int]:
-        messages = await self.session.scalar(select(func.count()).where(MessageRow.session_id == sid))  # fmt: skip
+        messages = await self.session.scalar(
+            select(func.count()).where(MessageRow.session_id == sid)
+        )
         calls = await self.session.scalar(select(func.count()).where(ToolCallRow.session_id == sid))
         return int(messages or 0), int(calls or 0)
 
@@ -131,7 +141,11 @@ class Lifecycle:
     ) -> list[SessionRow]:
         """One page of the tenant's sessions, newest first."""
         stmt = select(SessionRow).where(SessionRow.tenant_id == tenant_id)
-        for column, value in ((SessionRow.bot, bot), (SessionRow.status, status), (SessionRow.customer, customer)):  # fmt: skip
+        for column, value in (
+            (SessionRow.bot, bot),
+            (SessionRow.status, status),
+            (SessionRow.customer, customer),
+        ):
             if value is not None:
                 stmt = stmt.where(column == value)
         if since is not None:
@@ -140,27 +154,49 @@ class Lifecycle:
             stmt = stmt.where(SessionRow.created_at < until)
         if after is not None:
             at, sid = after
-            stmt = stmt.where(or_(SessionRow.created_at < at, and_(SessionRow.created_at == at, SessionRow.id < sid)))  # fmt: skip
+            stmt = stmt.where(
+                or_(
+                    SessionRow.created_at < at,
+                    and_(SessionRow.created_at == at, SessionRow.id < sid),
+                )
+            )
         stmt = stmt.order_by(SessionRow.created_at.desc(), SessionRow.id.desc()).limit(limit)
         return list(await self.session.scalars(stmt))
 
     # session-end hooks ------------------------------------------------------------------------
     async def queue_hooks(self, tenant_id: str, sid: str, tools: list[str], now: datetime) -> None:
         for tool in tools:
-            self.session.add(SessionEndHookRow(
-                session_id=sid, tool=tool, tenant_id=tenant_id, status="pending", created_at=now,
-            ))  # fmt: skip
+            self.session.add(
+                SessionEndHookRow(
+                    session_id=sid,
+                    tool=tool,
+                    tenant_id=tenant_id,
+                    status="pending",
+                    created_at=now,
+                )
+            )
         await self.session.flush()
 
-    async def claim_hooks(self, now: datetime, lease_s: float, limit: int = 20) -> list[SessionEndHookRow]:  # fmt: skip
+    async def claim_hooks(
+        self, now: datetime, lease_s: float, limit: int = 20
+    ) -> list[SessionEndHookRow]:
         """Pending hooks, and running ones whose node let the lease pass (it died): each claimed
         by one node — the claim is a conditional update."""
-        rows = list(await self.session.scalars(
-            select(SessionEndHookRow).where(or_(
-                SessionEndHookRow.status == "pending",
-                and_(SessionEndHookRow.status == "running", SessionEndHookRow.lease_until < now),
-            )).limit(limit)
-        ))  # fmt: skip
+        rows = list(
+            await self.session.scalars(
+                select(SessionEndHookRow)
+                .where(
+                    or_(
+                        SessionEndHookRow.status == "pending",
+                        and_(
+                            SessionEndHookRow.status == "running",
+                            SessionEndHookRow.lease_until < now,
+                        ),
+                    )
+                )
+                .limit(limit)
+            )
+        )
         claimed = []
         for row in rows:
             result = await self.session.execute(
@@ -175,7 +211,7 @@ class Lifecycle:
                     status="running",
                     attempts=row.attempts + 1,
                     lease_until=now + timedelta(seconds=lease_s),
-                )  # fmt: skip
+                )
             )
             if result.rowcount == 1:  # type: ignore[attr-defined]
                 claimed.append(row)
@@ -189,7 +225,11 @@ class Lifecycle:
         )
 
     async def hooks_of(self, sid: str) -> list[SessionEndHookRow]:
-        stmt = select(SessionEndHookRow).where(SessionEndHookRow.session_id == sid).order_by(SessionEndHookRow.tool)  # fmt: skip
+        stmt = (
+            select(SessionEndHookRow)
+            .where(SessionEndHookRow.session_id == sid)
+            .order_by(SessionEndHookRow.tool)
+        )
         return list(await self.session.scalars(stmt))
 
 

@@ -140,9 +140,14 @@ class KeyRepository:
 
         key = new_key()
         row = ApiKeyRow(
-            id=key.id, tenant_id=tenant_id, role=role, secret_hash=hash_secret(key.id, key.secret),
-            label=label, created_at=utcnow(), created_by=created_by,
-        )  # fmt: skip
+            id=key.id,
+            tenant_id=tenant_id,
+            role=role,
+            secret_hash=hash_secret(key.id, key.secret),
+            label=label,
+            created_at=utcnow(),
+            created_by=created_by,
+        )
         self.session.add(row)
         await self.session.flush()
         return row, key
@@ -245,11 +250,13 @@ class ToolRepository:
     async def save(
         self, tenant_id: str, draft: ToolDraft, actor: str | None, *, expect_new: bool | None
     ) -> tuple[ToolRow, ToolVersionRow]:
-        """Create the tool (``expect_new``), add a version (``not expect_new``) or either (``None``)."""
+        """Create the tool (``expect_new``), add a version (``not expect_new``) or either
+        (``None``)."""
         tool = await self.find(tenant_id, draft.name)
         if tool is not None and expect_new:
             raise ConflictError(
-                f"tool {draft.name!r} already exists; PUT /v1/tools/{draft.name} saves a new version"
+                f"tool {draft.name!r} already exists; PUT /v1/tools/{draft.name} saves a new "
+                "version"
             )
         if tool is None and expect_new is False:
             raise NotFoundError(f"tool {draft.name!r} not found")
@@ -282,12 +289,19 @@ class ToolRepository:
                 str(draft.auth_header), secret_binding(tenant_id, draft.name)
             )
         row = ToolVersionRow(
-            kind=draft.kind, sandbox=draft.sandbox,
-            description=draft.description, parameters=draft.parameters, meta=draft.metadata,
-            source=draft.source, module=draft.module, module_sha256=draft.module_sha256,
-            webhook=draft.webhook, auth_header_ct=secret_ct, content_hash=draft.content_hash,
+            kind=draft.kind,
+            sandbox=draft.sandbox,
+            description=draft.description,
+            parameters=draft.parameters,
+            meta=draft.metadata,
+            source=draft.source,
+            module=draft.module,
+            module_sha256=draft.module_sha256,
+            webhook=draft.webhook,
+            auth_header_ct=secret_ct,
+            content_hash=draft.content_hash,
             on_error=draft.on_error,
-        )  # fmt: skip
+        )
         return tool, await self._add_version(tool, row, actor)
 
     async def _add_version(
@@ -438,7 +452,9 @@ class SecretRepository:
         self.session = session
         self.box = box
 
-    async def put(self, tenant_id: str, name: str, value: str, actor: str | None) -> tuple[SecretRow, bool]:  # fmt: skip
+    async def put(
+        self, tenant_id: str, name: str, value: str, actor: str | None
+    ) -> tuple[SecretRow, bool]:
         """Set the secret; (its row, whether it is new)."""
         row = await self.session.get(SecretRow, (tenant_id, name))
         created = row is None
@@ -615,25 +631,40 @@ def _same_origin_or_refuse(before: dict[str, Any] | None, after: dict[str, Any] 
 
 def tool_def(tool: ToolRow, version: ToolVersionRow) -> ToolDef:
     return ToolDef(
-        name=tool.name, description=version.description, parameters=version.parameters,
-        metadata=version.meta, kind=version.kind,  # type: ignore[arg-type]
+        name=tool.name,
+        description=version.description,
+        parameters=version.parameters,
+        metadata=version.meta,
+        kind=version.kind,  # type: ignore[arg-type]
         origin="global" if tool.tenant_id == GLOBAL_TENANT else "tenant",
-        version=version.version, content_hash=version.content_hash, tenant_id=tool.tenant_id,
-        sandbox=version.sandbox, enabled=tool.enabled, version_id=version.id,
-        saved_at_us=int(version.created_at.timestamp() * 1_000_000), on_error=version.on_error,
-    )  # fmt: skip
+        version=version.version,
+        content_hash=version.content_hash,
+        tenant_id=tool.tenant_id,
+        sandbox=version.sandbox,
+        enabled=tool.enabled,
+        version_id=version.id,
+        saved_at_us=int(version.created_at.timestamp() * 1_000_000),
+        on_error=version.on_error,
+    )
 
 
 def bot_def(row: BotRow) -> BotDef:
     intents = {k: tuple(v) for k, v in row.intents.items()} if row.intents is not None else None
     names, pins = bot_tools(row.tools)
     return BotDef(
-        name=row.name, tools=names, intents=intents, max_tools=row.max_tools, pins=pins,
-        skills=row.skills, agent={key: getattr(row, key) for key in BOT_MODEL_FIELDS},
-    )  # fmt: skip
+        name=row.name,
+        tools=names,
+        intents=intents,
+        max_tools=row.max_tools,
+        pins=pins,
+        skills=row.skills,
+        agent={key: getattr(row, key) for key in BOT_MODEL_FIELDS},
+    )
 
 
-def bot_tools(stored: list[Any] | None) -> tuple[tuple[str, ...] | None, tuple[tuple[str, int], ...]]:  # fmt: skip
+def bot_tools(
+    stored: list[Any] | None,
+) -> tuple[tuple[str, ...] | None, tuple[tuple[str, int], ...]]:
     """A bot's stored tool list (names, or ``{"name", "version"}`` pins) as names and pins."""
     if stored is None:
         return None, ()
@@ -742,7 +773,9 @@ class Store:
         self.changed_tenants.add(tenant_id)
         self.audit.record(actor, tenant_id, action, target, detail)
 
-    async def datasets_changed(self, actor: str | None, tenant_id: str, action: str, target: str) -> None:  # fmt: skip
+    async def datasets_changed(
+        self, actor: str | None, tenant_id: str, action: str, target: str
+    ) -> None:
         """A data set changed: every node's skills see it once this commits."""
         self.changed_datasets.add(tenant_id)
         self.audit.record(actor, tenant_id, action, target, None)
@@ -805,7 +838,7 @@ _STATE = (
         SessionRow.actions,
         SessionVariableRow.name,
         SessionVariableRow.value,
-    )  # fmt: skip
+    )
     .outerjoin(SessionVariableRow, SessionVariableRow.session_id == SessionRow.id)
     .where(SessionRow.id == bindparam("sid"))
 )
@@ -885,11 +918,17 @@ class SessionRepository:
             raise NotFoundError(f"session {session_id!r} not found")
         first = rows[0]
         record = SessionRecord(
-            id=first[0], tenant_id=first[1], bot=first[2], intent=first[3], version=first[4],
-            status=first[5], customer=first[6], end_reason=first[7],
+            id=first[0],
+            tenant_id=first[1],
+            bot=first[2],
+            intent=first[3],
+            version=first[4],
+            status=first[5],
+            customer=first[6],
+            end_reason=first[7],
             open_breakers=tuple(e for e in first[8] or () if isinstance(e, dict)),
             actions=tuple(first[9] or ()),
-        )  # fmt: skip
+        )
         return record, {row[10]: row[11] for row in rows if row[10] is not None}
 
     async def variables(self, session_id: str) -> dict[str, Any]:
@@ -901,7 +940,8 @@ class SessionRepository:
         return dict(rows.all())
 
     async def set_variables(self, session_id: str, values: dict[str, Any]) -> None:
-        """Write-through: each variable is its own row, so concurrent calls do not clobber others."""
+        """Write-through: each variable is its own row, so concurrent calls do not clobber
+        others."""
         if not values:
             return
         insert_ = pg_insert if dialect_name(self.session) == "postgresql" else sqlite_insert

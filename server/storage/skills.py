@@ -49,11 +49,15 @@ class DatasetRepository:
         return row
 
     async def list(self, tenant_id: str) -> list[DatasetRow]:
-        query = select(DatasetRow).where(DatasetRow.tenant_id == tenant_id).order_by(DatasetRow.name)  # fmt: skip
+        query = (
+            select(DatasetRow).where(DatasetRow.tenant_id == tenant_id).order_by(DatasetRow.name)
+        )
         return list(await self.session.scalars(query))
 
     async def bytes_used(self, tenant_id: str, besides: str | None = None) -> int:
-        query = select(func.coalesce(func.sum(DatasetRow.bytes), 0)).where(DatasetRow.tenant_id == tenant_id)  # fmt: skip
+        query = select(func.coalesce(func.sum(DatasetRow.bytes), 0)).where(
+            DatasetRow.tenant_id == tenant_id
+        )
         if besides is not None:
             query = query.where(DatasetRow.name != besides)
         return int(await self.session.scalar(query) or 0)
@@ -112,10 +116,11 @@ class DatasetRepository:
         )
         await self.session.execute(
             delete(DatasetItemRow).where(
-                DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name,
+                DatasetItemRow.tenant_id == tenant_id,
+                DatasetItemRow.dataset == name,
                 DatasetItemRow.version != version,
             )
-        )  # fmt: skip
+        )
         await self.session.flush()
         return row
 
@@ -124,7 +129,7 @@ class DatasetRepository:
         await self.session.execute(
             delete(DatasetItemRow).where(
                 DatasetItemRow.tenant_id == tenant_id, DatasetItemRow.dataset == name
-            )  # fmt: skip
+            )
         )
         await self.session.delete(row)
 
@@ -135,7 +140,7 @@ class DatasetRepository:
                 DatasetItemRow.tenant_id == tenant_id,
                 DatasetItemRow.dataset == name,
                 DatasetItemRow.version == version,
-            )  # fmt: skip
+            )
             .order_by(DatasetItemRow.seq)
         )
         return list(await self.session.scalars(query))
@@ -150,7 +155,7 @@ class DatasetRepository:
                 DatasetItemRow.dataset == name,
                 DatasetItemRow.version == version,
                 DatasetItemRow.seq > after,
-            )  # fmt: skip
+            )
             .order_by(DatasetItemRow.seq)
             .limit(limit)
         )
@@ -158,7 +163,9 @@ class DatasetRepository:
 
     async def versions(self, tenant_id: str) -> dict[str, tuple[str, int]]:
         """Each of the tenant's data sets: (kind, current version)."""
-        query = select(DatasetRow.name, DatasetRow.kind, DatasetRow.version).where(DatasetRow.tenant_id == tenant_id)  # fmt: skip
+        query = select(DatasetRow.name, DatasetRow.kind, DatasetRow.version).where(
+            DatasetRow.tenant_id == tenant_id
+        )
         return {name: (kind, version) for name, kind, version in await self.session.execute(query)}
 
 
@@ -166,10 +173,14 @@ class PreferenceRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def record(self, tenant_id: str, customer: str, dataset: str, product_id: str, response: str) -> None:  # fmt: skip
+    async def record(
+        self, tenant_id: str, customer: str, dataset: str, product_id: str, response: str
+    ) -> None:
         row = await self.session.get(PreferenceRow, (tenant_id, customer, dataset, product_id))
         if row is None:
-            row = PreferenceRow(tenant_id=tenant_id, customer=customer, dataset=dataset, product_id=product_id)  # fmt: skip
+            row = PreferenceRow(
+                tenant_id=tenant_id, customer=customer, dataset=dataset, product_id=product_id
+            )
             self.session.add(row)
         row.response, row.at = response, utcnow()
         await self.session.flush()
@@ -178,7 +189,7 @@ class PreferenceRepository:
         query = select(PreferenceRow.product_id, PreferenceRow.response).where(
             PreferenceRow.tenant_id == tenant_id,
             PreferenceRow.customer == customer,
-            PreferenceRow.dataset == dataset,  # fmt: skip
+            PreferenceRow.dataset == dataset,
         )
         return dict((p, r) for p, r in await self.session.execute(query))
 
@@ -190,7 +201,7 @@ class PreferenceRepository:
                 PreferenceRow.tenant_id == tenant_id,
                 PreferenceRow.dataset == dataset,
                 PreferenceRow.response == "yes",
-            )  # fmt: skip
+            )
             .group_by(PreferenceRow.product_id)
             .order_by(liked.desc(), PreferenceRow.product_id)
             .limit(limit)
@@ -202,12 +213,27 @@ class LeadRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def add(self, tenant_id: str, origin: Origin, name: str, email: str | None, phone: str | None, interest: str) -> LeadRow:  # fmt: skip
+    async def add(
+        self,
+        tenant_id: str,
+        origin: Origin,
+        name: str,
+        email: str | None,
+        phone: str | None,
+        interest: str,
+    ) -> LeadRow:
         row = LeadRow(
-            id=str(uuid.uuid4()), tenant_id=tenant_id, session_id=origin.session_id,
-            customer=origin.customer, bot=origin.bot, name=name, email=email, phone=phone,
-            interest=interest, created_at=utcnow(),
-        )  # fmt: skip
+            id=str(uuid.uuid4()),
+            tenant_id=tenant_id,
+            session_id=origin.session_id,
+            customer=origin.customer,
+            bot=origin.bot,
+            name=name,
+            email=email,
+            phone=phone,
+            interest=interest,
+            created_at=utcnow(),
+        )
         self.session.add(row)
         await self.session.flush()
         return row
@@ -217,10 +243,15 @@ class LeadRepository:
         if row is not None:
             row.forwarded = outcome
 
-    async def page(self, tenant_id: str, after: tuple[str, str] | None, limit: int) -> list[LeadRow]:  # fmt: skip
+    async def page(
+        self, tenant_id: str, after: tuple[str, str] | None, limit: int
+    ) -> list[LeadRow]:
         query = select(LeadRow).where(LeadRow.tenant_id == tenant_id)
         if after is not None:
-            query = query.where(tuple_(LeadRow.created_at, LeadRow.id) > (datetime.fromisoformat(after[0]), after[1]))  # fmt: skip
+            query = query.where(
+                tuple_(LeadRow.created_at, LeadRow.id)
+                > (datetime.fromisoformat(after[0]), after[1])
+            )
         query = query.order_by(LeadRow.created_at, LeadRow.id).limit(limit)
         return list(await self.session.scalars(query))
 
@@ -238,7 +269,9 @@ class FormRepository:
             raise NotFoundError(f"form {name!r} not found")
         return row
 
-    async def put(self, tenant_id: str, name: str, description: str, schema: dict[str, Any]) -> tuple[FormRow, bool]:  # fmt: skip
+    async def put(
+        self, tenant_id: str, name: str, description: str, schema: dict[str, Any]
+    ) -> tuple[FormRow, bool]:
         row = await self.find(tenant_id, name)
         created = row is None
         if row is None:
@@ -255,19 +288,33 @@ class FormRepository:
     async def delete(self, tenant_id: str, name: str) -> None:
         await self.session.delete(await self.get(tenant_id, name))
 
-    async def submit(self, tenant_id: str, form: str, origin: Origin, fields: dict[str, Any]) -> FormSubmissionRow:  # fmt: skip
+    async def submit(
+        self, tenant_id: str, form: str, origin: Origin, fields: dict[str, Any]
+    ) -> FormSubmissionRow:
         row = FormSubmissionRow(
-            id=str(uuid.uuid4()), tenant_id=tenant_id, form=form, session_id=origin.session_id,
-            customer=origin.customer, fields=fields, created_at=utcnow(),
-        )  # fmt: skip
+            id=str(uuid.uuid4()),
+            tenant_id=tenant_id,
+            form=form,
+            session_id=origin.session_id,
+            customer=origin.customer,
+            fields=fields,
+            created_at=utcnow(),
+        )
         self.session.add(row)
         await self.session.flush()
         return row
 
-    async def submissions(self, tenant_id: str, form: str, after: tuple[str, str] | None, limit: int) -> builtins.list[FormSubmissionRow]:  # fmt: skip
-        query = select(FormSubmissionRow).where(FormSubmissionRow.tenant_id == tenant_id, FormSubmissionRow.form == form)  # fmt: skip
+    async def submissions(
+        self, tenant_id: str, form: str, after: tuple[str, str] | None, limit: int
+    ) -> builtins.list[FormSubmissionRow]:
+        query = select(FormSubmissionRow).where(
+            FormSubmissionRow.tenant_id == tenant_id, FormSubmissionRow.form == form
+        )
         if after is not None:
-            query = query.where(tuple_(FormSubmissionRow.created_at, FormSubmissionRow.id) > (datetime.fromisoformat(after[0]), after[1]))  # fmt: skip
+            query = query.where(
+                tuple_(FormSubmissionRow.created_at, FormSubmissionRow.id)
+                > (datetime.fromisoformat(after[0]), after[1])
+            )
         query = query.order_by(FormSubmissionRow.created_at, FormSubmissionRow.id).limit(limit)
         return list(await self.session.scalars(query))
 
@@ -285,7 +332,9 @@ class CalendarRepository:
             raise NotFoundError(f"calendar {name!r} not found")
         return row
 
-    async def put(self, tenant_id: str, name: str, description: str, slots: list[dict[str, Any]]) -> tuple[CalendarRow, bool]:  # fmt: skip
+    async def put(
+        self, tenant_id: str, name: str, description: str, slots: list[dict[str, Any]]
+    ) -> tuple[CalendarRow, bool]:
         row = await self.find(tenant_id, name)
         created = row is None
         if row is None:
@@ -296,7 +345,9 @@ class CalendarRepository:
         return row, created
 
     async def list(self, tenant_id: str) -> list[CalendarRow]:
-        query = select(CalendarRow).where(CalendarRow.tenant_id == tenant_id).order_by(CalendarRow.name)  # fmt: skip
+        query = (
+            select(CalendarRow).where(CalendarRow.tenant_id == tenant_id).order_by(CalendarRow.name)
+        )
         return list(await self.session.scalars(query))
 
     async def delete(self, tenant_id: str, name: str) -> None:
@@ -311,16 +362,31 @@ class CalendarRepository:
         return list(await self.session.scalars(query))
 
     async def book(
-        self, tenant_id: str, calendar: str, start: datetime, end: datetime, origin: Origin,
-        name: str, contact: str | None, note: str | None,
-    ) -> AppointmentRow:  # fmt: skip
+        self,
+        tenant_id: str,
+        calendar: str,
+        start: datetime,
+        end: datetime,
+        origin: Origin,
+        name: str,
+        contact: str | None,
+        note: str | None,
+    ) -> AppointmentRow:
         """Book the slot, or raise ``SlotTaken``: the slot is the row's key, so of two bookings
         racing on any nodes exactly one commits. A savepoint keeps the caller's transaction."""
         row = AppointmentRow(
-            tenant_id=tenant_id, calendar=calendar, start=start, end=end, id=str(uuid.uuid4()),
-            session_id=origin.session_id, customer=origin.customer, name=name, contact=contact,
-            note=note, created_at=utcnow(),
-        )  # fmt: skip
+            tenant_id=tenant_id,
+            calendar=calendar,
+            start=start,
+            end=end,
+            id=str(uuid.uuid4()),
+            session_id=origin.session_id,
+            customer=origin.customer,
+            name=name,
+            contact=contact,
+            note=note,
+            created_at=utcnow(),
+        )
         try:
             async with self.session.begin_nested():
                 self.session.add(row)
@@ -349,7 +415,7 @@ class MemoryRepository:
         customer: str,
         besides: str | None,
         sessions: int = 50,
-        per_session: int = 200,  # fmt: skip
+        per_session: int = 200,
     ) -> list[Memory]:
         """What the customer's latest ``sessions`` sessions (not ``besides``) left: variables,
         successful tool results, and the conversation's user and assistant messages."""
@@ -359,12 +425,19 @@ class MemoryRepository:
             .order_by(SessionRow.created_at.desc())
             .limit(sessions + 1)
         )
-        found = [(sid, at) for sid, at in await self.session.execute(query) if sid != besides][:sessions]  # fmt: skip
+        found = [(sid, at) for sid, at in await self.session.execute(query) if sid != besides][
+            :sessions
+        ]
         if not found:
             return []
         ids = [sid for sid, _ in found]
         memories: list[Memory] = []
-        variables = select(SessionVariableRow.session_id, SessionVariableRow.name, SessionVariableRow.value, SessionVariableRow.updated_at).where(SessionVariableRow.session_id.in_(ids))  # fmt: skip
+        variables = select(
+            SessionVariableRow.session_id,
+            SessionVariableRow.name,
+            SessionVariableRow.value,
+            SessionVariableRow.updated_at,
+        ).where(SessionVariableRow.session_id.in_(ids))
         for sid, name, value, at in await self.session.execute(variables):
             memories.append(Memory(sid, at, "variable", f"{name}: {value}"))
         calls = (
@@ -373,7 +446,7 @@ class MemoryRepository:
                 ToolCallRow.session_id.in_(ids),
                 ToolCallRow.success.is_(True),
                 ToolCallRow.test.is_(False),
-            )  # fmt: skip
+            )
             .order_by(ToolCallRow.id.desc())
             .limit(sessions * per_session)
         )
@@ -383,12 +456,12 @@ class MemoryRepository:
         messages = (
             select(
                 MessageRow.session_id, MessageRow.role, MessageRow.content, MessageRow.created_at
-            )  # fmt: skip
+            )
             .where(
                 MessageRow.session_id.in_(ids),
                 MessageRow.role.in_(("user", "assistant")),
                 MessageRow.content.is_not(None),
-            )  # fmt: skip
+            )
             .order_by(MessageRow.created_at.desc())
             .limit(sessions * per_session)
         )

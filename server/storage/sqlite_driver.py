@@ -74,7 +74,8 @@ class Cursor:
 
     async def _execute(self, sql: str, parameters: Any, many: bool) -> Cursor:
         commit, self._connection.commit_next = self._connection.commit_next, False
-        outcome = await self._connection._execute(  # type: ignore[no-untyped-call]  # aiosqlite's hop
+        # aiosqlite's hop to its thread
+        outcome = await self._connection._execute(  # type: ignore[no-untyped-call]
             _run, self._connection._conn, sql, parameters, many, commit
         )
         self.description, self.rowcount, self.lastrowid, rows = outcome

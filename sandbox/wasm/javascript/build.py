@@ -44,7 +44,10 @@ def ensure(cache_dir: Path | None = None) -> Path:
     cache_dir = cache_dir or default_cache_dir()
     path = artefact_path(cache_dir)
     if not path.exists():
-        subprocess.run([sys.executable, "-m", "sandbox.wasm.javascript.build", "--cache", str(cache_dir)], check=True)  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-m", "sandbox.wasm.javascript.build", "--cache", str(cache_dir)],
+            check=True,
+        )
     return path
 
 

@@ -182,20 +182,32 @@ class JsRunner:
 
     def _inspect(self, request: dict[str, Any]) -> dict[str, Any]:
         live, reply = self._instance(request, fresh=True)
-        return reply if live is None else {"ok": True, "tools": live.tools, "instantiations": self.instantiations}  # fmt: skip
+        return (
+            reply
+            if live is None
+            else {"ok": True, "tools": live.tools, "instantiations": self.instantiations}
+        )
 
     def _call_tool(self, request: dict[str, Any], host: Callable[..., Any]) -> dict[str, Any]:
         live, reply = self._instance(request)
         if live is None:
             if reply.get("violations"):  # the file no longer loads: a failed call
                 first = reply["violations"][0]
-                return {"ok": False, "code": "tool_error", "message": first["message"], "line": first.get("line")}  # fmt: skip
+                return {
+                    "ok": False,
+                    "code": "tool_error",
+                    "message": first["message"],
+                    "line": first.get("line"),
+                }
             return reply
         calls = HostCalls(host, int(request.get("max_host_calls", 20)))
         payload = {
-            "tool": request["tool"], "entry": "onError" if request.get("entry") == "on_error" else "execute",
-            "params": request["params"], "context": request.get("context", {}), "error": request.get("error") or {},
-        }  # fmt: skip
+            "tool": request["tool"],
+            "entry": "onError" if request.get("entry") == "on_error" else "execute",
+            "params": request["params"],
+            "context": request.get("context", {}),
+            "error": request.get("error") or {},
+        }
         try:
             reply = self._run(live, payload, calls, request)
         except Trapped as exc:
@@ -214,7 +226,9 @@ class JsRunner:
                 self._spare = None
 
     # a call --------------------------------------------------------------------------------------
-    def _run(self, live: _Instance, payload: dict[str, Any], calls: HostCalls, request: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    def _run(
+        self, live: _Instance, payload: dict[str, Any], calls: HostCalls, request: dict[str, Any]
+    ) -> dict[str, Any]:
         live.store.set_fuel(int(request["fuel"]))
         live.store.set_epoch_deadline(max(1, int(request["timeout"] / 1000 / TICK_S)))
         ok, text, line = live.eval(f"__quiver.start({json.dumps(json.dumps(payload))})")
@@ -225,12 +239,22 @@ class JsRunner:
             ok, text, line = live.eval("__quiver.poll()")
             if not ok:
                 return {"ok": False, "code": "tool_error", "message": text, "line": line}
-            too_large = {"ok": False, "code": "result_too_large", "message": f"the result is larger than {request['output_bytes']} bytes"}  # fmt: skip
+            too_large = {
+                "ok": False,
+                "code": "result_too_large",
+                "message": f"the result is larger than {request['output_bytes']} bytes",
+            }
             if len(text) > int(request["output_bytes"]) + REPLY_OVERHEAD:
                 return too_large
             state = _parse(text)
             if state is None:
-                return {"ok": False, "code": "malformed_output", "message": "the tool broke the runtime's protocol (JSON or its prelude was replaced)"}  # fmt: skip
+                return {
+                    "ok": False,
+                    "code": "malformed_output",
+                    "message": (
+                        "the tool broke the runtime's protocol (JSON or its prelude was replaced)"
+                    ),
+                }
             if state.get("state") == "done":
                 value = state.get("value")
                 if len(json.dumps(value)) > int(request["output_bytes"]):
@@ -243,7 +267,12 @@ class JsRunner:
                         if value is None
                         else type(value).__name__
                     )
-                    return {"ok": False, "code": "tool_error", "message": f"execute must return an object, not {kind}", "logs": _logs(state)}  # fmt: skip
+                    return {
+                        "ok": False,
+                        "code": "tool_error",
+                        "message": f"execute must return an object, not {kind}",
+                        "logs": _logs(state),
+                    }
                 return {
                     "ok": True,
                     "value": value,
@@ -252,16 +281,33 @@ class JsRunner:
                 }
             if state.get("state") == "failed":
                 return {
-                    "ok": False, "code": state.get("code") or "tool_error", "message": str(state.get("message"))[:2000],
-                    "line": state.get("line"), "logs": _logs(state), "updates": _updates(state),
-                }  # fmt: skip
+                    "ok": False,
+                    "code": state.get("code") or "tool_error",
+                    "message": str(state.get("message"))[:2000],
+                    "line": state.get("line"),
+                    "logs": _logs(state),
+                    "updates": _updates(state),
+                }
             if state.get("state") != "host" or not isinstance(state.get("calls"), list):
-                return {"ok": False, "code": "tool_error", "message": "the tool's promise never settles (it waits for nothing the host was asked for)"}  # fmt: skip
+                return {
+                    "ok": False,
+                    "code": "tool_error",
+                    "message": (
+                        "the tool's promise never settles (it waits for nothing the host "
+                        "was asked for)"
+                    ),
+                }
             replies = []
             for asked in state["calls"]:
                 if not isinstance(asked, dict):
                     continue
-                frame = json.dumps({"module": asked.get("module"), "method": asked.get("method"), "args": asked.get("args") or {}})  # fmt: skip
+                frame = json.dumps(
+                    {
+                        "module": asked.get("module"),
+                        "method": asked.get("method"),
+                        "args": asked.get("args") or {},
+                    }
+                )
                 answer = calls.handle(frame.encode())
                 replies.append({"id": asked.get("id"), **answer})
             ok, text, line = live.eval(f"__quiver.answer({json.dumps(json.dumps(replies))})")
@@ -270,7 +316,9 @@ class JsRunner:
         return {"ok": False, "code": "tool_error", "message": "too many host-call rounds"}
 
     # instances -----------------------------------------------------------------------------------
-    def _instance(self, request: dict[str, Any], fresh: bool = False) -> tuple[_Instance | None, dict[str, Any]]:  # fmt: skip
+    def _instance(
+        self, request: dict[str, Any], fresh: bool = False
+    ) -> tuple[_Instance | None, dict[str, Any]]:
         memory = min(max(int(request["memory_bytes"]), MIN_MEMORY), RESERVATION)
         key: Key = (request.get("tenant", ""), request["hash"], memory)
         live = None if fresh else self.instances.get(key)
@@ -304,23 +352,40 @@ class JsRunner:
         live.store.set_epoch_deadline(max(1, int(request["load_timeout"] / 1000 / TICK_S)))
         source = str(request["source"])
         try:
-            ok, text, line = live.eval(f"__quiver.define((function (module, exports, require) {{{source}\n}}))")  # fmt: skip
+            ok, text, line = live.eval(
+                f"__quiver.define((function (module, exports, require) {{{source}\n}}))"
+            )
         except Trapped as exc:
             reply = _trap_reply(str(exc))
             if reply["code"] == "timeout":
-                reply["message"] = f"loading the file took longer than {request['load_timeout']} ms"  # fmt: skip
+                reply["message"] = f"loading the file took longer than {request['load_timeout']} ms"
             return reply
         if not ok:
             return {"ok": False, "violations": [{"message": text, "line": line, "field": "source"}]}
         declared = _parse(text)
         if declared is None or not isinstance(declared.get("tools", []), list):
-            return {"ok": False, "violations": [{"message": "the file broke the runtime's protocol (JSON or its prelude was replaced)", "field": "source"}]}  # fmt: skip
+            return {
+                "ok": False,
+                "violations": [
+                    {
+                        "message": (
+                            "the file broke the runtime's protocol (JSON or its prelude "
+                            "was replaced)"
+                        ),
+                        "field": "source",
+                    }
+                ],
+            }
         if not declared.get("ok"):
             violations = [
-                {"message": str(v.get("message"))[:1000], "field": str(v.get("field") or "source")[:200],
-                 "line": v.get("line") if isinstance(v.get("line"), int) else None}
-                for v in declared.get("violations") or [] if isinstance(v, dict)
-            ] or [{"message": "the file does not load", "field": "source"}]  # fmt: skip
+                {
+                    "message": str(v.get("message"))[:1000],
+                    "field": str(v.get("field") or "source")[:200],
+                    "line": v.get("line") if isinstance(v.get("line"), int) else None,
+                }
+                for v in declared.get("violations") or []
+                if isinstance(v, dict)
+            ] or [{"message": "the file does not load", "field": "source"}]
             return {"ok": False, "violations": violations}
         live.tools = [t for t in declared["tools"] if isinstance(t, dict)]
         return {"ok": True, "tools": live.tools}
@@ -335,7 +400,11 @@ class JsRunner:
         instance = self.linker.instantiate(store, self.module)
         self.instantiations += 1
         memory = _export(store, instance, "memory")
-        fn = {name: _Fast(store, _export(store, instance, name)) for name in EXPORTS if name != "memory"}  # fmt: skip
+        fn = {
+            name: _Fast(store, _export(store, instance, name))
+            for name in EXPORTS
+            if name != "memory"
+        }
         live = _Instance(("", "", 0), store, fn, memory)
         live._call("_initialize")
         live.rt = int(live._call("JS_NewRuntime"))
@@ -371,7 +440,12 @@ def _export(store: wasmtime.Store, instance: wasmtime.Instance, name: str) -> An
 def _fault(exc: Exception) -> dict[str, Any]:
     """A reply for a bug of the runner itself: the call fails as a trap and the server logs it
     (``fault``; the worker's own output goes nowhere)."""
-    return {"ok": False, "code": "trap", "fault": True, "message": f"the JavaScript runner failed: {type(exc).__name__}: {exc}"[:500]}  # fmt: skip
+    return {
+        "ok": False,
+        "code": "trap",
+        "fault": True,
+        "message": f"the JavaScript runner failed: {type(exc).__name__}: {exc}"[:500],
+    }
 
 
 def _parse(text: str) -> dict[str, Any] | None:
@@ -396,9 +470,20 @@ def _updates(state: dict[str, Any]) -> dict[str, Any]:
 
 def _trap_reply(message: str) -> dict[str, Any]:
     if "all fuel consumed" in message:
-        return {"ok": False, "code": "out_of_fuel", "message": "the tool ran out of fuel (too much computation)"}  # fmt: skip
+        return {
+            "ok": False,
+            "code": "out_of_fuel",
+            "message": "the tool ran out of fuel (too much computation)",
+        }
     if message.endswith("interrupt"):
         return {"ok": False, "code": "timeout", "message": "the tool ran past its deadline"}
     if "out of bounds memory access" in message or "call stack exhausted" in message:
-        return {"ok": False, "code": "trap", "message": "the tool's stack overflowed or it touched memory it does not own (recursion too deep?)"}  # fmt: skip
+        return {
+            "ok": False,
+            "code": "trap",
+            "message": (
+                "the tool's stack overflowed or it touched memory it does not own "
+                "(recursion too deep?)"
+            ),
+        }
     return {"ok": False, "code": "trap", "message": message}

@@ -91,10 +91,21 @@ def _componentize(work: Path, log: Log) -> Path:
     output = work / "runner.wasm"
     log("  1/2 componentize-py: CPython for WASI + the guest, pre-initialised")
     command = [
-        sys.executable, "-c", "import sys; from componentize_py import script; sys.exit(script())",
-        "--quiet", "-d", str(app / "sandbox/wasm/python/runner.wit"), "-w", "runner",
-        "componentize", "sandbox.wasm.python.guest", "-p", str(app), "-o", str(output),
-    ]  # fmt: skip
+        sys.executable,
+        "-c",
+        "import sys; from componentize_py import script; sys.exit(script())",
+        "--quiet",
+        "-d",
+        str(app / "sandbox/wasm/python/runner.wit"),
+        "-w",
+        "runner",
+        "componentize",
+        "sandbox.wasm.python.guest",
+        "-p",
+        str(app),
+        "-o",
+        str(output),
+    ]
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
     done = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True)
     if done.returncode != 0:

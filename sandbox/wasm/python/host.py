@@ -123,14 +123,22 @@ class PythonRunner:
         if live is None:
             if reply.get("violations"):  # the file no longer loads: a failed call, not a refusal
                 first = reply["violations"][0]
-                return {"ok": False, "code": "tool_error", "message": first["message"],
-                        "line": first.get("line")}  # fmt: skip
+                return {
+                    "ok": False,
+                    "code": "tool_error",
+                    "message": first["message"],
+                    "line": first.get("line"),
+                }
             return reply
         payload = {
-            "op": "call", "tool": request["tool"], "entry": request.get("entry", "execute"),
-            "params": request["params"], "context": request.get("context", {}),
-            "error": request.get("error") or {}, "result_cap": request["output_bytes"],
-        }  # fmt: skip
+            "op": "call",
+            "tool": request["tool"],
+            "entry": request.get("entry", "execute"),
+            "params": request["params"],
+            "context": request.get("context", {}),
+            "error": request.get("error") or {},
+            "result_cap": request["output_bytes"],
+        }
         self._calls = HostCalls(host, request.get("max_host_calls", 20))
         try:
             reply = self._invoke(live, payload, request["fuel"], request["timeout"])
@@ -245,8 +253,11 @@ class PythonRunner:
 
 def _trap_reply(message: str) -> dict[str, Any]:
     if "all fuel consumed" in message:
-        return {"ok": False, "code": "out_of_fuel",
-                "message": "the tool ran out of fuel (too much computation)"}  # fmt: skip
+        return {
+            "ok": False,
+            "code": "out_of_fuel",
+            "message": "the tool ran out of fuel (too much computation)",
+        }
     if message.endswith("interrupt"):
         return {"ok": False, "code": "timeout", "message": "the tool ran past its deadline"}
     if "call stack exhausted" in message:

@@ -57,7 +57,7 @@ async def tool_analytics(
                 {"tool": name, **_used(counts)}
                 for name, counts in offered.items()
                 if tool in (None, name)
-            ),  # fmt: skip
+            ),
             key=lambda e: (-e["ignored_rate"], e["tool"]),
         ),
     }

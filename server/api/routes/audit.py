@@ -49,6 +49,6 @@ async def read_audit(
                 "detail": r.detail,
             }
             for r in rows
-        ],  # fmt: skip
+        ],
         "next_cursor": encode_cursor(rows[-1].id) if more and rows else None,
     }

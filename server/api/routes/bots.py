@@ -150,7 +150,9 @@ async def run_bot_evals(
     async with runtime.sessions() as session, session.begin():
         row = await runtime.store(session).bots.get(tenant_id, bot)
     if not row.evals:
-        raise ValidationFailedError([FieldError("the bot has no eval cases (PUT …/evals)", field="evals")])  # fmt: skip
+        raise ValidationFailedError(
+            [FieldError("the bot has no eval cases (PUT …/evals)", field="evals")]
+        )
     return await run_evals(runtime.services, runtime.agent, tenant_id, bot)
 
 
@@ -176,7 +178,7 @@ async def list_eval_runs(
                 "passed": r.report.get("passed"),
                 "total": r.report.get("total"),
                 "tools": r.report.get("tools"),
-            }  # fmt: skip
+            }
             for r in rows
         ],
         "next_cursor": next_cursor,

@@ -18,7 +18,9 @@ MAX_SLOTS = 10_000
 
 
 class Slot(Strict):
-    start: datetime = Field(description="ISO 8601 with an offset", examples=["2027-01-05T09:00:00+01:00"])  # fmt: skip
+    start: datetime = Field(
+        description="ISO 8601 with an offset", examples=["2027-01-05T09:00:00+01:00"]
+    )
     end: datetime
 
     @field_validator("start", "end")
@@ -48,13 +50,20 @@ class CalendarBody(Strict):
 
 @router.put("/{name}", responses={201: {"description": "Created (a new calendar)"}})
 async def put_calendar(
-    name: CalendarName, body: CalendarBody, response: Response, principal: PrincipalDep,
-    store: StoreDep, tenant: TenantQuery = None,
-) -> dict[str, Any]:  # fmt: skip
+    name: CalendarName,
+    body: CalendarBody,
+    response: Response,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
     """Set the calendar's slots (appointments already booked are kept)."""
     tenant_id = developer_tenant(principal, tenant)
     await store.tenants.get(tenant_id)
-    slots = [{"start": s.start.isoformat(), "end": s.end.isoformat()} for s in sorted(body.slots, key=lambda s: s.start)]  # fmt: skip
+    slots = [
+        {"start": s.start.isoformat(), "end": s.end.isoformat()}
+        for s in sorted(body.slots, key=lambda s: s.start)
+    ]
     row, created = await store.calendars.put(tenant_id, name, body.description, slots)
     store.audit.record(principal.key_id, tenant_id, "calendar.put", name)
     response.status_code = 201 if created else 200
@@ -63,11 +72,16 @@ async def put_calendar(
 
 @router.get("")
 async def list_calendars(
-    principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None,
-    limit: LimitQuery = 100, cursor: CursorQuery = None,
-) -> dict[str, Any]:  # fmt: skip
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
     tenant_id = developer_tenant(principal, tenant)
-    rows, next_cursor = page(await store.calendars.list(tenant_id), lambda r: [r.name], limit, cursor)  # fmt: skip
+    rows, next_cursor = page(
+        await store.calendars.list(tenant_id), lambda r: [r.name], limit, cursor
+    )
     return {"calendars": [await _public(store, r) for r in rows], "next_cursor": next_cursor}
 
 
@@ -76,7 +90,9 @@ async def get_calendar(
     name: CalendarName, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
 ) -> dict[str, Any]:
     """The calendar with its slots and its appointments."""
-    return await _public(store, await store.calendars.get(developer_tenant(principal, tenant), name))  # fmt: skip
+    return await _public(
+        store, await store.calendars.get(developer_tenant(principal, tenant), name)
+    )
 
 
 @router.delete("/{name}", status_code=204)
@@ -92,11 +108,22 @@ async def delete_calendar(
 async def _public(store: Any, row: Any) -> dict[str, Any]:
     booked = await store.calendars.booked(row.tenant_id, row.name)
     return {
-        "name": row.name, "description": row.description, "slots": row.slots,
+        "name": row.name,
+        "description": row.description,
+        "slots": row.slots,
         "appointments": [
-            {"id": a.id, "start": iso(a.start), "end": iso(a.end), "name": a.name, "contact": a.contact,
-             "note": a.note, "session_id": a.session_id, "customer": a.customer, "created_at": iso(a.created_at)}  # fmt: skip
+            {
+                "id": a.id,
+                "start": iso(a.start),
+                "end": iso(a.end),
+                "name": a.name,
+                "contact": a.contact,
+                "note": a.note,
+                "session_id": a.session_id,
+                "customer": a.customer,
+                "created_at": iso(a.created_at),
+            }
             for a in booked
         ],
         "updated_at": iso(row.updated_at),
-    }  # fmt: skip
+    }

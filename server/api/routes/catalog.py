@@ -25,22 +25,36 @@ async def catalog(
     breakers = await runtime.tracker.tenant_breakers(tenant_id)
     now = utcnow()
     await runtime.call_log.flush()
-    figures = {f.tool: f for f in await store.calls.analytics(tenant_id, now - timedelta(days=1), now)}  # fmt: skip
+    figures = {
+        f.tool: f for f in await store.calls.analytics(tenant_id, now - timedelta(days=1), now)
+    }
     entries: dict[str, dict[str, Any]] = {}
     for tool in view.visible.values():
         entries[tool.name] = {
-            "name": tool.name, "kind": tool.kind, "origin": tool.origin, "version": tool.version,
-            "enabled": tool.enabled, "description": tool.description,
-        }  # fmt: skip
+            "name": tool.name,
+            "kind": tool.kind,
+            "origin": tool.origin,
+            "version": tool.version,
+            "enabled": tool.enabled,
+            "description": tool.description,
+        }
     for row, version in await store.tools.list(tenant_id):  # disabled ones are not visible
         entries[row.name] = {
-            "name": row.name, "kind": version.kind, "origin": "tenant", "version": version.version,
-            "enabled": row.enabled, "description": version.description,
-        }  # fmt: skip
+            "name": row.name,
+            "kind": version.kind,
+            "origin": "tenant",
+            "version": version.version,
+            "enabled": row.enabled,
+            "description": version.description,
+        }
     for name, entry in entries.items():
         entry["breaker"] = (
-            "open" if name in breakers.open else "half_open" if name in breakers.half_open else "closed"
-        )  # fmt: skip
+            "open"
+            if name in breakers.open
+            else "half_open"
+            if name in breakers.half_open
+            else "closed"
+        )
         found = figures.get(name)
         entry["calls_last_day"] = found.calls if found else 0
         entry["success_rate_last_day"] = found.public()["success_rate"] if found else None

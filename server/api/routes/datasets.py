@@ -36,7 +36,7 @@ NDJSON = "application/x-ndjson"
                 "text/plain": {"schema": {"type": "string"}},
             },
         }
-    },  # fmt: skip
+    },
 )
 async def put_dataset(
     name: DatasetName,
@@ -48,7 +48,7 @@ async def put_dataset(
     kind: Annotated[
         Kind | None,
         Query(description="faq, catalog, samples or documents (default: the set's kind)"),
-    ] = None,  # fmt: skip
+    ] = None,
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
     """Replace a data set with the NDJSON body (201 when new)."""
@@ -72,7 +72,9 @@ async def list_datasets(
 ) -> dict[str, Any]:
     """The tenant's data sets by name."""
     tenant_id = developer_tenant(principal, tenant)
-    rows, next_cursor = page(await store.datasets.list(tenant_id), lambda r: [r.name], limit, cursor)  # fmt: skip
+    rows, next_cursor = page(
+        await store.datasets.list(tenant_id), lambda r: [r.name], limit, cursor
+    )
     return {"datasets": [_public(r) for r in rows], "next_cursor": next_cursor}
 
 
@@ -89,7 +91,9 @@ async def get_dataset(
     tenant_id = developer_tenant(principal, tenant)
     row = await store.datasets.get(tenant_id, name)
     after = decode_cursor(cursor, 1)
-    read = await store.datasets.page(tenant_id, name, row.version, int(after[0]) if after else -1, limit + 1)  # fmt: skip
+    read = await store.datasets.page(
+        tenant_id, name, row.version, int(after[0]) if after else -1, limit + 1
+    )
     rows, next_cursor = keyset(read, limit, lambda r: [r[0]])
     return {**_public(row), "data": [data for _, data in rows], "next_cursor": next_cursor}
 
@@ -106,6 +110,11 @@ async def delete_dataset(
 
 def _public(row: Any) -> dict[str, Any]:
     return {
-        "name": row.name, "kind": row.kind, "version": row.version, "items": row.items,
-        "bytes": row.bytes, "created_at": iso(row.created_at), "updated_at": iso(row.updated_at),
-    }  # fmt: skip
+        "name": row.name,
+        "kind": row.kind,
+        "version": row.version,
+        "items": row.items,
+        "bytes": row.bytes,
+        "created_at": iso(row.created_at),
+        "updated_at": iso(row.updated_at),
+    }

@@ -24,24 +24,32 @@ class FormBody(Strict):
         description="a JSON Schema of the fields (an object)",
         examples=[
             {"type": "object", "properties": {"when": {"type": "string"}}, "required": ["when"]}
-        ],  # fmt: skip
+        ],
     )
 
 
 @router.put("/{name}", responses={201: {"description": "Created (a new form)"}})
 async def put_form(
-    name: FormName, body: FormBody, response: Response, principal: PrincipalDep, store: StoreDep,
+    name: FormName,
+    body: FormBody,
+    response: Response,
+    principal: PrincipalDep,
+    store: StoreDep,
     tenant: TenantQuery = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     tenant_id = developer_tenant(principal, tenant)
     await store.tenants.get(tenant_id)
     schema = body.schema_
     if schema.get("type") != "object":
-        raise ValidationFailedError([FieldError('must be an object schema ("type": "object")', field="schema.type")])  # fmt: skip
+        raise ValidationFailedError(
+            [FieldError('must be an object schema ("type": "object")', field="schema.type")]
+        )
     try:
         jsonschema_rs.validator_for(schema)
     except (jsonschema_rs.ValidationError, ValueError) as exc:
-        raise ValidationFailedError([FieldError(f"not a valid JSON Schema: {exc}", field="schema")]) from None  # fmt: skip
+        raise ValidationFailedError(
+            [FieldError(f"not a valid JSON Schema: {exc}", field="schema")]
+        ) from None
     row, created = await store.forms.put(tenant_id, name, body.description, schema)
     store.audit.record(principal.key_id, tenant_id, "form.put", name)
     response.status_code = 201 if created else 200
@@ -50,9 +58,12 @@ async def put_form(
 
 @router.get("")
 async def list_forms(
-    principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None,
-    limit: LimitQuery = 100, cursor: CursorQuery = None,
-) -> dict[str, Any]:  # fmt: skip
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
     tenant_id = developer_tenant(principal, tenant)
     rows, next_cursor = page(await store.forms.list(tenant_id), lambda r: [r.name], limit, cursor)
     return {"forms": [_public(r) for r in rows], "next_cursor": next_cursor}
@@ -77,14 +88,20 @@ async def delete_form(
 
 @router.get("/{name}/submissions")
 async def list_submissions(
-    name: FormName, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None,
-    limit: LimitQuery = 100, cursor: CursorQuery = None,
-) -> dict[str, Any]:  # fmt: skip
+    name: FormName,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
     """The form's submissions, oldest first."""
     tenant_id = developer_tenant(principal, tenant)
     await store.forms.get(tenant_id, name)
     after = decode_cursor(cursor, 2)
-    read = await store.forms.submissions(tenant_id, name, (after[0], after[1]) if after else None, limit + 1)  # fmt: skip
+    read = await store.forms.submissions(
+        tenant_id, name, (after[0], after[1]) if after else None, limit + 1
+    )
     rows, next_cursor = keyset(read, limit, lambda r: [r.created_at.isoformat(), r.id])
     return {
         "submissions": [
@@ -94,7 +111,7 @@ async def list_submissions(
                 "session_id": r.session_id,
                 "customer": r.customer,
                 "created_at": iso(r.created_at),
-            }  # fmt: skip
+            }
             for r in rows
         ],
         "next_cursor": next_cursor,
@@ -102,4 +119,9 @@ async def list_submissions(
 
 
 def _public(row: Any) -> dict[str, Any]:
-    return {"name": row.name, "description": row.description, "schema": row.schema, "updated_at": iso(row.updated_at)}  # fmt: skip
+    return {
+        "name": row.name,
+        "description": row.description,
+        "schema": row.schema,
+        "updated_at": iso(row.updated_at),
+    }

@@ -34,7 +34,9 @@ async def set_handoff(
         except EgressDenied as exc:
             raise ValidationFailedError([FieldError(str(exc), field="url")]) from None
         if body.secret is None and row.handoff_secret_ct is None:
-            raise ValidationFailedError([FieldError("a webhook needs a secret to sign with", field="secret")])  # fmt: skip
+            raise ValidationFailedError(
+                [FieldError("a webhook needs a secret to sign with", field="secret")]
+            )
     row.handoff_url = body.url
     if body.secret is not None:
         row.handoff_secret_ct = runtime.box.encrypt(body.secret, handoff_binding(tenant_id))

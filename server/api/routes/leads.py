@@ -13,7 +13,10 @@ from server.api.paging import CursorQuery, LimitQuery, decode_cursor, keyset
 from server.skills.service import lead_public
 
 router = APIRouter(prefix="/v1/leads", tags=["skills"])
-CSV_COLUMNS = ("id", "created_at", "name", "email", "phone", "interest", "customer", "session_id", "bot", "forwarded")  # fmt: skip
+CSV_COLUMNS = (
+    "id", "created_at", "name", "email", "phone", "interest", "customer", "session_id", "bot",
+    "forwarded",
+)  # fmt: skip
 CSV_MAX_ROWS = 100_000
 
 
@@ -27,7 +30,7 @@ async def list_leads(
     format: Annotated[
         Literal["json", "csv"],
         Query(description="csv: every lead, oldest first, as a spreadsheet file"),
-    ] = "json",  # fmt: skip
+    ] = "json",
 ) -> Any:
     """The tenant's leads, oldest first."""
     tenant_id = developer_tenant(principal, tenant)

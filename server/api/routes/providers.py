@@ -41,7 +41,7 @@ async def put_provider(
                     "a new provider needs an api_key (or a base_url of a server without keys)",
                     field="api_key",
                 )
-            ]  # fmt: skip
+            ]
         )
     row, created = await store.providers.put(
         tenant_id, name, body.kind, body.base_url, body.models, body.api_key
@@ -79,7 +79,11 @@ async def delete_provider(
 
 def _public(row: Any) -> dict[str, Any]:
     return {
-        "name": row.name, "kind": row.kind, "base_url": row.base_url, "models": row.models,
+        "name": row.name,
+        "kind": row.kind,
+        "base_url": row.base_url,
+        "models": row.models,
         "api_key": "********" if row.api_key_ct else None,
-        "created_at": iso(row.created_at), "updated_at": iso(row.updated_at),
-    }  # fmt: skip
+        "created_at": iso(row.created_at),
+        "updated_at": iso(row.updated_at),
+    }

@@ -114,9 +114,14 @@ async def attach(
     ``Idempotency-Key``, a retry gets the same session."""
     require(principal, "agent", "developer")
     return await answer_once(
-        runtime.idempotency, principal, f"attach:{tenant}", idempotency_key, body.model_dump(),
-        store, lambda: _attach(body, principal, runtime, store, tenant),
-    )  # fmt: skip
+        runtime.idempotency,
+        principal,
+        f"attach:{tenant}",
+        idempotency_key,
+        body.model_dump(),
+        store,
+        lambda: _attach(body, principal, runtime, store, tenant),
+    )
 
 
 async def _attach(
@@ -212,7 +217,10 @@ async def call_tool(
     format: Annotated[
         MessageFormat | None,
         Query(
-            description="also answer `message`: the tool-result message to append, in this provider's shape (give the model's `call_id`)"
+            description=(
+                "also answer `message`: the tool-result message to append, in this "
+                "provider's shape (give the model's `call_id`)"
+            )
         ),
     ] = None,
 ) -> Response:
@@ -220,9 +228,14 @@ async def call_tool(
     With an ``Idempotency-Key``, a retry gets the first envelope again and runs nothing."""
     digest = {**body.model_dump(), "format": format}
     return await answer_once(
-        runtime.idempotency, principal, f"call:{sid}", idempotency_key, digest, store,
+        runtime.idempotency,
+        principal,
+        f"call:{sid}",
+        idempotency_key,
+        digest,
+        store,
         lambda: answer_call(sid, body, principal, runtime, store, tenant, format),
-    )  # fmt: skip
+    )
 
 
 async def answer_call(
@@ -537,7 +550,7 @@ async def list_sessions(
     customer: Annotated[str | None, Query(max_length=128)] = None,
     since: Annotated[
         datetime | None, Query(description="created from (ISO 8601 with zone)")
-    ] = None,  # fmt: skip
+    ] = None,
     until: Annotated[datetime | None, Query(description="created before")] = None,
     limit: LimitQuery = 100,
     cursor: CursorQuery = None,
@@ -549,18 +562,26 @@ async def list_sessions(
     try:
         after = (datetime.fromisoformat(key[0]), str(key[1])) if key is not None else None
     except (TypeError, ValueError):
-        raise ValidationFailedError([FieldError("not a cursor this list gave out", field="cursor")]) from None  # fmt: skip
+        raise ValidationFailedError(
+            [FieldError("not a cursor this list gave out", field="cursor")]
+        ) from None
     rows = await store.lifecycle.page(
-        tenant_id, bot=bot, status=status, customer=customer, since=since, until=until,
-        limit=limit + 1, after=after,
-    )  # fmt: skip
+        tenant_id,
+        bot=bot,
+        status=status,
+        customer=customer,
+        since=since,
+        until=until,
+        limit=limit + 1,
+        after=after,
+    )
     more, rows = len(rows) > limit, rows[:limit]
     last = rows[-1] if rows else None
     return {
         "sessions": [session_public(r) for r in rows],
         "next_cursor": encode_cursor(last.created_at.isoformat(), last.id)
         if more and last
-        else None,  # fmt: skip
+        else None,
     }
 
 

@@ -119,9 +119,12 @@ async def set_sandbox_modules(
     before = list(row.sandbox_modules or [])
     row.sandbox_modules = sorted(set(body.modules))
     await store.changed(
-        admin.key_id, tenant, "tenant.sandbox_modules", tenant,
+        admin.key_id,
+        tenant,
+        "tenant.sandbox_modules",
+        tenant,
         {"before": before, "after": row.sandbox_modules},
-    )  # fmt: skip
+    )
     await store.session.refresh(row)
     return tenant_public(row)
 
@@ -140,9 +143,12 @@ async def set_egress_allow(
     before = list(row.egress_allow or [])
     row.egress_allow = sorted({item.strip().lower() for item in body.allow})
     await store.changed(
-        admin.key_id, tenant, "tenant.egress_allow", tenant,
+        admin.key_id,
+        tenant,
+        "tenant.egress_allow",
+        tenant,
         {"before": before, "after": row.egress_allow},
-    )  # fmt: skip
+    )
     await store.session.refresh(row)
     return tenant_public(row)
 

@@ -67,7 +67,7 @@ EXAMPLES = {
             "headers": {"Accept": "application/json"},
             "auth_header": "Bearer s3cr3t",
             "timeout_ms": 5000,
-        },  # fmt: skip
+        },
     },
     "wasm": {
         "summary": "WASM module",

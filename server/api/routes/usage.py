@@ -23,7 +23,7 @@ async def usage(
     tenant: TenantQuery = None,
     since: Annotated[
         datetime | None, Query(description="tokens from (default: 00:00 UTC today)")
-    ] = None,  # fmt: skip
+    ] = None,
     until: Annotated[datetime | None, Query(description="tokens until (default: now)")] = None,
     bot: Annotated[str | None, Query(max_length=64)] = None,
     session: Annotated[str | None, Query(max_length=36, description="one session's tokens")] = None,
@@ -56,5 +56,5 @@ async def usage(
             "until": end.isoformat(),
             "bot": bot,
             **await store.messages.tokens(tenant_id, start, end, bot),
-        },  # fmt: skip
+        },
     }
