@@ -11,6 +11,7 @@ from typing import Any
 from server.agent.intents import check_detection
 from server.calls.ports import CallStore
 from server.errors import FieldError, ValidationFailedError
+from server.records import StoredBot
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class BotSpec:
         ]
 
 
-async def create(store: CallStore, actor: str | None, tenant_id: str, spec: BotSpec) -> Any:
+async def create(store: CallStore, actor: str | None, tenant_id: str, spec: BotSpec) -> StoredBot:
     """A new bot (409 if the name is taken; 422 naming each broken rule)."""
     await store.tenants.get(tenant_id)
     await check(store, tenant_id, spec)
@@ -41,7 +42,7 @@ async def create(store: CallStore, actor: str | None, tenant_id: str, spec: BotS
     return row
 
 
-async def replace(store: CallStore, actor: str | None, tenant_id: str, spec: BotSpec) -> Any:
+async def replace(store: CallStore, actor: str | None, tenant_id: str, spec: BotSpec) -> StoredBot:
     """The bot's settings, all of them (404 if there is no such bot)."""
     await check(store, tenant_id, spec)
     row = await store.bots.replace(

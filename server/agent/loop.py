@@ -54,6 +54,7 @@ from server.agent.providers import (
     make_provider,
 )
 from server.calls import envelope as envelopes
+from server.calls.ports import CallStore
 from server.calls.services import Services
 from server.calls.session_calls import (
     CALL_ID,
@@ -77,6 +78,7 @@ from server.errors import (
     ValidationFailedError,
 )
 from server.registry.formats import convert
+from server.registry.service import TenantView
 from server.skills.indexes import NoDataset
 from server.storage.conversations import Message
 from server.storage.database import is_unavailable
@@ -383,7 +385,9 @@ class AgentLoop:
             approvers(view, row.bot),
         )
 
-    async def _provider(self, store: Any, view: Any, name: str) -> tuple[str, ProviderConfig]:
+    async def _provider(
+        self, store: CallStore, view: TenantView, name: str
+    ) -> tuple[str, ProviderConfig]:
         """A provider's kind and client settings, kept per node for the tenant's registry
         version (a provider's change bumps it, on every node)."""
         key = (view.tenant_id, view.key, name)

@@ -13,9 +13,10 @@ from server.agent.providers import ProviderKind
 from server.calls.session_calls import ERROR_CODE
 from server.errors import FieldError, ValidationFailedError
 from server.quotas import check_rate
+from server.records import StoredBot, StoredTool, StoredToolVersion
 from server.secretbox import mask
 from server.storage.repositories import BOT_MODEL_FIELDS
-from server.storage.tables import ApiKeyRow, BotRow, TenantRow, ToolRow, ToolVersionRow
+from server.storage.tables import ApiKeyRow, TenantRow
 
 TENANT_ID = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 INTENT_NAME = re.compile(r"^(\*|[A-Za-z0-9][A-Za-z0-9_.:-]{0,63})$")
@@ -421,7 +422,7 @@ def key_public(row: ApiKeyRow) -> dict[str, Any]:
     }
 
 
-def tool_public(tool: ToolRow, version: ToolVersionRow) -> dict[str, Any]:
+def tool_public(tool: StoredTool, version: StoredToolVersion) -> dict[str, Any]:
     """A tool as its developers see it: source and config, secrets masked."""
     out: dict[str, Any] = {
         "name": tool.name,
@@ -454,7 +455,7 @@ def tool_public(tool: ToolRow, version: ToolVersionRow) -> dict[str, Any]:
     return out
 
 
-def version_public(row: ToolVersionRow) -> dict[str, Any]:
+def version_public(row: StoredToolVersion) -> dict[str, Any]:
     return {
         "version": row.version,
         "kind": row.kind,
@@ -465,7 +466,7 @@ def version_public(row: ToolVersionRow) -> dict[str, Any]:
     }
 
 
-def bot_public(row: BotRow) -> dict[str, Any]:
+def bot_public(row: StoredBot) -> dict[str, Any]:
     return {
         "name": row.name,
         "tools": row.tools,

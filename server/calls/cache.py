@@ -20,6 +20,8 @@ from typing import Any
 
 import orjson
 
+from server.dependency import Dependency
+
 DEFAULT_TTL_S = 300
 
 
@@ -46,7 +48,7 @@ class ResultCache:
         max_entries: int = 10_000,
         redis: Any = None,
         prefix: str = "quiver:result:",
-        health: Any = None,
+        health: Dependency | None = None,
         clock: Callable[[], float] = time.monotonic,
     ):
         self.clock = clock  # this node's copies expire by it (Redis's by Redis's own)

@@ -23,9 +23,11 @@ import orjson
 
 from server import metrics
 from server.calls.pipeline import CallRequest
+from server.calls.ports import CallStore
 from server.calls.services import Services, Storage
 from server.egress import Allowlist, EgressDenied, EgressGuard, ResponseTooLarge, TooManyRedirects
 from server.ratelimit import RateLimitedLog
+from server.records import ClaimedHook
 
 log = logging.getLogger("quiver.lifecycle")
 sweep_failures = RateLimitedLog(log, every_s=60.0)
@@ -112,7 +114,7 @@ MAX_HOOK_ATTEMPTS = 3  # runs cut short by a node's death; a hook that fails is 
 
 async def end_session(
     services: Services,
-    store: Any,
+    store: CallStore,
     tenant_id: str,
     sid: str,
     reason: str,
@@ -162,7 +164,7 @@ class SessionEndHooks:
             done.append((hook.session_id, hook.tool, outcome))
         return done
 
-    async def _run(self, hook: Any) -> str:
+    async def _run(self, hook: ClaimedHook) -> str:
         services = self.services
         if hook.attempts + 1 > MAX_HOOK_ATTEMPTS:
             outcome, status = "abandoned", "failed"

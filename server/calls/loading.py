@@ -4,9 +4,10 @@ the load-time limit, before it is stored. What the running file declares is what
 from __future__ import annotations
 
 from sandbox.engine import Inspection, SandboxName, ToolSource
-from server.calls.ports import CallStore, StoredVersion
+from server.calls.ports import CallStore
 from server.calls.services import Services
 from server.errors import LoadTimeoutError, Problems
+from server.records import StoredVersion
 from server.registry.definitions import ToolDraft, apply_loaded
 
 

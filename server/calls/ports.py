@@ -3,37 +3,39 @@ the use cases depend only on them, and tests may hand them in-memory fakes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from server.records import (
+    ClaimedHook,
+    StoredBot,
+    StoredEvalRun,
+    StoredMessage,
+    StoredProvider,
+    StoredSession,
+    StoredTenant,
+    StoredTool,
+    StoredToolVersion,
+    StoredVersion,
+)
 from server.registry.definitions import ToolDraft
 from server.registry.model import SessionRecord, ToolDef
 from server.registry.ports import RegistryStore
 
 
-class StoredVersion(Protocol):
-    """A tool version as stored: what runs it."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def source(self) -> str | None: ...
-    @property
-    def module(self) -> bytes | None: ...
-    @property
-    def webhook(self) -> dict[str, Any] | None: ...
-
-
 class ToolVersions(Protocol):
-    async def stored_version(self, tool: ToolDef) -> Any: ...  # a StoredVersion
-    async def find(self, tenant_id: str, name: str) -> Any | None: ...  # the stored tool
-    async def find_version(self, tool: Any, version: int) -> Any | None: ...
+    async def stored_version(self, tool: ToolDef) -> StoredVersion: ...
+    async def find(self, tenant_id: str, name: str) -> StoredTool | None: ...
+    async def find_version(self, tool: StoredTool, version: int) -> StoredToolVersion | None: ...
     async def definition(self, tenant_id: str, name: str) -> ToolDef: ...  # 404 if none
-    async def unchanged(self, tenant_id: str, draft: ToolDraft) -> tuple[Any, Any] | None: ...
+    async def unchanged(
+        self, tenant_id: str, draft: ToolDraft
+    ) -> tuple[StoredTool, StoredToolVersion] | None: ...
     async def save(
         self, tenant_id: str, draft: ToolDraft, actor: str | None, *, expect_new: bool | None
-    ) -> tuple[Any, Any]: ...  # the tool and the version saved
-    def decrypt_secret(self, tenant_id: str, name: str, version: Any) -> str | None: ...
+    ) -> tuple[StoredTool, StoredToolVersion]: ...  # the tool and the version saved
+    def decrypt_secret(self, tenant_id: str, name: str, version: StoredVersion) -> str | None: ...
     async def artefact(self, version_id: int, engine: str) -> bytes | None: ...
     async def keep_artefact(self, version_id: int, engine: str, artefact: bytes) -> None: ...
 
@@ -43,7 +45,7 @@ class Secrets(Protocol):
 
 
 class TenantLimits(Protocol):
-    async def get(self, tenant_id: str) -> Any: ...  # 404 if none
+    async def get(self, tenant_id: str) -> StoredTenant: ...  # 404 if none
     async def limits(self, tenant_id: str) -> dict[str, Any] | None: ...
 
     async def sandbox(self, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -61,7 +63,7 @@ class Sessions(Protocol):
 
     touched: set[str]
 
-    async def get(self, tenant_id: str, session_id: str) -> Any: ...  # its row: 404 if none
+    async def get(self, tenant_id: str, session_id: str) -> StoredSession: ...  # 404 if none
     async def create(
         self,
         tenant_id: str,
@@ -96,54 +98,56 @@ class Lifecycle(Protocol):
     """A session's end and handoff, and the end hooks queued when it ends."""
 
     async def hand_off(self, tenant_id: str, sid: str, now: datetime) -> bool: ...
-    async def end(self, tenant_id: str, sid: str, reason: str, now: datetime) -> Any: ...
+    async def end(self, tenant_id: str, sid: str, reason: str, now: datetime) -> StoredSession: ...
     async def end_if_idle(self, sid: str, now: datetime) -> bool: ...
     async def idle_candidates(self, now: datetime, limit: int = 500) -> list[tuple[str, str]]: ...
     async def queue_hooks(
         self, tenant_id: str, sid: str, tools: list[str], now: datetime
     ) -> None: ...
-    async def claim_hooks(self, now: datetime, lease_s: float, limit: int = 20) -> list[Any]: ...
+    async def claim_hooks(
+        self, now: datetime, lease_s: float, limit: int = 20
+    ) -> Sequence[ClaimedHook]: ...
     async def finish_hook(self, sid: str, tool: str, status: str, outcome: str | None) -> None: ...
 
 
 class Transcripts(Protocol):
-    async def history(self, session_id: str) -> list[Any]: ...
+    async def history(self, session_id: str) -> Sequence[StoredMessage]: ...
 
 
 class Bots(Protocol):
-    async def get(self, tenant_id: str, name: str) -> Any: ...  # 404 if none
-    async def find(self, tenant_id: str, name: str) -> Any | None: ...
+    async def get(self, tenant_id: str, name: str) -> StoredBot: ...  # 404 if none
+    async def find(self, tenant_id: str, name: str) -> StoredBot | None: ...
     async def create(
         self,
         tenant_id: str,
         name: str,
-        tools: list[Any] | None,
+        tools: list[str] | None,
         intents: dict[str, list[str]] | None,
         max_tools: int | None = None,
         **settings: Any,
-    ) -> Any: ...  # 409 if the name is taken
+    ) -> StoredBot: ...  # 409 if the name is taken
     async def replace(
         self,
         tenant_id: str,
         name: str,
-        tools: list[Any] | None,
+        tools: list[str] | None,
         intents: dict[str, list[str]] | None,
         max_tools: int | None = None,
         **settings: Any,
-    ) -> Any: ...  # 404 if none
+    ) -> StoredBot: ...  # 404 if none
 
 
 class Providers(Protocol):
     """The tenant's model providers; a provider's key is decrypted only on asking."""
 
-    async def get(self, tenant_id: str, name: str) -> Any: ...  # 404 if none
-    async def find(self, tenant_id: str, name: str) -> Any | None: ...
-    async def list(self, tenant_id: str) -> list[Any]: ...
-    def api_key(self, row: Any) -> str | None: ...
+    async def get(self, tenant_id: str, name: str) -> StoredProvider: ...  # 404 if none
+    async def find(self, tenant_id: str, name: str) -> StoredProvider | None: ...
+    async def list(self, tenant_id: str) -> Sequence[StoredProvider]: ...
+    def api_key(self, row: StoredProvider) -> str | None: ...
 
 
 class EvalRuns(Protocol):
-    def add(self, tenant_id: str, bot: str, report: dict[str, Any]) -> Any: ...
+    def add(self, tenant_id: str, bot: str, report: dict[str, Any]) -> StoredEvalRun: ...
 
 
 class CallStore(RegistryStore, Protocol):

@@ -13,13 +13,14 @@ from server.calls.pipeline import CallRequest
 from server.calls.ports import CallStore
 from server.calls.services import Services
 from server.errors import NotFoundError
+from server.records import StoredTool, StoredToolVersion
 from server.registry.definitions import ToolDraft, check_tool_body
 
 
 @dataclass(frozen=True)
 class Saved:
-    tool: Any  # the tool as stored, and the version saved (or kept)
-    version: Any
+    tool: StoredTool  # the tool as stored, and the version saved (or kept)
+    version: StoredToolVersion
     created: bool = False  # a new tool, not a new version of one
     unchanged: bool = False  # the body was the current version's: nothing saved
 
@@ -77,7 +78,7 @@ async def replace(
     actor: str | None,
     tenant_id: str,
     draft: ToolDraft,
-    found: Any,
+    found: StoredTool | None,
 ) -> Saved:
     """A new version of ``found`` (the stored tool, or None: the tool is created). Saving
     exactly what the current version holds saves nothing."""

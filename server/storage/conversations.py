@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from server.errors import ConflictError, NotFoundError, UnavailableError
+from server.records import StoredProvider
 from server.secretbox import SecretBox
 from server.storage import sqlite_driver
 from server.storage.database import is_postgres, writer_gate
@@ -69,7 +70,7 @@ class ProviderRepository:
     async def delete(self, tenant_id: str, name: str) -> None:
         await self.session.delete(await self.get(tenant_id, name))
 
-    def api_key(self, row: ProviderRow) -> str | None:
+    def api_key(self, row: StoredProvider) -> str | None:
         if row.api_key_ct is None:
             return None
         return self.box.decrypt(row.api_key_ct, provider_binding(row.tenant_id, row.name))

@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from server.errors import ConflictError, FieldError, NotFoundError, ValidationFailedError
 from server.keys import NewKey, new_key
 from server.propagation import announce
+from server.records import StoredTool, StoredVersion
 from server.registry.definitions import KEEP, ToolDraft, webhook_origin
 from server.registry.model import GLOBAL_TENANT, BotDef, SessionRecord, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
@@ -219,7 +220,7 @@ class ToolRepository:
             raise NotFoundError(f"tool {name!r} not found")
         return tool, await self.version(tool, tool.current_version)
 
-    async def find_version(self, tool: ToolRow, version: int) -> ToolVersionRow | None:
+    async def find_version(self, tool: StoredTool, version: int) -> ToolVersionRow | None:
         return await self.session.scalar(
             select(ToolVersionRow).where(
                 ToolVersionRow.tool_id == tool.id, ToolVersionRow.version == version
@@ -412,7 +413,7 @@ class ToolRepository:
             return None
         return tool, current
 
-    def decrypt_secret(self, tenant_id: str, name: str, version: ToolVersionRow) -> str | None:
+    def decrypt_secret(self, tenant_id: str, name: str, version: StoredVersion) -> str | None:
         if version.auth_header_ct is None:
             return None
         return self.box.decrypt(version.auth_header_ct, secret_binding(tenant_id, name))
