@@ -33,6 +33,7 @@ demo: runner
 
 test: runner inspector
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --dist worksteal
 

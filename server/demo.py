@@ -23,16 +23,21 @@ def execute(params, context):
     order_id = params["order_id"].upper()
     if context["test_mode"]:
         return {"success": True, "message": "test mode: order " + order_id + " looks fine"}
-    return {"success": True, "message": "Order " + order_id + " is being packed", "order_id":
-    order_id}
+    message = "Order " + order_id + " is being packed"
+    return {"success": True, "message": message, "order_id": order_id}
 
 
 tool = {
     "name": "check_order",
-    "description": "Check the status of an order. Use when the customer gives an order id like
-    AB12345.",
-    "parameters": {"order_id": {"type": "string", "pattern": ORDER_PATTERN, "required": True,
-    "description": "the order id"}},
+    "description": (
+        "Check the status of an order. Use when the customer gives an order id like AB12345."
+    ),
+    "parameters": {
+        "order_id": {
+            "type": "string", "pattern": ORDER_PATTERN, "required": True,
+            "description": "the order id",
+        }
+    },
     "execute": execute,
     "metadata": {"timeout": 2000, "category": "orders", "intents": ["orders"]},
 }

@@ -1006,7 +1006,7 @@ def _check_answers(
             problems.append(
                 FieldError(
                     f"call {call_id!r} is a browser action: send its outcome {{call_id, success, "
-                    "result | error}}",
+                    "result | error}",
                     field=f"[{i}]",
                 )
             )

@@ -46,7 +46,7 @@ class ToolLlm:
         ):
             raise HostCallRefused(
                 f"llm.chat takes 1 to {MAX_MESSAGES} messages {{role: user|assistant, content: "
-                "str}}"
+                "str}"
             )
         max_tokens = args.get("max_tokens") or 256
         if not isinstance(max_tokens, int) or not 1 <= max_tokens <= MAX_TOKENS:

@@ -229,8 +229,8 @@ if raw then
     redis.call('DEL', KEYS[2])
     return 'closed'
   end
-  redis.call('HSET', KEYS[1], tool, cjson.encode({s = 'open', ['until'] = now + cooldown, trial =
-  0}))
+  local opened = cjson.encode({s = 'open', ['until'] = now + cooldown, trial = 0})
+  redis.call('HSET', KEYS[1], tool, opened)
   return 'opened'
 end
 if ok and redis.call('EXISTS', KEYS[2]) == 0 then return false end
@@ -257,8 +257,8 @@ if failures == 0 then
 end
 if calls >= min_calls and failures / calls >= rate then
   redis.call('DEL', KEYS[2])
-  redis.call('HSET', KEYS[1], tool, cjson.encode({s = 'open', ['until'] = now + cooldown, trial =
-  0}))
+  local opened = cjson.encode({s = 'open', ['until'] = now + cooldown, trial = 0})
+  redis.call('HSET', KEYS[1], tool, opened)
   redis.call('HINCRBY', KEYS[1], '_gen', 1)
   return 'opened'
 end
