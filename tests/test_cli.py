@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import queue
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,14 +34,27 @@ def _env(data_dir: Path) -> dict[str, str]:
 
 
 def _wait_for_line(proc: subprocess.Popen, needle: str, timeout: float = 30) -> list[str]:
+    """The lines ``proc`` printed up to the one holding ``needle``; bounded even when the
+    process prints nothing more and never exits (a thread reads, this waits on a queue)."""
     lines: list[str] = []
+    arrived: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        for line in proc.stdout:
+            arrived.put(line)
+            if needle in line:
+                return
+        arrived.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            if proc.poll() is not None:
-                break
-            continue
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = arrived.get(timeout=left)
+        except queue.Empty:
+            break
+        if line is None:
+            break
         lines.append(line)
         if needle in line:
             return lines

@@ -100,11 +100,16 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
                 raise
         app.state.runtime = runtime
         hangup = _on_sighup(runtime.reload_disk)
-        if settings.demo:
-            from server.demo import seed_demo
+        try:
+            if settings.demo:
+                from server.demo import seed_demo
 
-            await seed_demo(runtime)
-        await mcp.start(runtime)
+                await seed_demo(runtime)
+            await mcp.start(runtime)
+        except BaseException:  # a node that cannot start exits: nothing of it may keep it alive
+            hangup()
+            await runtime.close()
+            raise
         try:
             yield
         finally:
