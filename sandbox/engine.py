@@ -26,6 +26,7 @@ FailureCode = Literal[
     "exit_code",
     "malformed_output",
     "result_too_large",
+    "nesting_too_deep",
     "load_timeout",
     "busy",
     "host_call_error",

@@ -10,6 +10,7 @@ The sandbox supplies the loader and the function that forwards host calls (``htt
 from __future__ import annotations
 
 import json
+import math
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -196,8 +197,12 @@ def call_reply(
             "tool_error", f"execute must return a dict, not {type(value).__name__}", logs
         )
     cap = request.get("result_cap", 64 * 1024)
-    if at_least(value, cap + 1) > cap:
-        return failure("result_too_large", f"the result is over the {cap} byte cap", logs)
+    try:
+        if at_least(value, cap + 1) > cap:
+            return failure("result_too_large", f"the result is over the {cap} byte cap", logs)
+        at_least(updates, math.inf)  # what update_context keeps is held to the same rules
+    except Unfit as exc:
+        return failure(exc.code, exc.message, logs)
     try:
         size = len(dumps(value))
     except (TypeError, ValueError) as exc:
@@ -296,15 +301,32 @@ def _session_end(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def at_least(value: Any, limit: int, depth: int = 0) -> int:
+MAX_RESULT_DEPTH = 64  # the levels a result may nest (the channels' encoders allow 255)
+
+
+class Unfit(Exception):
+    """A result JSON cannot carry faithfully: nested too deep, or a number it has no form for."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def at_least(value: Any, limit: float, depth: int = 0) -> float:
     """A lower bound of the value's JSON size, computed without serialising and stopping at
-    ``limit``: a 100 MB result is refused before anything copies it."""
-    if depth > 64:
-        return limit
+    ``limit``: a 100 MB result is refused before anything copies it. Raises ``Unfit`` for a
+    value nested deeper than ``MAX_RESULT_DEPTH`` or holding NaN or an infinity (JSON has no
+    form for them: encoders write ``null`` and the value would be lost without a word)."""
+    if depth > MAX_RESULT_DEPTH:
+        raise Unfit(
+            "nesting_too_deep", f"the result is nested deeper than {MAX_RESULT_DEPTH} levels"
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Unfit("malformed_output", f"the result holds {value}, which JSON cannot carry")
     if isinstance(value, str | bytes):
         return len(value) + 2
     if isinstance(value, dict):
-        total = 2
+        total: float = 2
         for key, item in value.items():
             total += len(str(key)) + 4 + at_least(item, limit - total, depth + 1)
             if total >= limit:

@@ -6,8 +6,8 @@ so no worker channel, database or log can take it); nor can an integer beyond 64
 encoder of the worker channel and the cache refuses it, and so do BIGINT columns). Values nested
 deeper than ``MAX_DEPTH`` would overflow the worker channel's encoder (255 levels) or a parser's
 recursion. Everything here is refused with the field named — the same on both databases — before it
-reaches storage or a worker. NUL is allowed only where a value is passed through and logged escaped
-(a tool's arguments and results).
+reaches storage or a worker. NUL is allowed only where a value is passed through to a tool (its
+arguments), and stored as it is (``server.storage.text_codec``).
 """
 
 from __future__ import annotations
@@ -94,13 +94,12 @@ def _string_problem(
 
 
 def storable(value: Any, depth: int = 0) -> Any:
-    """``value`` with NUL characters and lone surrogates escaped as text (``\\u0000``), for
-    the call log: a row is kept whatever its strings held."""
+    """``value`` with lone surrogates escaped as text (``\\ud800``), for the call log: its
+    journal is JSON, which cannot carry them, and a row is kept whatever its strings held. (NUL
+    is kept as it is: the databases' columns spell it out, ``server.storage.text_codec``.)"""
     if depth > MAX_DEPTH:
         return "…"
     if isinstance(value, str):
-        if "\x00" in value:
-            value = value.replace("\x00", "\\u0000")
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:

@@ -25,7 +25,7 @@ from typing import Any
 import orjson
 
 from server import metrics
-from server.agent.providers import Reply, ToolCall, clip
+from server.agent.providers import Reply, ToolCall, clip, valid_reply
 from server.calls import envelope as envelopes
 
 DEFAULT_TOOL_CALLS = 16  # per round
@@ -80,7 +80,9 @@ def reply_bytes(reply: Reply) -> int:
 
 
 def held(reply: Reply, max_bytes: int) -> Reply:
-    """The reply within ``max_bytes``: as it came, or its text's start and no calls (``cut``)."""
+    """The reply within ``max_bytes``: as it came, or its text's start and no calls (``cut``);
+    valid Unicode either way."""
+    reply = valid_reply(reply)
     if not reply.cut and reply_bytes(reply) <= max_bytes:
         return reply
     return Reply(clip(reply.text, max_bytes), [], reply.usage, cut=True)

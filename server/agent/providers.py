@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, get_args
@@ -93,6 +94,37 @@ class Reply:
     cut: bool = False  # the answer went past its byte cap: ``text`` is its start, no tool calls
 
 
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unicode_text(text: str) -> str:
+    """``text`` as valid Unicode: a lone surrogate half in a model's words — which no UTF-8
+    channel, database or client can carry — becomes U+FFFD, as decoders do with bad bytes."""
+    if text.isascii() or SURROGATE.search(text) is None:
+        return text
+    return SURROGATE.sub("\ufffd", text)
+
+
+def unicode_value(value: Any) -> Any:
+    """``value`` (a tool call's arguments) with every string valid Unicode."""
+    if isinstance(value, str):
+        return unicode_text(value)
+    if isinstance(value, dict):
+        return {unicode_text(str(k)): unicode_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unicode_value(v) for v in value]
+    return value
+
+
+def valid_reply(reply: Reply) -> Reply:
+    """The reply with its text and its calls' ids, names and arguments valid Unicode."""
+    calls = [
+        ToolCall(unicode_text(c.id), unicode_text(c.name), unicode_value(c.arguments))
+        for c in reply.tool_calls
+    ]
+    return Reply(unicode_text(reply.text), calls, reply.usage, reply.cut)
+
+
 def clip(text: str, max_bytes: float) -> str:
     """The longest start of ``text`` whose UTF-8 takes at most ``max_bytes``."""
     data = text.encode()
@@ -112,6 +144,7 @@ class _Output:
 
     async def text(self, piece: str) -> bool:
         """Keep and forward ``piece`` (as much of it as fits); False once the cap is reached."""
+        piece = unicode_text(piece)
         size = len(piece.encode())
         if size > self.left:
             piece, self.cut = clip(piece, self.left), True

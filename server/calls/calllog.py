@@ -2,8 +2,8 @@
 
 Nothing answered is lost:
 
-* ``record`` gives the row a ``uid``, makes its strings storable (NUL and lone surrogates
-  escaped, never the row dropped) and appends it to this process's journal on local disk
+* ``record`` gives the row a ``uid``, makes its strings storable (lone surrogates escaped,
+  never the row dropped) and appends it to this process's journal on local disk
   before the call answers — a write the kernel keeps if the process is killed.
 * ``flush`` (every ``flush_interval_s``, or sooner when a batch fills) inserts the queued rows.
   A batch the database refuses is split and retried, so one bad row cannot take others with

@@ -45,6 +45,7 @@ CODES: dict[str, Code] = {
         "Tool '{tool}' failed: its result was too large. Tell the user you cannot do this right "
         "now.",
     ),
+    "nesting_too_deep": Code(True),
     "load_timeout": Code(True),
     "busy": Code(
         False,

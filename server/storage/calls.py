@@ -26,7 +26,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.inputs import json_text
-from server.storage import rollups
+from server.storage import rollups, text_codec
 from server.storage.database import dialect_name
 from server.storage.sqlite_driver import in_one_hop
 from server.storage.tables import (
@@ -86,7 +86,9 @@ def _sqlite_insert(rows: int) -> str:
 
 
 def _values(row: dict[str, Any], sqlite: bool) -> dict[str, Any]:
-    values = {name: row.get(name) for name in COLUMNS}
+    """A row as the raw inserts write it, its text spelled as the columns' types spell it (the
+    inserts bypass them)."""
+    values = {name: _spelled(row.get(name)) for name in COLUMNS}
     values["test"], values["cached"] = bool(row.get("test")), bool(row.get("cached"))
     if sqlite:  # ``at`` as the text SQLAlchemy writes (its queries compare that text), UTC
         at = row["at"].astimezone(UTC).replace(tzinfo=None)
@@ -95,6 +97,12 @@ def _values(row: dict[str, Any], sqlite: bool) -> dict[str, Any]:
             if values[name] is not None:
                 values[name] = json_text(values[name])
     return values
+
+
+def _spelled(value: Any) -> Any:
+    if isinstance(value, str):
+        return text_codec.to_stored(value)
+    return text_codec.stored(value) if isinstance(value, dict | list) else value
 
 
 class CallRows:

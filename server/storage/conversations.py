@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from server.errors import ConflictError, NotFoundError, UnavailableError
 from server.records import StoredProvider
 from server.secretbox import SecretBox
-from server.storage import sqlite_driver
+from server.storage import sqlite_driver, text_codec
 from server.storage.database import is_postgres, writer_gate
 from server.storage.tables import EvalRunRow, JSONType, MessageRow, ProviderRow, utcnow
 
@@ -274,10 +273,16 @@ async def _keep(_connection: asyncpg.Connection) -> None:
 
 
 def _values(row: dict[str, Any]) -> list[Any]:
-    return [
-        json.dumps(row[c]) if c in _JSON_COLUMNS and row[c] is not None else row[c]
-        for c in _COLUMNS
-    ]
+    """A row's values as asyncpg sends them, text spelled as the columns' types spell it."""
+    return [_value(row[c], c in _JSON_COLUMNS) for c in _COLUMNS]
+
+
+def _value(value: Any, is_json: bool) -> Any:
+    if value is None:
+        return None
+    if is_json:
+        return text_codec.json_dumps(value)
+    return text_codec.to_stored(value) if isinstance(value, str) else value
 
 
 class MessageRepository:

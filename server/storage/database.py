@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import Session
 
 from server.errors import UnavailableError
-from server.storage import sqlite_driver
+from server.storage import sqlite_driver, text_codec
 
 # A database that does not answer, is restarting, or whose disk is full: what was asked changed
 # nothing and may be retried. (Integrity and data errors are not here: they are bugs or input.)
@@ -58,6 +58,13 @@ def is_unavailable(exc: BaseException) -> bool:
     return False
 
 
+# JSON columns hold any text too: what a database refuses is spelled out (``text_codec``)
+JSON_CODEC: dict[str, Any] = {
+    "json_serializer": text_codec.json_dumps,
+    "json_deserializer": text_codec.json_loads,
+}
+
+
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -65,11 +72,16 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
             # 0700: the database holds every tenant's tool source; no other user may read it.
             Path(parsed.database).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         engine = create_async_engine(
-            url, echo=echo, async_creator=sqlite_driver.connector(parsed, timeout=30)
+            url,
+            echo=echo,
+            async_creator=sqlite_driver.connector(parsed, timeout=30),
+            **JSON_CODEC,
         )
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
-    return create_async_engine(url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    return create_async_engine(
+        url, echo=echo, pool_size=10, max_overflow=20, pool_pre_ping=True, **JSON_CODEC
+    )
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

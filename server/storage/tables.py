@@ -28,6 +28,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from server.storage.text_codec import from_stored, to_stored
+
 JSONType = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
 BigId = BigInteger().with_variant(Integer(), "sqlite")
 
@@ -48,6 +50,27 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value
 
 
+class SafeString(TypeDecorator[str]):
+    """``VARCHAR`` that holds any text, the same on both databases: a NUL or a lone surrogate
+    is spelled out as it is written and read back as it was (``text_codec``)."""
+
+    impl = String
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Any) -> str | None:
+        return value if value is None else to_stored(value)
+
+    def process_result_value(self, value: str | None, dialect: Any) -> str | None:
+        return value if value is None else from_stored(value)
+
+
+class SafeText(SafeString):
+    """``TEXT`` that holds any text (see ``SafeString``)."""
+
+    impl = Text
+    cache_ok = True
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -55,15 +78,15 @@ class Base(DeclarativeBase):
 class TenantRow(Base):
     __tablename__ = "tenants"
 
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
+    id: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    name: Mapped[str] = mapped_column(SafeString(200))
     shared_tools: Mapped[list[str]] = mapped_column(JSONType, default=list)
     sandbox_modules: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
     egress_allow: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
     # an admin's overrides of the request rates and daily quotas (``server.quotas``)
     limits: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, server_default="{}")
-    handoff_url: Mapped[str | None] = mapped_column(String(2000))
-    handoff_secret_ct: Mapped[str | None] = mapped_column(Text)
+    handoff_url: Mapped[str | None] = mapped_column(SafeString(2000))
+    handoff_secret_ct: Mapped[str | None] = mapped_column(SafeText)
     registry_version: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -71,15 +94,15 @@ class TenantRow(Base):
 class ApiKeyRow(Base):
     __tablename__ = "api_keys"
 
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    id: Mapped[str] = mapped_column(SafeString(32), primary_key=True)
     tenant_id: Mapped[str | None] = mapped_column(
         ForeignKey("tenants.id", ondelete="CASCADE"), index=True
     )
-    role: Mapped[str] = mapped_column(String(16))
-    secret_hash: Mapped[str] = mapped_column(String(64))
-    label: Mapped[str] = mapped_column(String(200), default="")
+    role: Mapped[str] = mapped_column(SafeString(16))
+    secret_hash: Mapped[str] = mapped_column(SafeString(64))
+    label: Mapped[str] = mapped_column(SafeString(200), default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    created_by: Mapped[str | None] = mapped_column(String(32))
+    created_by: Mapped[str | None] = mapped_column(SafeString(32))
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
@@ -90,7 +113,7 @@ class ToolRow(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
-    name: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(SafeString(64))
     current_version: Mapped[int] = mapped_column(Integer)
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
@@ -105,11 +128,11 @@ class SecretRow(Base):
     tenant_id: Mapped[str] = mapped_column(
         ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
     )
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
-    value_ct: Mapped[str] = mapped_column(Text)
+    name: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    value_ct: Mapped[str] = mapped_column(SafeText)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    updated_by: Mapped[str | None] = mapped_column(String(32))
+    updated_by: Mapped[str | None] = mapped_column(SafeString(32))
 
 
 class ToolVersionRow(Base):
@@ -119,19 +142,19 @@ class ToolVersionRow(Base):
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     tool_id: Mapped[int] = mapped_column(ForeignKey("tools.id", ondelete="CASCADE"))
     version: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))
-    sandbox: Mapped[str | None] = mapped_column(String(16))
-    description: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(SafeString(16))
+    sandbox: Mapped[str | None] = mapped_column(SafeString(16))
+    description: Mapped[str] = mapped_column(SafeText)
     parameters: Mapped[dict[str, Any]] = mapped_column(JSONType)
     meta: Mapped[dict[str, Any]] = mapped_column("metadata", JSONType)
-    source: Mapped[str | None] = mapped_column(Text)
+    source: Mapped[str | None] = mapped_column(SafeText)
     module: Mapped[bytes | None] = mapped_column(LargeBinary)
-    module_sha256: Mapped[str | None] = mapped_column(String(64))
+    module_sha256: Mapped[str | None] = mapped_column(SafeString(64))
     webhook: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
-    auth_header_ct: Mapped[str | None] = mapped_column(Text)
-    content_hash: Mapped[str] = mapped_column(String(64))
+    auth_header_ct: Mapped[str | None] = mapped_column(SafeText)
+    content_hash: Mapped[str] = mapped_column(SafeString(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    created_by: Mapped[str | None] = mapped_column(String(32))
+    created_by: Mapped[str | None] = mapped_column(SafeString(32))
     # what the save learnt of the code: it declares an on_error handler (NULL: saved before 0011)
     on_error: Mapped[bool | None] = mapped_column(Boolean)
 
@@ -144,9 +167,9 @@ class WasmArtefactRow(Base):
     version_id: Mapped[int] = mapped_column(
         BigId, ForeignKey("tool_versions.id", ondelete="CASCADE"), primary_key=True
     )
-    engine: Mapped[str] = mapped_column(String(160), primary_key=True)  # wasmtime + settings
+    engine: Mapped[str] = mapped_column(SafeString(160), primary_key=True)  # wasmtime + settings
     artefact: Mapped[bytes] = mapped_column(LargeBinary)
-    mac: Mapped[str] = mapped_column(String(96))  # SecretBox.mac, bound to version and engine
+    mac: Mapped[str] = mapped_column(SafeString(96))  # SecretBox.mac, bound to version and engine
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -156,12 +179,12 @@ class BotRow(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
-    name: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(SafeString(64))
     tools: Mapped[list[str] | None] = mapped_column(JSONType)
     intents: Mapped[dict[str, list[str]] | None] = mapped_column(JSONType)
     max_tools: Mapped[int | None] = mapped_column(Integer)
-    model: Mapped[str | None] = mapped_column(String(200))  # "provider/model"
-    tool_round_model: Mapped[str | None] = mapped_column(String(200))
+    model: Mapped[str | None] = mapped_column(SafeString(200))  # "provider/model"
+    tool_round_model: Mapped[str | None] = mapped_column(SafeString(200))
     max_rounds: Mapped[int | None] = mapped_column(Integer)
     max_context_tokens: Mapped[int | None] = mapped_column(Integer)
     action_timeout_s: Mapped[int | None] = mapped_column(Integer)
@@ -169,7 +192,7 @@ class BotRow(Base):
     max_turn_tool_calls: Mapped[int | None] = mapped_column(Integer)
     turn_timeout_s: Mapped[int | None] = mapped_column(Integer)
     approvers: Mapped[list[str] | None] = mapped_column(JSONType)
-    system_prompt: Mapped[str | None] = mapped_column(Text)
+    system_prompt: Mapped[str | None] = mapped_column(SafeText)
     idle_timeout_s: Mapped[int | None] = mapped_column(Integer)
     intent_detection: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
     evals: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType)
@@ -186,11 +209,11 @@ class ProviderRow(Base):
     tenant_id: Mapped[str] = mapped_column(
         ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
     )
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(32))
-    base_url: Mapped[str | None] = mapped_column(String(2000))
+    name: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(SafeString(32))
+    base_url: Mapped[str | None] = mapped_column(SafeString(2000))
     models: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
-    api_key_ct: Mapped[str | None] = mapped_column(Text)
+    api_key_ct: Mapped[str | None] = mapped_column(SafeText)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -204,18 +227,18 @@ class MessageRow(Base):
         Index("ix_messages_tenant_created", "tenant_id", "created_at"),
     )
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    id: Mapped[str] = mapped_column(SafeString(36), primary_key=True)
     session_id: Mapped[str] = mapped_column(ForeignKey("sessions.id", ondelete="CASCADE"))
-    tenant_id: Mapped[str] = mapped_column(String(64))
-    bot: Mapped[str] = mapped_column(String(64))
+    tenant_id: Mapped[str] = mapped_column(SafeString(64))
+    bot: Mapped[str] = mapped_column(SafeString(64))
     seq: Mapped[int] = mapped_column(Integer)
-    role: Mapped[str] = mapped_column(String(16))  # user, assistant, tool
-    content: Mapped[str | None] = mapped_column(Text)
+    role: Mapped[str] = mapped_column(SafeString(16))  # user, assistant, tool
+    content: Mapped[str | None] = mapped_column(SafeText)
     tool_calls: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONType)
-    tool_call_id: Mapped[str | None] = mapped_column(String(256))
-    name: Mapped[str | None] = mapped_column(String(64))
-    turn: Mapped[str | None] = mapped_column(String(36))  # the user message a turn answers
-    model: Mapped[str | None] = mapped_column(String(200))
+    tool_call_id: Mapped[str | None] = mapped_column(SafeString(256))
+    name: Mapped[str | None] = mapped_column(SafeString(64))
+    turn: Mapped[str | None] = mapped_column(SafeString(36))  # the user message a turn answers
+    model: Mapped[str | None] = mapped_column(SafeString(200))
     input_tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     output_tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     cached_tokens: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -229,30 +252,30 @@ class AuditRow(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
-    actor: Mapped[str | None] = mapped_column(String(32))
-    tenant_id: Mapped[str | None] = mapped_column(String(64), index=True)
-    action: Mapped[str] = mapped_column(String(64))
-    target: Mapped[str] = mapped_column(String(200))
+    actor: Mapped[str | None] = mapped_column(SafeString(32))
+    tenant_id: Mapped[str | None] = mapped_column(SafeString(64), index=True)
+    action: Mapped[str] = mapped_column(SafeString(64))
+    target: Mapped[str] = mapped_column(SafeString(200))
     detail: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
 
 
 class SessionRow(Base):
     __tablename__ = "sessions"
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    id: Mapped[str] = mapped_column(SafeString(36), primary_key=True)
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"), index=True)
-    bot: Mapped[str] = mapped_column(String(64))
-    intent: Mapped[str | None] = mapped_column(String(64))
+    bot: Mapped[str] = mapped_column(SafeString(64))
+    intent: Mapped[str | None] = mapped_column(SafeString(64))
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    created_by: Mapped[str | None] = mapped_column(String(32))
+    created_by: Mapped[str | None] = mapped_column(SafeString(32))
     # the session breakers: [{"tool", "until"}] (epoch seconds; closed once past)
     open_breakers: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
     actions: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
-    customer: Mapped[str | None] = mapped_column(String(128))
-    status: Mapped[str] = mapped_column(String(16), default="active", server_default="active")
+    customer: Mapped[str | None] = mapped_column(SafeString(128))
+    status: Mapped[str] = mapped_column(SafeString(16), default="active", server_default="active")
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    end_reason: Mapped[str | None] = mapped_column(String(200))
+    end_reason: Mapped[str | None] = mapped_column(SafeString(200))
     handed_off_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     __table_args__ = (
@@ -270,13 +293,13 @@ class SessionEndHookRow(Base):
     session_id: Mapped[str] = mapped_column(
         ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True
     )
-    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
-    tenant_id: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16))
+    tool: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(SafeString(64))
+    status: Mapped[str] = mapped_column(SafeString(16))
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    outcome: Mapped[str | None] = mapped_column(String(64))
+    outcome: Mapped[str | None] = mapped_column(SafeString(64))
 
 
 class EvalRunRow(Base):
@@ -285,9 +308,9 @@ class EvalRunRow(Base):
     __tablename__ = "eval_runs"
     __table_args__ = (Index("ix_eval_runs_bot", "tenant_id", "bot", "created_at"),)
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    id: Mapped[str] = mapped_column(SafeString(36), primary_key=True)
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
-    bot: Mapped[str] = mapped_column(String(64))
+    bot: Mapped[str] = mapped_column(SafeString(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     pass_rate: Mapped[float] = mapped_column(Float)
     report: Mapped[dict[str, Any]] = mapped_column(JSONType)
@@ -298,13 +321,13 @@ class IdempotencyKeyRow(Base):
 
     __tablename__ = "idempotency_keys"
 
-    key_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    scope: Mapped[str] = mapped_column(String(64), primary_key=True)
-    idem_key: Mapped[str] = mapped_column(String(255), primary_key=True)
-    body_hash: Mapped[str] = mapped_column(String(64))
+    key_id: Mapped[str] = mapped_column(SafeString(32), primary_key=True)
+    scope: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    idem_key: Mapped[str] = mapped_column(SafeString(255), primary_key=True)
+    body_hash: Mapped[str] = mapped_column(SafeString(64))
     status: Mapped[int | None] = mapped_column(Integer)
     response: Mapped[bytes | None] = mapped_column(LargeBinary)
-    media_type: Mapped[str | None] = mapped_column(String(64))
+    media_type: Mapped[str | None] = mapped_column(SafeString(64))
     lease_until: Mapped[datetime] = mapped_column(UTCDateTime())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
 
@@ -317,7 +340,7 @@ class SessionToolClaimRow(Base):
     session_id: Mapped[str] = mapped_column(
         ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True
     )
-    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tool: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
     done: Mapped[bool] = mapped_column(Boolean, default=False)
     lease_until: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -330,7 +353,7 @@ class SessionToolFailureRow(Base):
     session_id: Mapped[str] = mapped_column(
         ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True
     )
-    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tool: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
     failures: Mapped[int] = mapped_column(Integer)
 
 
@@ -340,10 +363,10 @@ class BreakerOpeningRow(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    tenant_id: Mapped[str] = mapped_column(String(64))
-    tool: Mapped[str] = mapped_column(String(64))
-    scope: Mapped[str] = mapped_column(String(16))  # "session" or "tool"
-    session_id: Mapped[str | None] = mapped_column(String(36))
+    tenant_id: Mapped[str] = mapped_column(SafeString(64))
+    tool: Mapped[str] = mapped_column(SafeString(64))
+    scope: Mapped[str] = mapped_column(SafeString(16))  # "session" or "tool"
+    session_id: Mapped[str | None] = mapped_column(SafeString(36))
 
 
 class SessionVariableRow(Base):
@@ -352,7 +375,7 @@ class SessionVariableRow(Base):
     session_id: Mapped[str] = mapped_column(
         ForeignKey("sessions.id", ondelete="CASCADE"), primary_key=True
     )
-    name: Mapped[str] = mapped_column(String(128), primary_key=True)
+    name: Mapped[str] = mapped_column(SafeString(128), primary_key=True)
     value: Mapped[Any] = mapped_column(JSONType, nullable=True)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -363,22 +386,22 @@ class ToolCallRow(Base):
 
     id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
     at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    tenant_id: Mapped[str] = mapped_column(String(64))
-    session_id: Mapped[str | None] = mapped_column(String(36), index=True)
-    tool: Mapped[str] = mapped_column(String(64))
+    tenant_id: Mapped[str] = mapped_column(SafeString(64))
+    session_id: Mapped[str | None] = mapped_column(SafeString(36), index=True)
+    tool: Mapped[str] = mapped_column(SafeString(64))
     version: Mapped[int | None] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(SafeString(16))
     arguments: Mapped[Any] = mapped_column(JSONType)
-    result: Mapped[str | None] = mapped_column(Text)
+    result: Mapped[str | None] = mapped_column(SafeText)
     success: Mapped[bool] = mapped_column(Boolean)
     latency_ms: Mapped[float] = mapped_column(Float)
-    error_code: Mapped[str | None] = mapped_column(String(32))
-    error_message: Mapped[str | None] = mapped_column(Text)
+    error_code: Mapped[str | None] = mapped_column(SafeString(32))
+    error_message: Mapped[str | None] = mapped_column(SafeText)
     test: Mapped[bool] = mapped_column(Boolean, default=False)
     cached: Mapped[bool] = mapped_column(Boolean, default=False)
-    call_id: Mapped[str | None] = mapped_column(String(36))
-    uid: Mapped[str | None] = mapped_column(String(32))  # unique: ux_tool_calls_uid
-    message_id: Mapped[str | None] = mapped_column(String(36))  # the assistant message's
+    call_id: Mapped[str | None] = mapped_column(SafeString(36))
+    uid: Mapped[str | None] = mapped_column(SafeString(32))  # unique: ux_tool_calls_uid
+    message_id: Mapped[str | None] = mapped_column(SafeString(36))  # the assistant message's
     logs: Mapped[list[str] | None] = mapped_column(JSONType)  # the tool's own lines, bounded
 
     __table_args__ = (
@@ -392,8 +415,8 @@ class ToolCallDailyRow(Base):
 
     __tablename__ = "tool_call_daily"
 
-    tenant_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    tool: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     calls: Mapped[int] = mapped_column(Integer)
     successes: Mapped[int] = mapped_column(Integer)
@@ -405,8 +428,8 @@ class ToolCallLatencyRow(Base):
 
     __tablename__ = "tool_call_latency"
 
-    tenant_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    tool: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    tool: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     bucket: Mapped[int] = mapped_column(Integer, primary_key=True)
     calls: Mapped[int] = mapped_column(Integer)
@@ -420,8 +443,8 @@ class DatasetRow(Base):
     tenant_id: Mapped[str] = mapped_column(
         ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
     )
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(SafeString(16))
     version: Mapped[int] = mapped_column(Integer)
     items: Mapped[int] = mapped_column(Integer)
     bytes: Mapped[int] = mapped_column(BigInteger)
@@ -435,11 +458,11 @@ class DatasetItemRow(Base):
     __tablename__ = "dataset_items"
     __table_args__ = (Index("ix_dataset_items_item", "tenant_id", "dataset", "version", "item_id"),)
 
-    tenant_id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    dataset: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    dataset: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
     version: Mapped[int] = mapped_column(Integer, primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    item_id: Mapped[str | None] = mapped_column(String(128))
+    item_id: Mapped[str | None] = mapped_column(SafeString(128))
     data: Mapped[dict[str, Any]] = mapped_column(JSONType)
 
 
@@ -451,10 +474,10 @@ class PreferenceRow(Base):
     tenant_id: Mapped[str] = mapped_column(
         ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
     )
-    customer: Mapped[str] = mapped_column(String(128), primary_key=True)
-    dataset: Mapped[str] = mapped_column(String(64), primary_key=True)
-    product_id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    response: Mapped[str] = mapped_column(String(16))
+    customer: Mapped[str] = mapped_column(SafeString(128), primary_key=True)
+    dataset: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    product_id: Mapped[str] = mapped_column(SafeString(128), primary_key=True)
+    response: Mapped[str] = mapped_column(SafeString(16))
     at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -462,16 +485,16 @@ class LeadRow(Base):
     __tablename__ = "leads"
     __table_args__ = (Index("ix_leads_tenant_created", "tenant_id", "created_at", "id"),)
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    id: Mapped[str] = mapped_column(SafeString(36), primary_key=True)
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
-    session_id: Mapped[str | None] = mapped_column(String(36))
-    customer: Mapped[str | None] = mapped_column(String(128))
-    bot: Mapped[str | None] = mapped_column(String(64))
-    name: Mapped[str] = mapped_column(String(200))
-    email: Mapped[str | None] = mapped_column(String(254))
-    phone: Mapped[str | None] = mapped_column(String(32))
-    interest: Mapped[str] = mapped_column(String(1000))
-    forwarded: Mapped[str | None] = mapped_column(String(32))  # the CRM webhook's outcome
+    session_id: Mapped[str | None] = mapped_column(SafeString(36))
+    customer: Mapped[str | None] = mapped_column(SafeString(128))
+    bot: Mapped[str | None] = mapped_column(SafeString(64))
+    name: Mapped[str] = mapped_column(SafeString(200))
+    email: Mapped[str | None] = mapped_column(SafeString(254))
+    phone: Mapped[str | None] = mapped_column(SafeString(32))
+    interest: Mapped[str] = mapped_column(SafeString(1000))
+    forwarded: Mapped[str | None] = mapped_column(SafeString(32))  # the CRM webhook's outcome
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -483,8 +506,8 @@ class FormRow(Base):
     tenant_id: Mapped[str] = mapped_column(
         ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
     )
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
-    description: Mapped[str] = mapped_column(Text, default="")
+    name: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    description: Mapped[str] = mapped_column(SafeText, default="")
     schema: Mapped[dict[str, Any]] = mapped_column(JSONType)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -493,11 +516,11 @@ class FormSubmissionRow(Base):
     __tablename__ = "form_submissions"
     __table_args__ = (Index("ix_form_submissions_form", "tenant_id", "form", "created_at", "id"),)
 
-    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    id: Mapped[str] = mapped_column(SafeString(36), primary_key=True)
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
-    form: Mapped[str] = mapped_column(String(64))
-    session_id: Mapped[str | None] = mapped_column(String(36))
-    customer: Mapped[str | None] = mapped_column(String(128))
+    form: Mapped[str] = mapped_column(SafeString(64))
+    session_id: Mapped[str | None] = mapped_column(SafeString(36))
+    customer: Mapped[str | None] = mapped_column(SafeString(128))
     fields: Mapped[dict[str, Any]] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -510,8 +533,8 @@ class CalendarRow(Base):
     tenant_id: Mapped[str] = mapped_column(
         ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
     )
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
-    description: Mapped[str] = mapped_column(Text, default="")
+    name: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    description: Mapped[str] = mapped_column(SafeText, default="")
     slots: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -525,13 +548,13 @@ class AppointmentRow(Base):
     tenant_id: Mapped[str] = mapped_column(
         ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
     )
-    calendar: Mapped[str] = mapped_column(String(64), primary_key=True)
+    calendar: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
     start: Mapped[datetime] = mapped_column(UTCDateTime(), primary_key=True)
-    id: Mapped[str] = mapped_column(String(36), unique=True)
+    id: Mapped[str] = mapped_column(SafeString(36), unique=True)
     end: Mapped[datetime] = mapped_column(UTCDateTime())
-    session_id: Mapped[str | None] = mapped_column(String(36))
-    customer: Mapped[str | None] = mapped_column(String(128))
-    name: Mapped[str] = mapped_column(String(200))
-    contact: Mapped[str | None] = mapped_column(String(254))
-    note: Mapped[str | None] = mapped_column(String(1000))
+    session_id: Mapped[str | None] = mapped_column(SafeString(36))
+    customer: Mapped[str | None] = mapped_column(SafeString(128))
+    name: Mapped[str] = mapped_column(SafeString(200))
+    contact: Mapped[str | None] = mapped_column(SafeString(254))
+    note: Mapped[str | None] = mapped_column(SafeString(1000))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

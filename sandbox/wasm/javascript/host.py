@@ -28,6 +28,7 @@ import wasmtime
 from wasmtime import _ffi as ffi
 from wasmtime._extern import wrap_extern
 
+from sandbox.toolcode import MAX_RESULT_DEPTH
 from sandbox.wasm.javascript.config import RESERVATION, engine_config
 from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line, make_room
 
@@ -39,6 +40,8 @@ MIN_MEMORY = 8 << 20
 JS_HEADROOM = 2 << 20  # QuickJS's own limit sits below the store's: a JS `out of memory` first
 TAG_EXCEPTION = 6
 REPLY_OVERHEAD = 200 * 2000 * 2 + (1 << 20)  # a reply's logs (200 lines) and updates (1 MiB)
+REPLY_DEPTH = 2  # the levels a reply adds around a result: the guest's state object, the result
+MAX_PARSE_DEPTH = 200  # the worker's parser recurses: deeper text is a broken reply, not parsed
 MAX_ROUNDS = 10_000  # host-call rounds per call (each needs a host call: the budget ends it first)
 EXPORTS = (
     "memory", "_initialize", "malloc", "free", "JS_NewRuntime", "JS_SetMemoryLimit",
@@ -246,6 +249,12 @@ class JsRunner:
             }
             if len(text) > int(request["output_bytes"]) + REPLY_OVERHEAD:
                 return too_large
+            if json_depth(text) > MAX_RESULT_DEPTH + REPLY_DEPTH:
+                return {
+                    "ok": False,
+                    "code": "nesting_too_deep",
+                    "message": f"the result is nested deeper than {MAX_RESULT_DEPTH} levels",
+                }
             state = _parse(text)
             if state is None:
                 return {
@@ -448,9 +457,28 @@ def _fault(exc: Exception) -> dict[str, Any]:
     }
 
 
+STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """How deep a JSON text nests (its strings skipped): read before it is parsed, since the
+    parser recurses and the worker's recursion limit is low."""
+    depth = deepest = 0
+    for bracket in BRACKETS.finditer(STRINGS.sub("", text)):
+        if bracket.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
 def _parse(text: str) -> dict[str, Any] | None:
     """A reply from the guest: an object, or ``None`` when the guest broke the protocol (it
     can: the tool shares the JavaScript context with the prelude)."""
+    if json_depth(text) > MAX_PARSE_DEPTH:
+        return None
     try:
         value = json.loads(text)
     except ValueError:
