@@ -298,6 +298,8 @@ def _session_end(data: dict[str, Any]) -> dict[str, Any]:
         "message_count": count,
         "sessionEndReason": reason,
         "session_end_reason": reason,
+        "hookRunId": data.get("hook_run_id"),
+        "hook_run_id": data.get("hook_run_id"),
     }
 
 

@@ -142,7 +142,7 @@ class ClaimedHook(Protocol):
     @property
     def tool(self) -> str: ...
     @property
-    def attempts(self) -> int: ...
+    def attempts(self) -> int: ...  # this run's number: the claim counted it
 
 
 class StoredBot(Protocol):

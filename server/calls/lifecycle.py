@@ -1,8 +1,10 @@
 """What happens around a session's life: idle sessions ended by a sweep (every node sweeps; the
 conditional end makes each session end exactly once); session-end hooks — the bot's tools whose
 metadata says ``on_session_end`` — queued in the unit of work that ends the session and run
-once, with the transcript, by whichever node claims them (a node that dies mid-run lets its
-lease pass and another runs them); and handoffs announced to the tenant's webhook — JSON signed
+with the transcript by whichever node claims them, at least once: a node that dies mid-run stops
+renewing its lease and another runs the hook again within seconds, with the same
+``hook_run_id`` (and ``Idempotency-Key`` on its outbound requests) for the receiver to see the
+rerun; and handoffs announced to the tenant's webhook — JSON signed
 with HMAC-SHA256 (``X-Quiver-Signature: sha256=<hex>`` over the body), through the egress
 guard."""
 
@@ -108,8 +110,19 @@ class Handoffs:
             log.warning("handoff webhook of %s failed: %s", tenant_id, exc)
 
 
-HOOK_LEASE_S = 120.0  # a hook's run (its tool's timeout) ends well within this
+# A node running a hook renews its lease every HOOK_HEARTBEAT_S; a node that died stops, and
+# another takes the hook over once HOOK_LEASE_S has passed — seconds after, not minutes.
+HOOK_LEASE_S = 15.0
+HOOK_HEARTBEAT_S = 5.0
 MAX_HOOK_ATTEMPTS = 3  # runs cut short by a node's death; a hook that fails is not retried
+
+
+def hook_run_id(session_id: str, tool: str) -> str:
+    """The same for every run of one session's hook, so that whoever receives what a rerun
+    sends again can tell it is the same (``context.hook_run_id``, and the ``Idempotency-Key``
+    of the hook's outbound requests). It names neither the session nor the tool."""
+    digest = hashlib.sha256(f"{session_id}\0{tool}".encode()).hexdigest()
+    return f"hook_{digest[:32]}"
 
 
 async def end_session(
@@ -152,6 +165,7 @@ class SessionEndHooks:
         self.services = services
         self.clock = clock
         self.wake = services.hooks_due  # set by whatever ends a session
+        self.heartbeat_s = HOOK_HEARTBEAT_S
 
     async def run_pending(self) -> list[tuple[str, str, str]]:
         """Claim and run what is due; (session, tool, outcome) of each run on this node."""
@@ -160,13 +174,35 @@ class SessionEndHooks:
             claimed = await store.lifecycle.claim_hooks(now, HOOK_LEASE_S)
         done = []
         for hook in claimed:
-            outcome = await self._run(hook)
+            heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(hook))
+            try:
+                outcome = await self._run(hook)
+            finally:
+                heartbeat.cancel()
             done.append((hook.session_id, hook.tool, outcome))
         return done
 
+    async def _heartbeat(self, hook: ClaimedHook) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_s)
+            try:
+                await self.beat(hook)
+            except Exception as exc:  # the database away: the next beat tries again
+                log.warning("could not renew the lease of hook %s: %s", hook.tool, exc)
+
+    async def beat(self, hook: ClaimedHook) -> bool:
+        """Renew this node's lease of a running hook (``hook`` as claimed); False when it is
+        no longer this run's (another node took it over)."""
+        until = datetime.fromtimestamp(self.clock() + HOOK_LEASE_S, UTC)
+        async with self.services.storage.transaction() as store:
+            # the claim counted this run in the claimed row's ``attempts``
+            return await store.lifecycle.extend_hook(
+                hook.session_id, hook.tool, hook.attempts, until
+            )
+
     async def _run(self, hook: ClaimedHook) -> str:
         services = self.services
-        if hook.attempts + 1 > MAX_HOOK_ATTEMPTS:
+        if hook.attempts > MAX_HOOK_ATTEMPTS:  # this claim is past the runs a hook may have
             outcome, status = "abandoned", "failed"
         else:
             try:
@@ -202,6 +238,7 @@ class SessionEndHooks:
                                 "transcript": transcript,
                                 "message_count": len(transcript),
                                 "session_end_reason": row.end_reason,
+                                "hook_run_id": hook_run_id(hook.session_id, hook.tool),
                             },
                         )
                         result = await services.pipeline.call(store, request, tool)

@@ -551,12 +551,23 @@ class CallPipeline:
         provider), ``knowledge_base`` (the tenant's documents); and, for built-in tools only
         (``skill``: the call's unit of work and tool), ``skills``."""
         llm_calls = 0
+        run_id = (request.extra_context or {}).get("hook_run_id") if request else None
+
+        def keyed(args: dict[str, Any]) -> dict[str, Any]:
+            """A session-end hook's request carries its run's id as ``Idempotency-Key`` (unless
+            the tool set one): a rerun's requests can be told apart from new ones."""
+            headers = args.get("headers") or {}
+            if run_id is None or not isinstance(headers, dict):
+                return args
+            if any(str(k).lower() == "idempotency-key" for k in headers):
+                return args
+            return {**args, "headers": {**headers, "Idempotency-Key": run_id}}
 
         async def handle(module: str, method: str, args: dict[str, Any]) -> Any:
             nonlocal llm_calls
             if module == "http":
                 return await self.http(
-                    method, args, timeout_s=timeout_ms / 1000, tenant=tenant, extra=extra
+                    method, keyed(args), timeout_s=timeout_ms / 1000, tenant=tenant, extra=extra
                 )
             if module == "llm" and method == "chat" and self.llm is not None:
                 if request is not None and request.test and not request.allow_llm:

@@ -217,6 +217,21 @@ class Lifecycle:
                 claimed.append(row)
         return claimed
 
+    async def extend_hook(self, sid: str, tool: str, attempt: int, until: datetime) -> bool:
+        """Move a running hook's lease to ``until``, if this run (its ``attempt``) still holds
+        it; False when another node took the hook over."""
+        result = await self.session.execute(
+            update(SessionEndHookRow)
+            .where(
+                SessionEndHookRow.session_id == sid,
+                SessionEndHookRow.tool == tool,
+                SessionEndHookRow.status == "running",
+                SessionEndHookRow.attempts == attempt,
+            )
+            .values(lease_until=until)
+        )
+        return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
     async def finish_hook(self, sid: str, tool: str, status: str, outcome: str | None) -> None:
         await self.session.execute(
             update(SessionEndHookRow)

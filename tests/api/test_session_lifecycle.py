@@ -12,8 +12,13 @@ import json
 import time
 from datetime import UTC, datetime
 
+from sqlalchemy import update
+
+from server.calls.lifecycle import HOOK_LEASE_S, MAX_HOOK_ATTEMPTS, hook_run_id
 from server.settings import Settings
+from server.storage.tables import SessionEndHookRow
 from tests.api.test_calls import ORDER_TOOL, python
+from tests.api.test_webhooks import hook as webhook_tool
 from tests.api.test_webhooks import hooks  # noqa: F401 (the app that may reach 127.0.0.2)
 from tests.conftest import Api, TenantKeys, api_for
 from tests.loopback import LoopbackServer
@@ -223,3 +228,122 @@ async def test_a_hook_whose_node_died_is_run_by_another(settings: Settings) -> N
     assert [h.tool for h in claimed] == ["send_summary"]
     assert early == [] and taken_over == [(sid, "send_summary", "ok")]
     assert states == [("done", 2)]
+
+
+KEYED_HOOK = """
+def execute(params, context):
+    reply = context.modules.http.post(context.variables.get("crm", "") + "/crm/summary", json={
+        "session": context.session_id, "run": context.hookRunId,
+    })
+    return {"success": reply["status"] == 200, "run": context.hook_run_id}
+
+
+tool = {"name": "send_summary", "description": "Send the end to the CRM", "execute": execute,
+        "metadata": {"on_session_end": True}}
+"""
+
+
+async def test_a_hook_run_again_says_so_to_whoever_receives_it(
+    hooks: Api,  # noqa: F811
+    upstream_http: LoopbackServer,
+) -> None:
+    """Hooks run at least once: a node killed after the hook's request went out leaves it to
+    another node, which sends it again with the same ``Idempotency-Key`` (``hook_run_id``)."""
+    await hooks.runtime.sweeper.stop()  # this test runs the hooks itself
+    acme = await hooks.tenant("acme")
+    await ready(acme)
+    assert (await acme.dev.post("/v1/tools", json=python(KEYED_HOOK))).status_code == 201
+    sids = [await attach(acme) for _ in range(2)]
+    for sid in sids:
+        async with hooks.runtime.sessions() as session, session.begin():
+            await hooks.runtime.store(session).sessions.set_variables(sid, {"crm": upstream_http.base})  # fmt: skip
+        await acme.agent.post(f"/v1/sessions/{sid}/end")
+
+    first = await hooks.runtime.hooks.run_pending()
+    async with hooks.runtime.sessions() as session, session.begin():  # the node died unfinished
+        await session.execute(
+            update(SessionEndHookRow)
+            .where(SessionEndHookRow.session_id == sids[0])
+            .values(status="running", lease_until=datetime.fromtimestamp(0, UTC))
+        )
+    again = await hooks.runtime.hooks.run_pending()
+    sent = [r for r in upstream_http.seen if r["path"] == "/crm/summary" and r["body"]["session"] in sids]  # fmt: skip
+    keys = [(r["body"]["session"], r["headers"].get("idempotency-key"), r["body"]["run"]) for r in sent]  # fmt: skip
+
+    assert sorted(first) == sorted((sid, "send_summary", "ok") for sid in sids)
+    assert again == [(sids[0], "send_summary", "ok")]
+    assert [k[0] for k in keys].count(sids[0]) == 2  # sent twice: at least once
+    assert all(key == run and key.startswith("hook_") for _, key, run in keys)
+    assert len({key for sid, key, _ in keys if sid == sids[0]}) == 1  # the rerun says it is one
+    assert len({key for _, key, _ in keys}) == 2  # and another session's hook is another run
+
+
+async def test_a_running_hooks_lease_is_renewed_and_lapses_seconds_after_its_node_dies(
+    settings: Settings,
+) -> None:
+    async with api_for(settings) as one, api_for(settings) as two:
+        for node in (one, two):
+            await node.runtime.sweeper.stop()
+        acme = await one.tenant("acme")
+        await ready(acme)
+        assert (await acme.dev.post("/v1/tools", json=python(QUIET_HOOK))).status_code == 201
+        sid = await attach(acme)
+        await acme.agent.post(f"/v1/sessions/{sid}/end")
+        now = time.time()
+        async with one.runtime.sessions() as session, session.begin():  # node one runs it...
+            claimed = await one.runtime.store(session).lifecycle.claim_hooks(
+                datetime.fromtimestamp(now, UTC), lease_s=HOOK_LEASE_S
+            )
+        one.runtime.hooks.clock = lambda: now + 10
+        renewed = await one.runtime.hooks.beat(claimed[0])  # ... and is alive at +10 s
+        two.runtime.hooks.clock = lambda: now + 20  # past the first lease, within the renewed
+        while_alive = await two.runtime.hooks.run_pending()
+        two.runtime.hooks.clock = lambda: now + 10 + HOOK_LEASE_S + 1  # node one died at +10 s
+        after_death = await two.runtime.hooks.run_pending()
+        stale = await one.runtime.hooks.beat(claimed[0])  # its late beat no longer holds it
+
+    assert HOOK_LEASE_S <= 30  # seconds, not minutes
+    assert renewed is True and while_alive == []
+    assert after_death == [(sid, "send_summary", "ok")]
+    assert stale is False
+
+
+async def test_a_hook_whose_runs_keep_dying_is_given_up_after_three(settings: Settings) -> None:
+    async with api_for(settings) as node:
+        await node.runtime.sweeper.stop()
+        acme = await node.tenant("acme")
+        await ready(acme)
+        assert (await acme.dev.post("/v1/tools", json=python(QUIET_HOOK))).status_code == 201
+        sid = await attach(acme)
+        await acme.agent.post(f"/v1/sessions/{sid}/end")
+        now = time.time()
+        for died in range(MAX_HOOK_ATTEMPTS):  # each run's node dies before it finishes
+            async with node.runtime.sessions() as session, session.begin():
+                at = datetime.fromtimestamp(now + died * 100, UTC)
+                claimed = await node.runtime.store(session).lifecycle.claim_hooks(at, lease_s=10)
+                assert [h.attempts for h in claimed] == [died + 1]
+        node.runtime.hooks.clock = lambda: now + MAX_HOOK_ATTEMPTS * 100
+        given_up = await node.runtime.hooks.run_pending()
+
+    assert given_up == [(sid, "send_summary", "abandoned")]
+
+
+async def test_a_webhook_hook_sends_its_run_id_as_idempotency_key(
+    hooks: Api,  # noqa: F811
+    upstream_http: LoopbackServer,
+) -> None:
+    await hooks.runtime.sweeper.stop()
+    acme = await hooks.tenant("acme")
+    await ready(acme)
+    tool = webhook_tool(
+        "end_webhook", upstream_http.base + "/crm/ended", "POST", metadata={"on_session_end": True}
+    )
+    assert (await acme.dev.post("/v1/tools", json=tool)).status_code == 201, tool
+    sid = await attach(acme)
+    await acme.agent.post(f"/v1/sessions/{sid}/end")
+
+    ran = await hooks.runtime.hooks.run_pending()
+    sent = [r for r in upstream_http.seen if r["path"] == "/crm/ended"]
+
+    assert ran == [(sid, "end_webhook", "ok")]
+    assert sent[-1]["headers"]["idempotency-key"] == hook_run_id(sid, "end_webhook")

@@ -133,6 +133,7 @@
       Object.assign(context, {
         transcript: data.transcript, messageCount: data.message_count, message_count: data.message_count,
         sessionEndReason: data.session_end_reason, session_end_reason: data.session_end_reason,
+        hookRunId: data.hook_run_id, hook_run_id: data.hook_run_id,
       });
     }
     return context;
