@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from server.errors import QuiverError, UnavailableError
 from server.ratelimit import RateLimitedLog
@@ -116,7 +117,15 @@ async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     return response
 
 
+async def _client_left(request: Request, exc: Exception) -> JSONResponse:
+    """The client went away mid-request (an upload cut short): its unit of work is rolled back
+    and nothing was stored. Nobody is left to read an answer, and nothing broke: one line."""
+    log.info("the client left during %s %s; nothing was stored", request.method, request.url.path)
+    return problem(400, "client_left", "Client left", "the request's body was cut short")
+
+
 HANDLERS: tuple[tuple[type[Exception], Any], ...] = (
+    (ClientDisconnect, _client_left),
     (QuiverError, _quiver_error),
     (RequestValidationError, _validation_error),
     (StarletteHTTPException, _http_error),

@@ -3,11 +3,15 @@ skills configured on a bot and shared through the allowlist, each skill called i
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 import orjson
 import pytest
 
 from tests.api.test_calls import call
 from tests.conftest import Api, TenantKeys
+from tests.servers import served
 
 SKILL_TOOLS = [
     "qa_lookup", "search_catalog", "classify_text", "recommend_for_customer", "recommend_similar",
@@ -330,3 +334,33 @@ async def test_a_data_set_change_on_node_1_reaches_node_2s_index(api: Api, setti
 
     assert before == ["p7"]
     assert after == ["y2"]
+
+
+async def test_a_client_leaving_mid_upload_stores_nothing_and_logs_one_line(
+    api: Api, caplog: pytest.LogCaptureFixture
+) -> None:
+    acme = await api.tenant("acme")
+    part = ndjson(FAQ * 50)
+    head = (
+        f"PUT /v1/datasets/faq?kind=faq HTTP/1.1\r\nHost: x\r\n"
+        f"Authorization: Bearer {acme.dev_key}\r\nContent-Type: application/x-ndjson\r\n"
+        f"Content-Length: {len(part) * 10}\r\n\r\n"
+    ).encode()
+    caplog.set_level(logging.INFO)
+    async with served(api.app) as base:
+        host, port = base.removeprefix("http://").split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(head + part)  # a tenth of what it said it would send, then it leaves
+        await writer.drain()
+        writer.close()
+        await writer.wait_closed()
+        for _ in range(200):  # bounded: until the server has seen the client go
+            if any("the client left" in r.getMessage() for r in caplog.records):
+                break
+            await asyncio.sleep(0.05)
+    listed = await acme.dev.get("/v1/datasets")
+
+    left = [r for r in caplog.records if "the client left" in r.getMessage()]
+    assert len(left) == 1 and left[0].exc_info is None
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
+    assert listed.json()["datasets"] == []  # nothing of the cut upload was stored
