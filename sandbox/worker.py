@@ -27,6 +27,19 @@ def read_config() -> dict[str, Any]:
     return config
 
 
+def hardening(config: dict[str, Any], threads: int = 0, file_bytes: int = 0) -> HardeningConfig:
+    """The layers the pool's configuration frame asks for, with what this kind of worker needs
+    besides: threads (RLIMIT_NPROC) and bytes its files may grow to (RLIMIT_FSIZE)."""
+    return HardeningConfig(
+        uid=config.get("uid"),
+        memory_bytes=config.get("memory_bytes", 512 * 1024 * 1024),
+        network_namespace=config.get("network_namespace", True),
+        seccomp=config.get("seccomp", True),
+        threads=threads,
+        file_bytes=file_bytes,
+    )
+
+
 def move_replies_off_stdout() -> None:
     """Keep replies on a fd of their own and point fd 1 at /dev/null (a WASM worker: each
     call's stdout becomes fd 1, and no byte a module writes may reach the pipe)."""

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 from sandbox import channel, toolcode, worker
-from sandbox.hardening import HardeningConfig, limit_cpu_for_call
+from sandbox.hardening import limit_cpu_for_call
 from sandbox.restricted import facades
 from sandbox.restricted.facades import DEFAULT_MODULES, REVIEWED_EXTRA, reseed_random
 from sandbox.restricted.guards import SandboxError
@@ -80,12 +80,7 @@ def main() -> None:
     facades.prewarm()  # every module a tool may import, before hardening
     tools = Worker(restricted=config.get("restricted", True))
     worker.serve(
-        HardeningConfig(
-            uid=config.get("uid"),
-            memory_bytes=config.get("memory_bytes", 512 * 1024 * 1024),
-            network_namespace=config.get("network_namespace", True),
-            seccomp=config.get("seccomp", True),
-        ),
+        worker.hardening(config),
         {
             "inspect": tools.inspect,
             "call": tools.call,

@@ -19,7 +19,6 @@ from typing import Any
 import orjson
 
 from sandbox import worker
-from sandbox.hardening import HardeningConfig
 from sandbox.wasm.runtime import WasmLimits, WasmModuleError, WasmRuntime
 
 THREADS = 64  # per uid: wasmtime's WASI thread pool, with room for workers sharing a uid
@@ -101,11 +100,8 @@ def main() -> None:
             runner.idle()
 
     worker.serve(
-        HardeningConfig(
-            uid=config.get("uid"),
-            memory_bytes=config.get("memory_bytes", 512 * 1024 * 1024),
-            network_namespace=config.get("network_namespace", True),
-            seccomp=config.get("seccomp", True),
+        worker.hardening(
+            config,
             threads=THREADS,
             file_bytes=max(config.get("result_cap", 0) + 1, OUTPUT_FILE_BYTES),
         ),
