@@ -204,15 +204,21 @@ async def test_session_end_hooks_run_once_with_the_transcript(
     assert {(c["tool"], c["success"]) for c in calls} == {("send_summary", True), ("broken_hook", False)}  # fmt: skip
 
 
+async def ended_with_a_hook(node: Api, source: str) -> str:
+    """A session of a tenant ``acme`` whose bot has the hook ``source``, ended: its hook is due."""
+    acme = await node.tenant("acme")
+    await ready(acme)
+    assert (await acme.dev.post("/v1/tools", json=python(source))).status_code == 201
+    sid = await attach(acme)
+    assert (await acme.agent.post(f"/v1/sessions/{sid}/end")).status_code == 200
+    return sid
+
+
 async def test_a_hook_whose_node_died_is_run_by_another(settings: Settings) -> None:
     async with api_for(settings) as one, api_for(settings) as two:
         for node in (one, two):  # the test runs the hooks itself: no node's loop gets there first
             await node.runtime.sweeper.stop()
-        acme = await one.tenant("acme")
-        await ready(acme)
-        assert (await acme.dev.post("/v1/tools", json=python(QUIET_HOOK))).status_code == 201
-        sid = await attach(acme)
-        await acme.agent.post(f"/v1/sessions/{sid}/end")
+        sid = await ended_with_a_hook(one, QUIET_HOOK)
         now = time.time()
         async with one.runtime.sessions() as session, session.begin():  # node one claims, dies
             claimed = await one.runtime.store(session).lifecycle.claim_hooks(
@@ -284,11 +290,7 @@ async def test_a_running_hooks_lease_is_renewed_and_lapses_seconds_after_its_nod
     async with api_for(settings) as one, api_for(settings) as two:
         for node in (one, two):
             await node.runtime.sweeper.stop()
-        acme = await one.tenant("acme")
-        await ready(acme)
-        assert (await acme.dev.post("/v1/tools", json=python(QUIET_HOOK))).status_code == 201
-        sid = await attach(acme)
-        await acme.agent.post(f"/v1/sessions/{sid}/end")
+        sid = await ended_with_a_hook(one, QUIET_HOOK)
         now = time.time()
         async with one.runtime.sessions() as session, session.begin():  # node one runs it...
             claimed = await one.runtime.store(session).lifecycle.claim_hooks(
@@ -311,11 +313,7 @@ async def test_a_running_hooks_lease_is_renewed_and_lapses_seconds_after_its_nod
 async def test_a_hook_whose_runs_keep_dying_is_given_up_after_three(settings: Settings) -> None:
     async with api_for(settings) as node:
         await node.runtime.sweeper.stop()
-        acme = await node.tenant("acme")
-        await ready(acme)
-        assert (await acme.dev.post("/v1/tools", json=python(QUIET_HOOK))).status_code == 201
-        sid = await attach(acme)
-        await acme.agent.post(f"/v1/sessions/{sid}/end")
+        sid = await ended_with_a_hook(node, QUIET_HOOK)
         now = time.time()
         for died in range(MAX_HOOK_ATTEMPTS):  # each run's node dies before it finishes
             async with node.runtime.sessions() as session, session.begin():
