@@ -347,17 +347,21 @@ async def test_a_client_leaving_mid_upload_stores_nothing_and_logs_one_line(
         f"Content-Length: {len(part) * 10}\r\n\r\n"
     ).encode()
     caplog.set_level(logging.INFO)
-    async with served(api.app) as base:
-        host, port = base.removeprefix("http://").split(":")
-        reader, writer = await asyncio.open_connection(host, int(port))
-        writer.write(head + part)  # a tenth of what it said it would send, then it leaves
-        await writer.drain()
-        writer.close()
-        await writer.wait_closed()
-        for _ in range(200):  # bounded: until the server has seen the client go
-            if any("the client left" in r.getMessage() for r in caplog.records):
-                break
-            await asyncio.sleep(0.05)
+    seen = asyncio.Event()
+    heard = logging.Handler()
+    heard.emit = lambda record: seen.set() if "the client left" in record.getMessage() else None  # type: ignore[method-assign]
+    logging.getLogger("quiver").addHandler(heard)
+    try:
+        async with served(api.app) as base:
+            host, port = base.removeprefix("http://").split(":")
+            reader, writer = await asyncio.open_connection(host, int(port))
+            writer.write(head + part)  # a tenth of what it said it would send, then it leaves
+            await writer.drain()
+            writer.close()
+            await writer.wait_closed()
+            await asyncio.wait_for(seen.wait(), 30)  # bounded: the server saw the client go
+    finally:
+        logging.getLogger("quiver").removeHandler(heard)
     listed = await acme.dev.get("/v1/datasets")
 
     left = [r for r in caplog.records if "the client left" in r.getMessage()]

@@ -14,9 +14,17 @@ from server.skills.service import lead_public
 
 router = APIRouter(prefix="/v1/leads", tags=["skills"])
 CSV_COLUMNS = (
-    "id", "created_at", "name", "email", "phone", "interest", "customer", "session_id", "bot",
+    "id",
+    "created_at",
+    "name",
+    "email",
+    "phone",
+    "interest",
+    "customer",
+    "session_id",
+    "bot",
     "forwarded",
-)  # fmt: skip
+)
 CSV_MAX_ROWS = 100_000
 
 
