@@ -47,11 +47,14 @@ class _Server(uvicorn.Server):
 
 
 @contextlib.asynccontextmanager
-async def served(app: Any, host: str = "127.0.0.1", port: int | None = None) -> AsyncIterator[str]:
-    """Serve an app (already started: its lifespan is the caller's) on a free loopback port."""
+async def served(
+    app: Any, host: str = "127.0.0.1", port: int | None = None, http: type = OneWriteHttpTools
+) -> AsyncIterator[str]:
+    """Serve an app (already started: its lifespan is the caller's) on a free loopback port,
+    with the server's HTTP protocol (``http``: a test's variant of it)."""
     port = port or free_port()
     config = uvicorn.Config(
-        app, host=host, port=port, lifespan="off", log_level="warning", http=OneWriteHttpTools
+        app, host=host, port=port, lifespan="off", log_level="warning", http=http
     )
     server = _Server(config)
     task = asyncio.create_task(server.serve())

@@ -6,6 +6,12 @@ TCP segments, for each of which the client wakes. Here every write a connection 
 turn of the event loop reaches the socket as one (the head and a whole body are written in the
 same turn; a stream's later chunks each in their own). Measured on the tool-call hot path: the
 send was 14 % of the event loop's time, the largest single item.
+
+It also bounds what a client may hold (uvicorn's httptools protocol bounds none of it): a
+request's line and headers are at most ``max_head_bytes`` (431 past that, the connection
+closed), must be in within ``head_timeout_s`` of the request's first byte or the connection's
+opening (408), and a body may not pause longer than ``body_idle_s`` (408, or the connection
+closed if the app has answered; the app sees the client leave).
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 
 class OneWriteTransport:
@@ -56,7 +62,98 @@ class OneWriteTransport:
 
 
 class OneWriteHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol on a ``OneWriteTransport``."""
+    """uvicorn's httptools protocol on a ``OneWriteTransport``, with the client's reads bounded."""
+
+    max_head_bytes = 64 * 1024
+    head_timeout_s = 10.0
+    body_idle_s = 15.0
+    linger_s = 1.0  # after a refusal, what the client still sends is read and dropped this long
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(OneWriteTransport(transport, self.loop))  # type: ignore[arg-type]
+        self._head_bytes = 0
+        self._reading_head = True
+        self._in_message = False
+        self._refused = False
+        self._deadline: asyncio.TimerHandle | None = None
+        self._arm(self.head_timeout_s)  # the first request's head, from the connection's opening
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        """Parse, then bound what is still missing. A request that arrives whole in one read
+        (nearly all) sets no timer: one is armed only while a head or a body is incomplete."""
+        if self._refused:  # lingering: dropped, so closing does not reset the refusal away
+            return
+        reading = self._reading_head
+        super().data_received(data)
+        if not self._in_message or self._refused:
+            return
+        if not self._reading_head:  # a body in progress: it may pause only so long
+            self._arm(self.body_idle_s)
+        elif reading:  # all of it was head: the headers are not in yet
+            self._head_bytes += len(data)
+            if self._head_bytes > self.max_head_bytes:
+                self._refuse(431, "the request's headers are over 64 KiB")
+            elif self._deadline is None:  # from the head's first byte, however it trickles
+                self._arm(self.head_timeout_s)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._head_bytes, self._reading_head, self._in_message = 0, True, True
+
+    def on_headers_complete(self) -> None:
+        self._reading_head = False
+        self._disarm()
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._in_message = False
+        self._disarm()
+        super().on_message_complete()
+
+    def _arm(self, seconds: float) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(seconds, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.flow is not None and self.flow.read_paused:  # the app is behind, not the client
+            self._arm(self.body_idle_s)
+            return
+        if self.cycle is not None and self.cycle.response_started:
+            self.transport.close()  # the app answered already; the body never came
+        else:
+            self._refuse(408, "the request was not sent in time")
+
+    def _refuse(self, status: int, message: str) -> None:
+        """Answer ``status`` and close the connection (no app sees the request). The answer
+        goes out first and the sending side is shut; what the client still sends is dropped for
+        ``linger_s`` before the close — closing with unread bytes would reset the connection,
+        and the client would lose the answer."""
+        self._disarm()
+        self._refused = True
+        body = message.encode()
+        self.transport.write(
+            b"".join(
+                [
+                    STATUS_LINE[status],
+                    b"content-type: text/plain; charset=utf-8\r\n",
+                    b"content-length: " + str(len(body)).encode() + b"\r\n",
+                    b"connection: close\r\n\r\n",
+                    body,
+                ]
+            )
+        )
+        transport: Any = self.transport
+        transport.flush()  # the OneWriteTransport's pending write, now
+        if transport.can_write_eof():
+            transport.write_eof()
+        self.loop.call_later(self.linger_s, transport.close)
