@@ -78,6 +78,10 @@ class QuiverApp(FastAPI):
         await door.serve_direct(scope, receive, send, hot)
 
 
+def _nothing() -> None:
+    pass
+
+
 def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     """The application for ``settings``; ``clock``: a test's, to move the node's time."""
     logs.redact_every_record()
@@ -87,26 +91,25 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         runtime = await bootstrap.start(settings, clock)
         for notice in runtime.notices:
             print(notice, flush=True)
-        if settings.require_isolation or settings.demo:
-            # start the workers now and check what isolation they got (--demo: report only)
-            try:
+        hangup: Callable[[], object] = _nothing  # until the SIGHUP handler is set
+        try:
+            if settings.require_isolation or settings.demo:
+                # start the workers now and check what isolation they got (--demo: report only)
                 await runtime.engines.restricted.start()
                 isolation.check(
                     runtime.engines.restricted.pool.stats.layers,
                     required=settings.require_isolation and not settings.demo,
                 )
-            except BaseException:
-                await runtime.close()
-                raise
-        app.state.runtime = runtime
-        hangup = _on_sighup(runtime.reload_disk)
-        try:
+            app.state.runtime = runtime
+            hangup = _on_sighup(runtime.reload_disk)
             if settings.demo:
                 from server.demo import seed_demo
 
                 await seed_demo(runtime)
             await mcp.start(runtime)
-        except BaseException:  # a node that cannot start exits: nothing of it may keep it alive
+        except BaseException:
+            # A node that cannot start closes what it built (its SQLite connection thread kept
+            # the process alive) and re-raises: the server logs why and exits.
             hangup()
             await runtime.close()
             raise
