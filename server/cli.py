@@ -13,6 +13,7 @@ below it), and an exit code a CI job can act on (``EXIT_CODES``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import difflib
 import functools
@@ -358,9 +359,25 @@ def serve(
         log_config=None,  # uvicorn's loggers go through the JSON handler too
         proxy_headers=True,
         timeout_graceful_shutdown=10,
-        http=OneWriteHttpTools,
+        http=OneWriteHttpTools.bounded(_connection_cap(settings.max_connections)),
     )
     Server(config).run()
+
+
+def _connection_cap(wanted: int) -> int:
+    """The connections this process may hold: ``wanted``, within the files it may open (its
+    soft limit raised to the hard one first), less room for its own files and sockets."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):  # not allowed: the soft limit stands
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    room = soft - 256 if soft != resource.RLIM_INFINITY else wanted
+    if room < wanted:
+        click.echo(f"warning: {room} connections at most (open files: {soft})", err=True)
+    return max(16, min(wanted, room))
 
 
 def _ensure_python_runner(settings: Settings) -> None:

@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     log_level: str = "info"
 
     max_body_bytes: int = 16 * 1024 * 1024
+    # HTTP connections one server process holds at once; one past it is answered 503
+    max_connections: int = Field(default=4096, ge=1)
     # the skills' data sets: what one tenant's sets may hold together, and items per set
     dataset_max_bytes: int = 256 * 1024 * 1024
     dataset_max_items: int = 1_000_000

@@ -11,15 +11,23 @@ It also bounds what a client may hold (uvicorn's httptools protocol bounds none 
 request's line and headers are at most ``max_head_bytes`` (431 past that, the connection
 closed), must be in within ``head_timeout_s`` of the request's first byte or the connection's
 opening (408), and a body may not pause longer than ``body_idle_s`` (408, or the connection
-closed if the app has answered; the app sees the client leave).
+closed if the app has answered; the app sees the client leave). A node holds at most
+``max_connections`` at once: one past that is answered 503 ``unavailable`` (problem+json, with
+``Retry-After``) and closed before anything of it is read.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+
+from server.ratelimit import RateLimitedLog
+
+crowded = RateLimitedLog(logging.getLogger("quiver.http"), every_s=10.0)
 
 
 class OneWriteTransport:
@@ -68,6 +76,12 @@ class OneWriteHttpTools(HttpToolsProtocol):
     head_timeout_s = 10.0
     body_idle_s = 15.0
     linger_s = 1.0  # after a refusal, what the client still sends is read and dropped this long
+    max_connections = 4096  # of this process, open at once (``bounded`` sets the node's own)
+
+    @classmethod
+    def bounded(cls, max_connections: int) -> type[OneWriteHttpTools]:
+        """This protocol with a node's own connection cap."""
+        return type(cls.__name__, (cls,), {"max_connections": max_connections})
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(OneWriteTransport(transport, self.loop))  # type: ignore[arg-type]
@@ -76,6 +90,11 @@ class OneWriteHttpTools(HttpToolsProtocol):
         self._in_message = False
         self._refused = False
         self._deadline: asyncio.TimerHandle | None = None
+        if len(self.connections) > self.max_connections:  # this one is past the cap
+            crowded.warning("refusing connections: %d are open already", self.max_connections)
+            detail = f"this node holds its most connections ({self.max_connections}) now"
+            self._refuse(503, detail, problem="unavailable", retry_after_s=1)
+            return
         self._arm(self.head_timeout_s)  # the first request's head, from the connection's opening
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -133,20 +152,38 @@ class OneWriteHttpTools(HttpToolsProtocol):
         else:
             self._refuse(408, "the request was not sent in time")
 
-    def _refuse(self, status: int, message: str) -> None:
+    def _refuse(
+        self, status: int, message: str, problem: str = "", retry_after_s: int = 0
+    ) -> None:
         """Answer ``status`` and close the connection (no app sees the request). The answer
         goes out first and the sending side is shut; what the client still sends is dropped for
         ``linger_s`` before the close — closing with unread bytes would reset the connection,
-        and the client would lose the answer."""
+        and the client would lose the answer. With ``problem`` (a code), the body is
+        problem+json."""
         self._disarm()
         self._refused = True
+        kind = b"text/plain; charset=utf-8"
         body = message.encode()
+        if problem:
+            kind = b"application/problem+json"
+            title = "Temporarily unavailable" if status == 503 else message
+            body = json.dumps(
+                {
+                    "type": f"https://quiver.dev/problems/{problem}",
+                    "title": title,
+                    "status": status,
+                    "code": problem,
+                    "detail": message,
+                }
+            ).encode()
+        retry = b"retry-after: %d\r\n" % retry_after_s if retry_after_s else b""
         self.transport.write(
             b"".join(
                 [
                     STATUS_LINE[status],
-                    b"content-type: text/plain; charset=utf-8\r\n",
+                    b"content-type: " + kind + b"\r\n",
                     b"content-length: " + str(len(body)).encode() + b"\r\n",
+                    retry,
                     b"connection: close\r\n\r\n",
                     body,
                 ]

@@ -6,6 +6,7 @@ not stall (408). Each wait here is bounded by the test; the node's deadlines are
 from __future__ import annotations
 
 import asyncio
+import json
 
 from server.api.http_protocol import OneWriteHttpTools
 from tests.conftest import Api
@@ -69,3 +70,30 @@ async def test_a_body_that_stalls_is_cut_off_and_nothing_runs(api: Api) -> None:
 
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
     assert whole.startswith(b"HTTP/1.1 200 ")
+
+
+async def test_a_connection_past_the_nodes_cap_is_a_clear_503_and_the_held_ones_still_work(
+    api: Api,
+) -> None:
+    """Three connections held open (saying nothing yet) fill a node capped at three; a fourth is
+    answered 503 problem+json with Retry-After, and the three held are served when they ask."""
+    async with served(api.app, http=OneWriteHttpTools.bounded(3)) as base:
+        host, port = base.removeprefix("http://").split(":")
+        held = [await asyncio.open_connection(host, int(port)) for _ in range(3)]
+        try:
+            refused = await exchange(
+                base, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
+            served_ones = []
+            for reader, writer in held:
+                writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                served_ones.append(await asyncio.wait_for(reader.read(), 10))
+        finally:
+            for _, writer in held:
+                writer.close()
+
+    head, _, body = refused.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503 "), refused[:200]
+    assert b"application/problem+json" in head and b"retry-after: 1" in head.lower()
+    assert json.loads(body)["code"] == "unavailable"
+    assert all(answer.startswith(b"HTTP/1.1 200 ") for answer in served_ones)
