@@ -30,6 +30,7 @@ from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.engines import Engines
 from server.calls.host import HttpHost
+from server.calls.journal import DiskRoom, Journal
 from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
 from server.calls.pipeline import CallPipeline
 from server.calls.services import Services
@@ -55,7 +56,12 @@ from server.storage import migrate
 from server.storage.calls import CallRows
 from server.storage.claims import OnceClaims
 from server.storage.conversations import MessageLog
-from server.storage.database import create_engine, is_unavailable, session_factory
+from server.storage.database import (
+    create_engine,
+    is_unavailable,
+    local_directory,
+    session_factory,
+)
 from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import Store
 from server.storage.skills import DatasetRepository
@@ -65,15 +71,42 @@ log = logging.getLogger("quiver")
 T = TypeVar("T")
 
 
-def call_log_journal(settings: Settings) -> Path | None:
-    """Where this node journals call-log rows until they are in the database."""
-    directory = settings.data_dir / "call-log"
+def build_call_log(
+    settings: Settings, sessions: async_sessionmaker[AsyncSession], clock: Clock
+) -> CallLog:
+    """The node's call log: journalled in the data directory until rows are in the database.
+    A database on the journal's own disk (SQLite, as by default) is written only while that
+    disk has twice the journal's reserve free: writing a backlog must not take the room the
+    journal keeps for calls."""
+    reserve = settings.call_log_reserve_mb << 20
+    journal = None
     try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        journal = Journal(
+            settings.data_dir / "call-log",
+            reserve=reserve,
+            clock=clock.monotonic,
+            sync=settings.call_log_fsync,
+        )
     except OSError as exc:
         log.warning("call-log journal disabled (%s): a crash may lose the last rows", exc)
-        return None
-    return directory
+    local = local_directory(settings.effective_database_url)
+    room = None
+    if journal is not None and local is not None and _same_disk(local, journal.directory):
+        room = DiskRoom(local, 2 * reserve, clock.monotonic)
+    return CallLog(
+        CallRows(sessions),
+        settings.call_log_flush_ms / 1000,
+        unavailable=is_unavailable,
+        journal=journal,
+        room=(lambda: room.enough()) if room is not None else (lambda: True),
+    )
+
+
+def _same_disk(one: Path, other: Path) -> bool:
+    try:
+        return one.stat().st_dev == other.stat().st_dev
+    except OSError:  # not there yet: the database's folder is made when it is created
+        return False
 
 
 WASM_UID_OFFSET = 1_000
@@ -419,12 +452,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     guard = EgressGuard(
         http_client, egress_allowlist(settings), per_tenant=settings.tenant_egress_concurrency
     )
-    call_log = CallLog(
-        CallRows(sessions),
-        settings.call_log_flush_ms / 1000,
-        journal_dir=call_log_journal(settings),
-        unavailable=is_unavailable,
-    )
+    call_log = build_call_log(settings, sessions, clock)
     await call_log.replay()  # rows a previous process answered but had not written
     call_log.start()
     redis = redis_client(settings)

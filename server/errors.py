@@ -17,7 +17,8 @@
      ├── QuotaExceededError         429 quota_exceeded     (a tenant's calls or CPU time today)
      ├── ProviderError              502 provider_error, provider_auth; 504 provider_timeout
      ├── NotReadyError              503 not_ready
-     └── UnavailableError           503 unavailable        (the database is unreachable or full)
+     ├── UnavailableError           503 unavailable        (the database is unreachable or full)
+     └── NotRecordedError           503 unavailable        (no room to journal calls)
 
 The API edge maps every one of them to RFC 9457 problem+json in one handler. A tool that fails
 while running is *not* an error here: its call succeeded and the envelope says so.
@@ -173,6 +174,29 @@ class NotReadyError(QuiverError):
 class UnavailableError(QuiverError):
     status, code, title = 503, "unavailable", "Temporarily unavailable"
     retry_after_s = 1
+
+
+class NotRecordedError(QuiverError):
+    """This node cannot make a call's log row durable (its journal's disk is full or failing):
+    before the tool runs, it is not run; after, its answer is withheld, because a success the
+    node may lose is not one. Not an ``UnavailableError``: after a tool ran, that one lets the
+    answer out."""
+
+    status, code, title = 503, "unavailable", "Temporarily unavailable"
+    retry_after_s = 5
+
+    def __init__(self, ran: bool) -> None:
+        self.ran = ran
+        super().__init__(
+            "the tool ran, but this node could not record the call (its disk is full or "
+            "failing): it may have had effects, so check before you retry"
+            if ran
+            else "this node cannot record calls now (its disk is full or failing); the tool "
+            "did not run: retry shortly, or on another node"
+        )
+
+    def extra(self) -> dict[str, Any]:
+        return {"toolRan": self.ran}
 
 
 class ValidationFailedError(QuiverError):

@@ -96,6 +96,15 @@ class Settings(BaseSettings):
         default=None, description="comma-separated hosts and CIDRs tools may reach"
     )
     call_log_flush_ms: int = 500
+    call_log_reserve_mb: int = Field(
+        default=4,
+        ge=1,
+        description="below this much free disk, the call-log journal takes no calls (503)",
+    )
+    call_log_fsync: bool = Field(
+        default=True,
+        description="sync each call's journalled row before the call answers (group commit)",
+    )
     tenant_egress_concurrency: int = Field(
         default=16, description="outbound calls one tenant may have in flight"
     )

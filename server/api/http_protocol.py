@@ -152,9 +152,7 @@ class OneWriteHttpTools(HttpToolsProtocol):
         else:
             self._refuse(408, "the request was not sent in time")
 
-    def _refuse(
-        self, status: int, message: str, problem: str = "", retry_after_s: int = 0
-    ) -> None:
+    def _refuse(self, status: int, message: str, problem: str = "", retry_after_s: int = 0) -> None:
         """Answer ``status`` and close the connection (no app sees the request). The answer
         goes out first and the sending side is shut; what the client still sends is dropped for
         ``linger_s`` before the close — closing with unread bytes would reset the connection,

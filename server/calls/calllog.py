@@ -2,17 +2,22 @@
 
 Nothing answered is lost:
 
+* ``admit`` refuses a call before it runs while this node's journal has no room (its disk is
+  full or failing): 503, the tool did not run.
 * ``record`` gives the row a ``uid``, makes its strings storable (lone surrogates escaped,
-  never the row dropped) and appends it to this process's journal on local disk
-  before the call answers — a write the kernel keeps if the process is killed.
+  never the row dropped) and appends it to this process's journal on local disk; ``durable``
+  returns once it is synced (``server.calls.journal``). Only then does the call answer: a row
+  that could not be journalled is a 503 that says the tool ran (``NotRecordedError``), and
+  the row is still kept for the database.
 * ``flush`` (every ``flush_interval_s``, or sooner when a batch fills) inserts the queued rows.
   A batch the database refuses is split and retried, so one bad row cannot take others with
   it; a row refused on its own is set aside in a bounded ``refused`` file. While the database
   does not answer, rows stay queued (bounded in memory; the journal holds them all) and the
-  next flush tries again.
+  next flush tries again. A database on this node's disk (SQLite) is written only while that
+  disk has room (``room``): a backlog written back must not fill it again.
 * A journal segment is deleted once all of its rows are in the database. At start, segments
   left by a process that died are replayed; ``uid`` makes a replayed row that was already
-  written a no-op.
+  written a no-op. A stop writes what it holds, and journals what it cannot write.
 
 Failures are counted (``quiver_call_log_failures_total``) and logged at most every 10 s.
 Arguments are those the tool received, redacted and capped; results are truncated.
@@ -22,22 +27,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import json
 import logging
-import os
 import random
 import re
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from server import metrics
+from server.calls.journal import Journal
+from server.errors import NotRecordedError
 from server.inputs import json_text, storable
 from server.ratelimit import RateLimitedLog
 
@@ -59,7 +61,6 @@ SECRET_ASSIGNMENT = re.compile(
 BEARER = re.compile(r"\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}", re.I)
 BATCH = 500
 MAX_QUEUED = 200_000  # rows held in memory while the database is away (all are journalled)
-SEGMENT_ROWS = 5_000  # a journal segment is closed after this many rows (or at each flush)
 MAX_REFUSED_BYTES = 64 << 20
 
 
@@ -119,105 +120,6 @@ def truncate(result: Any) -> str | None:
     return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + "…[truncated]"
 
 
-class Journal:
-    """This process's call-log rows on local disk until the database has them: numbered
-    segment files, each locked (``flock``) while its process lives, so a starting process
-    replays only the segments of processes that are gone."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = directory
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.prefix = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        self.number = 0
-        self.fd: int | None = None
-        self.rows_in_open = 0
-        self.outstanding: dict[int, int] = {}  # segment -> rows not yet in the database
-
-    def append(self, row: dict[str, Any]) -> int:
-        """Journal one row; the segment it went to."""
-        if self.fd is not None and self.rows_in_open >= SEGMENT_ROWS:
-            self.seal()
-        if self.fd is None:
-            self.number += 1
-            path = self._path(self.number)
-            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
-            self.fd = os.open(path, flags, 0o600)
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            self.rows_in_open = 0
-        try:
-            line = orjson.dumps(row, default=_iso, option=orjson.OPT_PASSTHROUGH_DATETIME)
-        except TypeError:  # what orjson will not write (a huge integer): the slower encoder
-            line = json.dumps(row, default=_iso).encode()
-        os.write(self.fd, line + b"\n")
-        self.rows_in_open += 1
-        self.outstanding[self.number] = self.outstanding.get(self.number, 0) + 1
-        return self.number
-
-    def seal(self) -> None:
-        """Close the open segment: the next row starts another. A sealed segment is deleted
-        once all its rows are in the database."""
-        if self.fd is not None:
-            os.close(self.fd)  # its lock goes with it
-            self.fd = None
-            self._retire_if_done(self.number)
-
-    def written(self, segment: int) -> None:
-        """One row of ``segment`` is in the database."""
-        left = self.outstanding.get(segment, 0) - 1
-        self.outstanding[segment] = left
-        if left <= 0 and (segment != self.number or self.fd is None):
-            self._retire_if_done(segment)
-
-    def _retire_if_done(self, segment: int) -> None:
-        if self.outstanding.get(segment, 0) <= 0:
-            self.outstanding.pop(segment, None)
-            with contextlib.suppress(FileNotFoundError):
-                self._path(segment).unlink()
-
-    close = seal
-
-    def _path(self, segment: int) -> Path:
-        return self.directory / f"{self.prefix}-{segment:06d}.jsonl"
-
-    def orphans(self) -> list[tuple[Path, list[dict[str, Any]]]]:
-        """Segments of processes that are gone, with their rows."""
-        found = []
-        for path in sorted(self.directory.glob("*.jsonl")):
-            if path.name.startswith(self.prefix):
-                continue
-            try:
-                fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-            except FileNotFoundError:
-                continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:  # its process is alive
-                os.close(fd)
-                continue
-            with os.fdopen(fd, "rb") as f:
-                rows = [_load(line) for line in f.read().splitlines() if line.strip()]
-            found.append((path, [r for r in rows if r is not None]))
-        return found
-
-
-def _iso(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return {"$at": value.isoformat()}
-    raise TypeError(type(value).__name__)
-
-
-def _load(line: bytes) -> dict[str, Any] | None:
-    try:
-        row = json.loads(line)
-    except ValueError:  # a line cut by the crash
-        return None
-    if not isinstance(row, dict):
-        return None
-    if isinstance(row.get("at"), dict):
-        row["at"] = datetime.fromisoformat(row["at"]["$at"])
-    return row
-
-
 class CallLog:
     def __init__(
         self,
@@ -225,11 +127,16 @@ class CallLog:
         flush_interval_s: float = 0.5,
         journal_dir: Path | None = None,
         unavailable: Callable[[BaseException], bool] = lambda exc: False,
+        journal: Journal | None = None,
+        room: Callable[[], bool] = lambda: True,
     ) -> None:
         self.unavailable_error = unavailable  # the database is away (storage's is_unavailable)
         self.write = write  # inserts a batch (a row already written is skipped): storage's
         self.flush_interval_s = flush_interval_s
-        self.journal = Journal(journal_dir) if journal_dir is not None else None
+        if journal is None and journal_dir is not None:
+            journal = Journal(journal_dir)
+        self.journal = journal
+        self.room = room  # may a batch be written now (a database on this disk needs room)?
         self._pending: list[tuple[int, dict[str, Any]]] = []  # (journal segment, row)
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -266,7 +173,32 @@ class CallLog:
             log.warning("replayed %d call-log rows journalled by a process that ended", count)
         return count
 
+    def admit(self) -> None:
+        """Before a call runs: ``NotRecordedError`` while its row could not be journalled."""
+        journal = self.journal
+        if journal is not None and not journal.accepting():
+            metrics.CALL_LOG_FAILURES.labels(reason="journal_full").inc()
+            raise NotRecordedError(ran=False)
+
+    def status(self) -> str:
+        """For ``/readyz``: "ok", or why calls are refused."""
+        return "ok" if self.journal is None else self.journal.status()
+
+    async def durable(self) -> None:
+        """Return once the rows recorded so far are synced to the journal's disk;
+        ``NotRecordedError`` if they could not be (the rows stay queued for the database)."""
+        if self.journal is None:
+            return
+        try:
+            await self.journal.durable()
+        except OSError as exc:
+            metrics.CALL_LOG_FAILURES.labels(reason="journal").inc()
+            self._failures.warning("call-log journal sync failed: %s", exc)
+            raise NotRecordedError(ran=True) from exc
+
     def record(self, **row: Any) -> None:
+        """Queue a call's row, journalled (not yet synced: ``durable``). ``NotRecordedError``
+        if the journal could not take it; the row is queued for the database all the same."""
         row.setdefault("at", datetime.now(UTC))
         # unique (the writer skips a row it already has), not secret: the time in nanoseconds
         # and 64 random bits, without a read of the kernel's random source for each call as
@@ -280,20 +212,34 @@ class CallLog:
         for key in ("error_message", "result", "error_code"):
             if isinstance(row.get(key), str):
                 row[key] = storable(row[key])
-        segment = 0
+        segment, failed = 0, None
         if self.journal is not None:
             try:
                 segment = self.journal.append(row)
             except OSError as exc:  # a full disk: the row still goes to the database
                 metrics.CALL_LOG_FAILURES.labels(reason="journal").inc()
                 self._failures.warning("call-log journal write failed: %s", exc)
+                failed = exc
         self._pending.append((segment, row))
-        if len(self._pending) > MAX_QUEUED:  # journalled: the journal replays them at start
-            dropped = len(self._pending) - MAX_QUEUED
-            metrics.CALL_LOG_FAILURES.labels(reason="queue_full").inc(dropped)
-            del self._pending[:dropped]
+        if len(self._pending) > MAX_QUEUED:
+            self._shed()
         if len(self._pending) >= BATCH:
             self._wakeup.set()
+        if failed is not None:
+            raise NotRecordedError(ran=True) from failed
+
+    def _shed(self) -> None:
+        """Too many rows held while the database is away: let the oldest journalled ones go
+        from memory (the journal replays them at the next start); never one it lacks."""
+        over = len(self._pending) - MAX_QUEUED
+        kept = []
+        for item in self._pending:
+            if over and item[0]:
+                over -= 1
+                continue
+            kept.append(item)
+        metrics.CALL_LOG_FAILURES.labels(reason="queue_full").inc(len(self._pending) - len(kept))
+        self._pending = kept
 
     async def flush(self) -> None:
         """Write what is queued; returns once rows queued before the call are committed (a flush
@@ -307,6 +253,14 @@ class CallLog:
             # in a transaction every ~10 ms under load — measured: 80 a second at 1,800 calls/s)
             taken, self._pending = self._pending, []
             while taken:
+                if not self.room():  # the database's disk is nearly full: the journal keeps
+                    self._pending[:0] = taken  # them until there is room again
+                    metrics.CALL_LOG_FAILURES.labels(reason="no_room").inc()
+                    self._failures.warning(
+                        "call log: %d rows wait for room on the database's disk", len(taken)
+                    )
+                    self.unavailable = True
+                    return
                 batch, taken = taken[:BATCH], taken[BATCH:]
                 try:
                     kept = await self._write(batch)
@@ -394,5 +348,28 @@ class CallLog:
         await self.flush()
         while self._pending and not self.unavailable:  # rows of calls that ended meanwhile
             await self.flush()
-        if self.journal is not None and not self._pending:
+        if self.journal is not None:
+            self._journal_the_rest(self.journal)
             self.journal.close()
+        elif self._pending:
+            log.error("%d call-log rows were not written: the database is away", len(self._pending))
+
+    def _journal_the_rest(self, journal: Journal) -> None:
+        """At a stop, the rows the database could not take and the journal does not hold (its
+        disk was full when they were recorded) are journalled now, for the next start."""
+        lost = 0
+        for segment, row in self._pending:
+            if segment:
+                continue
+            try:
+                journal.append(row)
+            except OSError:
+                lost += 1
+        if lost:
+            metrics.CALL_LOG_FAILURES.labels(reason="lost").inc(lost)
+            log.error(
+                "%d call-log rows could be neither written nor journalled (%s); their calls "
+                "were answered 503",
+                lost,
+                journal.last_error,
+            )

@@ -28,6 +28,7 @@ from server.calls.redaction import Redactor
 from server.calls.sessions import SessionTracker
 from server.calls.webhook import WebhookSource
 from server.egress import Allowlist
+from server.errors import NotRecordedError
 from server.quotas import Quotas
 from server.ratelimit import RateLimitedLog
 from server.registry.model import SessionRecord, ToolDef
@@ -218,7 +219,9 @@ class CallPipeline:
 
     async def call(self, store: CallStore, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
         """Run a resolved (and, for sessions, gated) tool; always returns an envelope — unless
-        the tenant's daily quota is used up (``QuotaExceededError``, before anything runs)."""
+        the tenant's daily quota is used up (``QuotaExceededError``, before anything runs) or
+        the call cannot be recorded (``NotRecordedError``: this node's disk is full)."""
+        self.log.admit()
         quotas = self.quotas
         if quotas is None or request.tenant_id == "*":
             return await self._call(store, request, tool)
@@ -249,7 +252,7 @@ class CallPipeline:
             and not request.test
             and not await self.tracker.admit(request.tenant_id, tool.name)
         ):
-            return self.circuit_open(request, tool, started, params)
+            return await self.circuit_open(request, tool, started, params)
         cache_key_ = None
         if tool.metadata.get("cacheable") is True and not request.test:
             session = request.session
@@ -263,7 +266,7 @@ class CallPipeline:
             if hit is not None:
                 metrics.CACHE_HITS.labels(tier=hit[1]).inc()
                 result = envelope.success(tool.name, _ms(started), hit[0], cached=True)
-                self._log(request, tool, result, params, cached=True)
+                await self._log(request, tool, result, params, ran=False, cached=True)
                 metrics.observe_call(tool.kind, None, _ms(started) / 1000)
                 return result
             metrics.CACHE_MISSES.inc()
@@ -299,7 +302,7 @@ class CallPipeline:
                 "already_done",
                 f"{tool.name!r} runs once per conversation and has already run (or is running)",
             )
-            self._log(request, tool, result, params)
+            await self._log(request, tool, result, params, ran=False)
             metrics.observe_call(tool.kind, "already_done", _ms(started) / 1000)
             return result
         try:
@@ -321,7 +324,7 @@ class CallPipeline:
             int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
         )
 
-    def circuit_open(
+    async def circuit_open(
         self, request: CallRequest, tool: ToolDef, started: float, params: Any = None
     ) -> dict[str, Any]:
         """The answer while a breaker holds the tool out (logged, not counted as a failure)."""
@@ -332,7 +335,7 @@ class CallPipeline:
             f"{tool.name!r} failed repeatedly and is switched off for now",
         )
         arguments = params if params is not None else _declared(tool, request.arguments)
-        self._log(request, tool, result, arguments)
+        await self._log(request, tool, result, arguments, ran=False)
         metrics.observe_call(tool.kind, "circuit_open", _ms(started) / 1000)
         return result
 
@@ -360,7 +363,7 @@ class CallPipeline:
                     tool.kind,
                 )
         metrics.observe_call(tool.kind, code, _ms(started) / 1000)
-        self._log(request, tool, result, arguments)
+        await self._log(request, tool, result, arguments, ran=code != "invalid_arguments")
         return result
 
     async def _run(
@@ -615,35 +618,42 @@ class CallPipeline:
             egress=(self.http.guard, extra),
         )
 
-    def _log(
+    async def _log(
         self,
         request: CallRequest,
         tool: ToolDef,
         result: dict[str, Any],
         arguments: Any,
+        ran: bool,
         cached: bool = False,
     ) -> None:
-        """Queue the call's log row: the arguments the tool received (never what the caller
-        sent beyond the declared ones); its latency is the envelope's ``executionTime``."""
+        """Record the call's log row, returning once it is durable: the arguments the tool
+        received (never what the caller sent beyond the declared ones); its latency is the
+        envelope's ``executionTime``. ``NotRecordedError`` (saying whether the tool ``ran``)
+        if it could not be journalled: such a call is not answered as a success."""
         error = result.get("error") or {}
         lines = result.get("logs") if request.test else result.pop("logs", None)
-        self.log.record(
-            tenant_id=request.tenant_id,
-            session_id=request.session.id if request.session else None,
-            tool=tool.name,
-            version=tool.version,
-            kind=tool.kind,
-            arguments=arguments,
-            result=truncate(result.get("result")),
-            success=bool(result["success"]),
-            latency_ms=result["executionTime"],
-            error_code=error.get("code"),
-            error_message=error.get("message"),
-            test=request.test,
-            cached=cached,
-            message_id=request.message_id,
-            logs=lines,
-        )
+        try:
+            self.log.record(
+                tenant_id=request.tenant_id,
+                session_id=request.session.id if request.session else None,
+                tool=tool.name,
+                version=tool.version,
+                kind=tool.kind,
+                arguments=arguments,
+                result=truncate(result.get("result")),
+                success=bool(result["success"]),
+                latency_ms=result["executionTime"],
+                error_code=error.get("code"),
+                error_message=error.get("message"),
+                test=request.test,
+                cached=cached,
+                message_id=request.message_id,
+                logs=lines,
+            )
+            await self.log.durable()
+        except NotRecordedError as exc:  # the log says "ran"; only the pipeline knows
+            raise NotRecordedError(ran) from exc.__cause__
 
 
 class _Saving:

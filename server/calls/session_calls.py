@@ -155,7 +155,7 @@ async def call_in_session(
         no_side_effects=test,
     )
     if entry is None and tool is not None and tool_name in state.inputs.open_breakers:
-        return services.pipeline.circuit_open(request, tool, time.perf_counter())
+        return await services.pipeline.circuit_open(request, tool, time.perf_counter())
     if entry is None:
         message = f"{tool_name!r} is not in this session's tools"
         return envelope.failure(tool_name, 0.0, "tool_not_available", message)

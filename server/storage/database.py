@@ -84,6 +84,14 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     )
 
 
+def local_directory(url: str) -> Path | None:
+    """Where a database on this node's own disk (an SQLite file) lives; None for a server."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).parent
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")

@@ -31,8 +31,9 @@ async def healthz() -> dict[str, str]:
 
 @router.get("/readyz")
 async def readyz(runtime: RuntimeDep) -> JSONResponse:
-    """Ready when the database answers and its schema is at the newest migration."""
-    checks: dict[str, Any] = {}
+    """Ready when the database answers, its schema is at the newest migration, and the call
+    log's journal has room (calls are refused while it has none)."""
+    checks: dict[str, Any] = {"call_log": runtime.call_log.status()}
     try:
         async with runtime.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))

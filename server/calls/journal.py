@@ -1,0 +1,304 @@
+"""This process's call-log rows on local disk until the database has them.
+
+A row is *recorded* once it is written to a segment file and that file is synced
+(``fdatasync``): only then may its call answer as a success. Syncs are shared: the rows appended
+while one sync runs wait for the next, which covers them all (group commit), so a busy node
+syncs a few hundred times a second, not once per call, and no sync runs on the event loop.
+
+A disk that fills is seen before it refuses a write: ``DiskRoom`` reads the file system's free
+space at most every quarter second and counts what is written between readings. Below the
+reserve the journal does not accept calls (``accepting``), so the calls in flight still have
+room to be journalled, and ``/readyz`` says so. A write or sync that fails anyway counts the
+disk as full until a reading shows room again.
+
+Segments are numbered files, each locked (``flock``) while its process lives, so a starting
+process replays only the segments of processes that are gone. A segment is deleted once all
+of its rows are in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import json
+import os
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+SEGMENT_ROWS = 5_000  # a journal segment is closed after this many rows (or at each flush)
+RESERVE_BYTES = 4 << 20  # below this much free space, the journal takes no new calls
+
+
+def free_bytes(path: Path) -> int:
+    """Free space on ``path``'s file system for this process (root may use the reserved part)."""
+    found = os.statvfs(path)
+    blocks = found.f_bfree if os.geteuid() == 0 else found.f_bavail
+    return blocks * found.f_frsize
+
+
+class DiskRoom:
+    """Is there ``reserve`` bytes of room on ``path``'s file system? Read at most every
+    ``every_s``; between readings, what this process wrote (``spent``) is taken off."""
+
+    def __init__(
+        self,
+        path: Path,
+        reserve: int,
+        clock: Callable[[], float] = time.monotonic,
+        every_s: float = 0.25,
+        free: Callable[[Path], int] = free_bytes,
+    ) -> None:
+        self.path = path
+        self.reserve = reserve
+        self.clock = clock
+        self.every_s = every_s
+        self.free = free
+        self.left = 0
+        self._read_at = -1e18
+
+    def enough(self, times: int = 1) -> bool:
+        now = self.clock()
+        if now - self._read_at >= self.every_s:
+            try:
+                self.left = self.free(self.path)
+            except OSError:  # the file system is gone: no room on it
+                self.left = 0
+            self._read_at = now
+        return self.left >= self.reserve * times
+
+    def spent(self, size: int) -> None:
+        self.left -= size
+
+    def exhausted(self) -> None:
+        """A write failed for want of room: none until the next reading says otherwise."""
+        self.left = 0
+
+
+class _Sync:
+    """One shared sync: the rows appended before it began are on disk when ``done`` is set,
+    unless ``error`` says why not."""
+
+    __slots__ = ("done", "error", "upto")
+
+    def __init__(self, upto: int) -> None:
+        self.done = asyncio.Event()
+        self.error: OSError | None = None
+        self.upto = upto
+
+
+class Journal:
+    def __init__(
+        self,
+        directory: Path,
+        reserve: int = RESERVE_BYTES,
+        clock: Callable[[], float] = time.monotonic,
+        free: Callable[[Path], int] = free_bytes,
+        sync: bool = True,
+    ) -> None:
+        self.directory = directory
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.prefix = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.number = 0
+        self.fd: int | None = None
+        self.rows_in_open = 0
+        self.outstanding: dict[int, int] = {}  # segment -> rows not yet in the database
+        self.room = DiskRoom(directory, reserve, clock, free=free)
+        self.sync = sync  # False: rows are written, never synced (they survive a killed process,
+        # not a lost machine)
+        self.last_error = ""
+        self.appended = 0  # rows written, ever
+        self.synced = 0  # of them, the first ``synced`` are on disk
+        self.syncs = 0  # syncs run (each covers every row appended before it began)
+        self._sealed: list[int] = []  # closed segments' descriptors, closed once synced
+        self._next: _Sync | None = None  # the sync the rows appended now will wait for
+        self._running: _Sync | None = None
+        self._syncer: asyncio.Task[None] | None = None
+        self._executor: ThreadPoolExecutor | None = None
+
+    def accepting(self) -> bool:
+        """Is there room to journal another call?"""
+        return self.room.enough()
+
+    def status(self) -> str:
+        if self.accepting():
+            return "ok"
+        why = f" ({self.last_error})" if self.last_error else ""
+        return f"full: {self.room.left} bytes free, {self.room.reserve} kept in reserve{why}"
+
+    def append(self, row: dict[str, Any]) -> int:
+        """Write one row (not yet synced: ``durable``); the segment it went to. ``OSError``: it
+        was not written (the segment is closed, so a cut line never runs into the next)."""
+        if self.fd is not None and self.rows_in_open >= SEGMENT_ROWS:
+            self.seal()
+        try:
+            line = orjson.dumps(row, default=_iso, option=orjson.OPT_PASSTHROUGH_DATETIME)
+        except TypeError:  # what orjson will not write (a huge integer): the slower encoder
+            line = json.dumps(row, default=_iso).encode()
+        line += b"\n"
+        try:
+            if self.fd is None:
+                self.number += 1
+                flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
+                self.fd = os.open(self._path(self.number), flags, 0o600)
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self.rows_in_open = 0
+            view = memoryview(line)
+            while view:  # a short write (the disk filling) says why on the next one
+                view = view[os.write(self.fd, view) :]
+        except OSError as exc:
+            self.failed(exc)
+            self.seal()
+            raise
+        self.room.spent(len(line))
+        self.rows_in_open += 1
+        self.appended += 1
+        self.outstanding[self.number] = self.outstanding.get(self.number, 0) + 1
+        return self.number
+
+    def failed(self, exc: OSError) -> None:
+        self.last_error = f"{type(exc).__name__}: {exc.strerror or exc}"
+        self.room.exhausted()
+
+    async def durable(self) -> None:
+        """Return once every row appended so far is on disk; ``OSError`` if it could not be."""
+        upto = self.appended
+        if not self.sync or self.synced >= upto:
+            return
+        running = self._running
+        waiting = running if running is not None and running.upto >= upto else self._want_sync()
+        await waiting.done.wait()
+        if waiting.error is not None:
+            raise waiting.error
+
+    def _want_sync(self) -> _Sync:
+        """The next sync, started if none runs."""
+        if self._next is None:
+            self._next = _Sync(self.appended)
+        if self._syncer is None:
+            self._syncer = asyncio.get_running_loop().create_task(self._sync_all())
+        return self._next
+
+    async def _sync_all(self) -> None:
+        """Sync, again while rows wait: each sync covers the rows appended before it began."""
+        loop = asyncio.get_running_loop()
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="journal-sync")
+        try:
+            while (sync := self._next) is not None:
+                self._next, self._running = None, sync
+                sync.upto = self.appended
+                descriptors, self._sealed = self._sealed, []
+                if self.fd is not None:
+                    descriptors.append(os.dup(self.fd))
+                self.syncs += 1
+                try:
+                    await loop.run_in_executor(self._executor, _sync_and_close, descriptors)
+                    self.synced = max(self.synced, sync.upto)
+                except OSError as exc:
+                    sync.error = exc
+                    self.failed(exc)
+                self._running = None
+                sync.done.set()
+        finally:
+            self._syncer = None
+
+    def seal(self) -> None:
+        """Close the open segment: the next row starts another. A sealed segment is deleted
+        once all its rows are in the database; its descriptor (and lock) is kept until it is
+        synced."""
+        if self.fd is None:
+            return
+        fd, self.fd = self.fd, None
+        if self.sync and self.synced < self.appended:
+            self._sealed.append(fd)
+            with contextlib.suppress(RuntimeError):  # no event loop: ``close`` syncs it
+                self._want_sync()
+        else:
+            os.close(fd)  # its lock goes with it
+        self._retire_if_done(self.number)
+
+    def written(self, segment: int) -> None:
+        """One row of ``segment`` is in the database."""
+        left = self.outstanding.get(segment, 0) - 1
+        self.outstanding[segment] = left
+        if left <= 0 and (segment != self.number or self.fd is None):
+            self._retire_if_done(segment)
+
+    def _retire_if_done(self, segment: int) -> None:
+        if self.outstanding.get(segment, 0) <= 0:
+            self.outstanding.pop(segment, None)
+            with contextlib.suppress(FileNotFoundError):
+                self._path(segment).unlink()
+
+    def close(self) -> None:
+        """Seal, and sync what is not yet on disk (here, not in the background: the process is
+        ending)."""
+        self.seal()
+        sealed, self._sealed = self._sealed, []
+        try:
+            _sync_and_close(sealed)
+            self.synced = self.appended
+        except OSError as exc:
+            self.failed(exc)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+            self._executor = None
+
+    def _path(self, segment: int) -> Path:
+        return self.directory / f"{self.prefix}-{segment:06d}.jsonl"
+
+    def orphans(self) -> list[tuple[Path, list[dict[str, Any]]]]:
+        """Segments of processes that are gone, with their rows."""
+        found = []
+        for path in sorted(self.directory.glob("*.jsonl")):
+            if path.name.startswith(self.prefix):
+                continue
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            except FileNotFoundError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # its process is alive
+                os.close(fd)
+                continue
+            with os.fdopen(fd, "rb") as f:
+                rows = [_load(line) for line in f.read().splitlines() if line.strip()]
+            found.append((path, [r for r in rows if r is not None]))
+        return found
+
+
+def _sync_and_close(descriptors: list[int]) -> None:
+    """``fdatasync`` each, then close each (in a thread: a sync may take a disk's while)."""
+    try:
+        for fd in descriptors:
+            os.fdatasync(fd)
+    finally:
+        for fd in descriptors:
+            os.close(fd)
+
+
+def _iso(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return {"$at": value.isoformat()}
+    raise TypeError(type(value).__name__)
+
+
+def _load(line: bytes) -> dict[str, Any] | None:
+    try:
+        row = json.loads(line)
+    except ValueError:  # a line cut by the crash
+        return None
+    if not isinstance(row, dict):
+        return None
+    if isinstance(row.get("at"), dict):
+        row["at"] = datetime.fromisoformat(row["at"]["$at"])
+    return row

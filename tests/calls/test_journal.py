@@ -1,0 +1,155 @@
+"""The call log's journal and its disk (``server.calls.journal``): a call is not answered as a
+success unless its row is synced to disk, none runs while the disk has no room, and a backlog is
+written back only while the database's disk has room. Real files in a temporary folder; the
+free space and the clock are fakes the test sets (the real full disk: tests/api/test_full_disk.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.calls.calllog import CallLog
+from server.calls.journal import DiskRoom, Journal
+from server.errors import NotRecordedError
+from tests.calls.test_use_cases import TENANT, World, ok
+
+MIB = 1 << 20
+
+
+class Disk:
+    """A file system's free space, as the test says, read with the time it says."""
+
+    def __init__(self, free: int) -> None:
+        self.free, self.now, self.readings = free, 0.0, 0
+
+    def __call__(self, path: Path) -> int:
+        self.readings += 1
+        return self.free
+
+    def clock(self) -> float:
+        return self.now
+
+
+def journal(tmp_path: Path, disk: Disk, **kwargs: Any) -> Journal:
+    return Journal(tmp_path / "journal", reserve=MIB, clock=disk.clock, free=disk, **kwargs)
+
+
+def row(i: int) -> dict[str, Any]:
+    return {"tenant_id": TENANT, "tool": "t", "uid": f"{i:032x}", "arguments": {"i": i}}
+
+
+def test_free_space_is_read_at_most_every_quarter_second_and_writes_count_between() -> None:
+    disk = Disk(free=3 * MIB)
+    room = DiskRoom(Path("/"), MIB, disk.clock, free=disk)
+
+    first = room.enough()
+    room.spent(int(2.5 * MIB))  # written since the reading
+    after_writes = room.enough()
+    disk.now += 0.3  # a new reading: the disk says what it has
+    read_again = room.enough()
+
+    assert (first, after_writes, read_again) == (True, False, True)
+    assert disk.readings == 2
+
+
+async def test_rows_appended_meanwhile_share_one_sync(tmp_path: Path) -> None:
+    log = CallLog(_nowhere, journal=journal(tmp_path, Disk(free=100 * MIB)))
+
+    async def call(i: int) -> None:
+        log.record(tenant_id=TENANT, tool="t", arguments={"i": i})
+        await log.durable()
+
+    await asyncio.gather(*(call(i) for i in range(200)))
+
+    assert log.journal is not None
+    assert log.journal.synced == log.journal.appended == 200
+    assert 1 <= log.journal.syncs < 200  # group commit: far fewer syncs than rows
+    log.journal.close()
+
+
+async def test_no_call_runs_while_the_journal_has_no_room(tmp_path: Path) -> None:
+    world, disk = World(), Disk(free=512 * 1024)  # under the 1 MiB reserve
+    world.services.pipeline.log.journal = journal(tmp_path, disk)
+    world.tool("check_order", ok({"status": "shipped"}))
+
+    with pytest.raises(NotRecordedError) as refused:
+        await world.call("check_order", {"order_id": "KL0001"})
+    disk.free, disk.now = 50 * MIB, disk.now + 1  # room again, seen at the next reading
+    result, _ = await world.call("check_order", {"order_id": "KL0002"})
+
+    assert refused.value.ran is False and refused.value.status == 503
+    assert refused.value.extra() == {"toolRan": False}
+    assert world.engine.runs == [("check_order", {"order_id": "KL0002"})]
+    assert result["success"] is True
+
+
+async def test_a_row_that_cannot_be_synced_is_a_503_that_says_the_tool_ran(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = World()
+    log = world.services.pipeline.log
+    log.journal = journal(tmp_path, Disk(free=50 * MIB))
+    world.tool("check_order", ok({"status": "shipped"}))
+
+    def broken(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr("server.calls.journal.os.fdatasync", broken)
+    with pytest.raises(NotRecordedError) as withheld:
+        await world.call("check_order", {"order_id": "KL0001"})
+
+    assert withheld.value.ran is True and withheld.value.extra() == {"toolRan": True}
+    assert world.engine.runs == [("check_order", {"order_id": "KL0001"})]
+    assert len(log._pending) == 1  # the row still waits for the database
+    assert log.status().startswith("full: ") and "Input/output error" in log.status()
+    log.journal.close()
+
+
+async def test_a_backlog_waits_for_room_on_the_databases_disk_and_goes_in_batches(
+    tmp_path: Path,
+) -> None:
+    written: list[int] = []
+    room = {"ok": False}
+
+    async def write(rows: list[dict[str, Any]]) -> None:
+        written.append(len(rows))
+        room["ok"] = len(written) < 2  # the second batch leaves too little room
+
+    log = CallLog(write, journal=journal(tmp_path, Disk(free=100 * MIB)), room=lambda: room["ok"])
+    for i in range(1_200):
+        log.record(**row(i))
+
+    await log.flush()  # no room: nothing written, all kept
+    held = len(log._pending)
+    room["ok"] = True
+    await log.flush()  # one batch, then another; then no room again
+
+    assert held == 1_200
+    assert written == [500, 500]
+    assert len(log._pending) == 200 and log.unavailable is True
+    assert log.journal is not None
+    log.journal.close()
+
+
+async def test_a_stop_journals_the_rows_it_could_neither_write_nor_journal_before(
+    tmp_path: Path,
+) -> None:
+    async def away(rows: list[dict[str, Any]]) -> None:
+        raise ConnectionRefusedError("the database is away")
+
+    disk = Disk(free=100 * MIB)
+    log = CallLog(away, journal=journal(tmp_path, disk), unavailable=lambda exc: True)
+    log.record(**row(1))
+    log._pending.append((0, row(2)))  # recorded while the journal's disk was full
+    await log.stop()
+
+    replayed = [r for _, rows in Journal(tmp_path / "journal").orphans() for r in rows]
+    assert sorted(r["arguments"]["i"] for r in replayed) == [1, 2]
+
+
+async def _nowhere(rows: list[dict[str, Any]]) -> None:
+    return None
