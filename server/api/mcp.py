@@ -435,8 +435,9 @@ class QuiverMcp:
                 structured_content={"error": {"code": exc.code, "message": exc.detail}},
                 is_error=True,
             )
-        except QuiverError as exc:  # the session refuses (ended): HTTP's 409
-            raise MCPError(types.INVALID_REQUEST, exc.detail, {"code": exc.code}) from None
+        except QuiverError as exc:  # the session refuses (ended): HTTP's 409; or the node
+            data = {"code": exc.code, **exc.extra()}  # cannot record calls (toolRan says more)
+            raise MCPError(types.INVALID_REQUEST, exc.detail, data) from None
         return _result(envelope)
 
     async def _listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams) -> Any:
