@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from server.calls.journal import DiskRoom
 from tests.api.test_agent_loop import KEY
 from tests.api.test_calls import python
 from tests.conftest import Api, TenantKeys
@@ -283,4 +284,24 @@ async def test_a_retry_with_the_same_key_runs_nothing_twice(
         assert retried.headers["Idempotent-Replayed"] == "true"
         assert other_body.status_code == 422
         assert other_body.json()["errors"][0]["field"] == "Idempotency-Key"
+        assert await runs(agents, door) == 1
+
+
+@DOORS
+async def test_a_node_that_cannot_record_calls_runs_none(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    """The node's journal has no room (its disk is full): no door runs a call, each says
+    ``unavailable``; given room again, the next call runs."""
+    async with session_through(kind, agents, fake) as door:
+        journal = agents.runtime.call_log.journal
+        assert journal is not None
+        room, journal.room = journal.room, DiskRoom(journal.directory, 1 << 20, free=lambda p: 0)
+        refused = await door.call("check_order", {"order_id": "AB1"})
+        journal.room = room
+        after = await door.call("check_order", {"order_id": "AB2"})
+
+        assert refused.success is not True
+        assert "unavailable" in (refused.refused, refused.code)
+        assert after.success is True
         assert await runs(agents, door) == 1
