@@ -25,6 +25,7 @@ from sandbox.wasm.python.engine import PythonWasmEngine
 from server import metrics, tls
 from server.agent.loop import AgentLoop
 from server.agent.tool_llm import ToolLlm
+from server.calls.admission import FairAdmission
 from server.calls.breakers import BreakerPolicy, FallbackBreakers, MemoryBreakers, RedisBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
@@ -498,6 +499,9 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         OnceClaims(sessions),
     )
     pipeline.unavailable = is_unavailable
+    pipeline.admission = FairAdmission(
+        settings.call_slots or max(8, 4 * settings.workers), settings.queue_wait_ms / 1000
+    )
     pipeline.quotas = quotas = Quotas(
         TenantLimits(
             requests=settings.tenant_requests or None,

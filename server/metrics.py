@@ -60,10 +60,16 @@ POOL_RESTARTS = Gauge(
     "Sandbox workers killed and replaced since start",
     registry=REGISTRY,
 )
+ADMISSION_WAITS = Counter(
+    "quiver_admission_waits_total",
+    "Calls that waited for a slot of the node (all were taken; shared fairly by tenant)",
+    registry=REGISTRY,
+)
 CALL_LOG_FAILURES = Counter(
     "quiver_call_log_failures_total",
     "Call-log writes that failed: unavailable (database away; rows kept queued), refused (a "
-    "row set aside), journal (local journal write), queue_full (rows left to the journal)",
+    "row set aside), journal (local journal write or sync), journal_full (a call refused: no "
+    "room), no_room (the database's disk), queue_full (rows left to the journal), lost",
     ["reason"],
     registry=REGISTRY,
 )

@@ -74,6 +74,12 @@ class Settings(BaseSettings):
         default=None, description="busy workers one tenant may hold (default workers-1)"
     )
     queue_wait_ms: int = 2_000
+    call_slots: int = Field(
+        default=0,
+        ge=0,
+        description="tool calls a node runs at once, shared fairly between the tenants asking "
+        "(0: four per sandbox worker, at least 8)",
+    )
     worker_spares: int = Field(
         default=1,
         ge=0,

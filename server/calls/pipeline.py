@@ -17,6 +17,7 @@ from sandbox.engine import Engine, HostHandler, Limits, Run, RunResult, ToolSour
 from sandbox.toolfile import parse_tool_file
 from server import logs, metrics
 from server.calls import envelope
+from server.calls.admission import AdmissionTimeout, FairAdmission
 from server.calls.arguments import ArgumentCheckers, ArgumentError
 from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key, scope_owner
 from server.calls.calllog import CallLog, truncate
@@ -104,6 +105,8 @@ class CallPipeline:
         self.result_cap = 64 * 1024
         self.outputs = OutputCheckers()
         self.quotas: Quotas | None = None
+        # the node's calls in flight, shared fairly between tenants (``server.calls.admission``)
+        self.admission: FairAdmission | None = None
         # context.modules.llm.chat: (tenant, bot, args) -> answer (server.agent.tool_llm)
         self.llm: Callable[[str, str | None, dict[str, Any]], Awaitable[Any]] | None = (
             None  # daily calls and CPU time (``server.quotas``)
@@ -222,6 +225,22 @@ class CallPipeline:
         the tenant's daily quota is used up (``QuotaExceededError``, before anything runs) or
         the call cannot be recorded (``NotRecordedError``: this node's disk is full)."""
         self.log.admit()
+        admission = self.admission
+        if admission is None:
+            return await self._admitted(store, request, tool)
+        started = time.perf_counter()
+        try:
+            await admission.enter(request.tenant_id)
+        except AdmissionTimeout:
+            return await self._turned_away(request, tool, started)
+        try:
+            return await self._admitted(store, request, tool)
+        finally:
+            admission.leave(request.tenant_id)
+
+    async def _admitted(
+        self, store: CallStore, request: CallRequest, tool: ToolDef
+    ) -> dict[str, Any]:
         quotas = self.quotas
         if quotas is None or request.tenant_id == "*":
             return await self._call(store, request, tool)
@@ -323,6 +342,20 @@ class CallPipeline:
         return min(
             int(tool.metadata.get("timeout") or self.default_timeout_ms), self.max_timeout_ms
         )
+
+    async def _turned_away(
+        self, request: CallRequest, tool: ToolDef, started: float
+    ) -> dict[str, Any]:
+        """The node was full for as long as a call may wait (its tenant's turn did not come)."""
+        result = envelope.failure(
+            tool.name,
+            _ms(started),
+            "busy",
+            "this node is running all the calls it can; try again shortly",
+        )
+        await self._log(request, tool, result, _declared(tool, request.arguments), ran=False)
+        metrics.observe_call(tool.kind, "busy", _ms(started) / 1000)
+        return result
 
     async def circuit_open(
         self, request: CallRequest, tool: ToolDef, started: float, params: Any = None
