@@ -22,6 +22,7 @@ async def test_schema_is_at_head_and_readyz_says_so(api) -> None:
 
     assert await migrate.current_revision(api.runtime.engine) == migrate.head_revision()
     assert ready.status_code == 200 and ready.json()["checks"] == {
+        "call_log": "ok",
         "database": "ok",
         "migrations": "ok",
     }

@@ -1,0 +1,214 @@
+"""What a call costs as the tenants it is spread over grow.
+
+    python -m benchmarks.tenants [--tenants 1,100,1000,10000] [--seconds 5]
+                                 [--databases sqlite,postgresql] [--spread uniform,zipf]
+
+One ``quiver serve`` per database (2 sandbox workers), with as many tenants as the largest count
+asks, each with one trivial code tool, a bot and a session. For each count, 8 keep-alive
+connections call ``POST /v1/sessions/{sid}/calls`` spread over that many tenants: in turn
+(uniform) or drawn with Zipf's law (s = 1.1: a few tenants hot, most rarely called). Printed per
+row: calls per second, the event-loop thread's and the sandbox workers' CPU per call (read from
+``/proc``, so the load generator's own CPU is not counted), p50 and p99, and the loop's CPU per
+call beside the 1-tenant row of the same run.
+
+Targets (issue: scale): the loop's CPU per call at 1,000 tenants <= 1.2x the 1-tenant one, and
+<= 1.5x at 10,000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from benchmarks.restricted import ADMIN, TOOL, free_port, quiver_server, wait_ready
+
+CONNECTIONS = 8
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Row:
+    tenants: int
+    spread: str
+    rps: float
+    loop_us: float
+    workers_us: float
+    p50_ms: float
+    p99_ms: float
+
+
+def cpu_s(pid: int) -> tuple[float, float]:
+    """(the process's main thread, its children) CPU seconds: the children alive now plus
+    those that ended (a worker is replaced after its calls or a crash)."""
+    main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ended = (int(fields[13]) + int(fields[14])) / TICK  # cutime, cstime
+    alive = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat[1]) == pid:  # ppid
+            alive += (int(stat[11]) + int(stat[12])) / TICK
+    return (int(main[11]) + int(main[12])) / TICK, ended + alive
+
+
+async def create_tenants(base: str, count: int) -> list[tuple[str, str]]:
+    """(agent key, session id) of ``count`` new tenants, 16 made at a time."""
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    made: list[tuple[str, str]] = []
+    gate = asyncio.Semaphore(16)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+
+        async def one(index: int) -> None:
+            name = f"t{index:05d}"
+            async with gate:
+                (
+                    await client.post("/v1/tenants", json={"id": name}, headers=admin)
+                ).raise_for_status()
+                keys = f"/v1/tenants/{name}/keys"
+                dev = (await client.post(keys, json={"role": "developer"}, headers=admin)).json()[
+                    "key"
+                ]
+                agent = (await client.post(keys, json={"role": "agent"}, headers=admin)).json()[
+                    "key"
+                ]
+                as_dev = {"Authorization": f"Bearer {dev}"}
+                tool = {"kind": "python", "source": TOOL}
+                (await client.post("/v1/tools", json=tool, headers=as_dev)).raise_for_status()
+                bot = {"name": "b", "tools": None}
+                (await client.post("/v1/bots", json=bot, headers=as_dev)).raise_for_status()
+                as_agent = {"Authorization": f"Bearer {agent}"}
+                sid = (
+                    await client.post("/v1/sessions", json={"bot": "b"}, headers=as_agent)
+                ).json()["id"]
+                made.append((agent, sid))
+
+        await asyncio.gather(*(one(i) for i in range(count)))
+    made.sort(key=lambda pair: pair[1])
+    return made
+
+
+def request(agent: str, sid: str) -> bytes:
+    body = b'{"tool": "echo", "arguments": {"x": "1"}}'
+    head = (
+        f"POST /v1/sessions/{sid}/calls HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json"
+        f"\r\nContent-Length: {len(body)}\r\nAuthorization: Bearer {agent}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+def order(count: int, spread: str, calls: int, seed: int = 7) -> list[int]:
+    """Which tenant each call goes to: in turn, or drawn by Zipf's law (s = 1.1)."""
+    if spread == "uniform":
+        return [i % count for i in range(calls)]
+    weights = [1 / (rank + 1) ** 1.1 for rank in range(count)]
+    return random.Random(seed).choices(range(count), weights, k=calls)
+
+
+async def load(port: int, requests: list[bytes], seconds: float) -> tuple[int, list[float]]:
+    latencies: list[float] = []
+    deadline = time.perf_counter() + seconds
+    sent = 0
+
+    async def connection() -> None:
+        nonlocal sent
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            while time.perf_counter() < deadline:
+                data = requests[sent % len(requests)]
+                sent += 1
+                started = time.perf_counter()
+                writer.write(data)
+                headers = await reader.readuntil(b"\r\n\r\n")
+                length = int(headers.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+                await reader.readexactly(length)
+                if headers[9:12] != b"200":
+                    raise RuntimeError(f"a call answered {headers[:40]!r}")
+                latencies.append(time.perf_counter() - started)
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(connection() for _ in range(CONNECTIONS)))
+    return len(latencies), latencies
+
+
+def measure(
+    port: int, pid: int, tenants: list[tuple[str, str]], count: int, spread: str, seconds: float
+) -> Row:
+    built = [request(*tenants[i]) for i in range(count)]
+    requests = [built[i] for i in order(count, spread, 200_000)]
+    asyncio.run(load(port, requests, min(2.0, seconds)))  # every tenant's tool loaded once
+    loop_before, workers_before = cpu_s(pid)
+    calls, latencies = asyncio.run(load(port, requests, seconds))
+    loop_after, workers_after = cpu_s(pid)
+    ordered = sorted(latencies)
+    return Row(
+        count,
+        spread,
+        calls / seconds,
+        (loop_after - loop_before) / calls * 1e6,
+        (workers_after - workers_before) / calls * 1e6,
+        statistics.median(ordered) * 1000,
+        ordered[int(0.99 * (len(ordered) - 1))] * 1000,
+    )
+
+
+def run(database: str, counts: list[int], spreads: list[str], seconds: float) -> list[Row]:
+    port = free_port()
+    proc, base = quiver_server(database, port, workers=2)
+    try:
+        wait_ready(base, "/readyz")
+        started = time.perf_counter()
+        tenants = asyncio.run(create_tenants(base, max(counts)))
+        print(f"{database}: {len(tenants)} tenants made in {time.perf_counter() - started:.0f} s")
+        rows = [measure(port, proc.pid, tenants, 1, "uniform", seconds)]
+        for count in counts:
+            for spread in spreads:
+                if count > 1:
+                    rows.append(measure(port, proc.pid, tenants, count, spread, seconds))
+        rows.append(measure(port, proc.pid, tenants, 1, "uniform", seconds))  # the baseline again
+        return rows
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tenants", default="1,100,1000,10000")
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--spread", default="uniform,zipf")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.tenants.split(",")]
+    spreads = args.spread.split(",")
+    for database in args.databases.split(","):
+        rows = run(database, counts, spreads, args.seconds)
+        baseline = statistics.mean(r.loop_us for r in rows if r.tenants == 1)
+        print(
+            f"\n{database}: {CONNECTIONS} connections, {args.seconds:g} s a row; the 1-tenant row first and last"
+        )
+        print(
+            f"{'tenants':>8} {'spread':>8} {'calls/s':>8} {'loop us':>8} {'workers us':>10} {'p50 ms':>7} {'p99 ms':>7} {'loop x':>7}"
+        )
+        for r in rows:
+            print(
+                f"{r.tenants:8d} {r.spread:>8} {r.rps:8.0f} {r.loop_us:8.0f} {r.workers_us:10.0f} "
+                f"{r.p50_ms:7.2f} {r.p99_ms:7.2f} {r.loop_us / baseline:7.2f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
