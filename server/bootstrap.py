@@ -44,7 +44,7 @@ from server.egress import Allowlist, EgressGuard
 from server.errors import FieldError, Problems
 from server.events import EventHub
 from server.keycache import KeyCache
-from server.propagation import Propagation, announce_now
+from server.propagation import Propagation, SqliteWatch, announce_now
 from server.quotas import Quotas, TenantLimits
 from server.registry.definitions import DefinitionLimits
 from server.registry.disk import DiskTools, load_disk_tools
@@ -158,7 +158,7 @@ class Runtime:
     egress: EgressGuard | None = None
     indexes: Indexes = field(default_factory=lambda: Indexes(_no_load, _no_versions))
     session_states: SessionStates = field(default_factory=SessionStates)
-    propagation: Propagation | None = None
+    propagation: Propagation | SqliteWatch | None = None
     notices: list[str] = field(default_factory=list)
     clock: Clock = field(default_factory=Clock)
 
@@ -582,11 +582,15 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         await runtime.load_javascript(registry.disk)
     if settings.watch_tools and settings.tools_dir is not None:
         runtime._watcher = asyncio.get_running_loop().create_task(runtime.watch_disk())
-    if not settings.is_sqlite:
+    if settings.is_sqlite:
+        runtime.propagation = SqliteWatch(runtime, settings.poll_ms / 1000, clock.monotonic)
+        await runtime.propagation.check()  # the first fingerprint, before any request
+    else:
         runtime.propagation = Propagation(
             runtime, listen=settings.notify, poll_s=settings.poll_ms / 1000
         )
-        runtime.propagation.start()
+    runtime.propagation.start()
+    registry.changes_pushed = runtime.keys.changes_pushed = runtime.propagation.pushing
     token = await ensure_admin_key(runtime)
     if token is not None:
         notice = f"Created the first admin key (shown once, store it now): {token}"

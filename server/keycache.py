@@ -1,13 +1,16 @@
-"""A short-lived per-node cache of verified key records, so authentication costs no query.
+"""A per-node cache of verified key records, so authentication costs no query.
 
 The presented secret is still hashed and compared in constant time on every request; only the
-database lookup is saved. A revocation on this node evicts the entry at once; other nodes see it
-within ``ttl_s`` (``QUIVER_AUTH_CACHE_TTL_S``).
+database lookup is saved. A revocation on this node evicts the entry at once. Another node's (or
+the CLI's) is pushed while ``changes_pushed`` says so — PostgreSQL's LISTEN/NOTIFY, SQLite's
+watch — and an entry is then kept until evicted; otherwise for ``ttl_s``
+(``QUIVER_AUTH_CACHE_TTL_S``). Full, it lets its oldest entry go.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,21 +27,24 @@ class CachedKey:
 
 
 class KeyCache:
-    def __init__(self, ttl_s: float, max_entries: int = 10_000) -> None:
+    def __init__(self, ttl_s: float, max_entries: int = 100_000) -> None:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
         self._entries: dict[str, CachedKey] = {}
+        self.changes_pushed: Callable[[], bool] = lambda: False
 
     def get(self, key_id: str) -> CachedKey | None:
         entry = self._entries.get(key_id)
-        if entry is None or time.monotonic() - entry.fetched_at > self.ttl_s:
-            self._entries.pop(key_id, None)
+        if entry is None:
+            return None
+        if time.monotonic() - entry.fetched_at > self.ttl_s and not self.changes_pushed():
+            del self._entries[key_id]
             return None
         return entry
 
     def put(self, row: Any) -> CachedKey:
         if len(self._entries) >= self.max_entries:
-            self._entries.clear()
+            del self._entries[next(iter(self._entries))]  # the oldest
         entry = CachedKey(
             row.id, row.role, row.tenant_id, row.secret_hash, row.last_used_at, time.monotonic()
         )

@@ -13,6 +13,13 @@ reconnects with backoff and, once back, flushes every cache and wakes every stre
 was announced while it was away is picked up. While there is no listener (``QUIVER_NOTIFY``
 off, or the connection down) the node polls every ``QUIVER_POLL_MS``: each poll wakes every
 stream and forgets version counters; every 4th poll also drops the cached tenant views.
+
+While the listener is up, changes are *pushed* (``pushing``): the registry's version counters
+and the key cache then trust what they hold until a change says otherwise, so a call of a rarely
+called tenant reads nothing from the database. SQLite has one node, but the CLI may change its
+database beside it: ``SqliteWatch`` reads one fingerprint of the tenants' registry versions and
+the keys every ``QUIVER_POLL_MS`` and forgets those caches when it moved — one query a poll,
+however many tenants.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from typing import Any
 
 from sqlalchemy import text
@@ -65,6 +73,10 @@ class Propagation:
             runtime.keys.evict({rest})
         elif kind == "d":
             runtime.indexes.forget(rest)
+
+    def pushing(self) -> bool:
+        """Do other nodes' changes reach this node as they commit (the listener is up)?"""
+        return self.listen and self.connected.is_set()
 
     def flush_everything(self, full: bool = True) -> None:
         runtime = self.runtime
@@ -124,6 +136,9 @@ class Propagation:
                 self.reconnects += 1
                 log.warning("change listener reconnected: flushing every cache")
                 self.flush_everything()
+            else:  # what was cached before it listened may have changed unannounced
+                self.runtime.registry.forget_all()
+                self.runtime.keys.clear()
             first, backoff = False, 0.1
             self.connected.set()
             # `_stopping` is checked as well as cancellation: on Python 3.11, a cancel that lands
@@ -152,6 +167,58 @@ class Propagation:
                 continue
             polls += 1
             self.flush_everything(full=polls % FULL_RELOAD_EVERY == 0)
+
+
+FINGERPRINT = text(
+    "SELECT (SELECT coalesce(sum(registry_version), 0) || ':' || count(*) FROM tenants)"
+    " || '/' || (SELECT count(*) || ':' || count(revoked_at) FROM api_keys)"
+)
+
+
+class SqliteWatch:
+    """SQLite's one node: what the CLI changes beside it, seen within ``poll_s``."""
+
+    def __init__(self, runtime: Any, poll_s: float, clock: Any = time.monotonic) -> None:
+        self.runtime = runtime
+        self.poll_s = poll_s
+        self.clock = clock
+        self.seen: str | None = None
+        self.seen_at: float | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def pushing(self) -> bool:
+        """Has a poll succeeded lately (so a change would have been seen)?"""
+        return self.seen_at is not None and self.clock() - self.seen_at <= 3 * self.poll_s
+
+    async def check(self) -> bool:
+        """One poll; whether the caches were forgotten."""
+        async with self.runtime.engine.connect() as conn:
+            now = str(await conn.scalar(FINGERPRINT))
+        moved = self.seen is not None and now != self.seen
+        if moved:
+            self.runtime.registry.forget_all()
+            self.runtime.keys.clear()
+            self.runtime.quotas.forget()
+            self.runtime.events.everything_changed()
+        self.seen, self.seen_at = now, self.clock()
+        return moved
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._poll_forever())
+
+    async def _poll_forever(self) -> None:
+        while True:
+            try:
+                await self.check()
+            except Exception as exc:  # noqa: BLE001 - a failed poll: the caches' TTLs apply
+                log.warning("watching the database for changes failed: %s", exc)
+            await asyncio.sleep(self.poll_s)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
 
 
 async def announce(session: Any, payload: str) -> None:

@@ -214,7 +214,8 @@ class Settings(BaseSettings):
     )
     poll_ms: int = Field(
         default=1_000,
-        description="PostgreSQL: poll for other nodes' changes this often while not listening",
+        description="how often a node looks for changes it is not told of (PostgreSQL: other "
+        "nodes', while not listening; SQLite: the CLI's)",
     )
 
     @property

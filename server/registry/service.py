@@ -91,9 +91,12 @@ class TenantView:
 
 
 class Registry:
-    """Caches each tenant's view. Version counters are trusted for ``version_ttl_s``; changes
-    committed on this node invalidate at once, other nodes' changes are seen within the TTL (and
-    the one read that refreshes them)."""
+    """Caches each tenant's view. Changes committed on this node invalidate at once. Other
+    nodes' (and processes') changes are pushed while ``changes_pushed`` says so (PostgreSQL's
+    LISTEN/NOTIFY connected, or SQLite's watch polling): the version counters are then trusted
+    until a change says otherwise, so a call reads no counter from the database however rarely
+    its tenant calls. Otherwise they are trusted for ``version_ttl_s`` (and the one read that
+    refreshes them)."""
 
     def __init__(
         self,
@@ -114,6 +117,7 @@ class Registry:
         self._max_tenants = max_tenants
         self.version_ttl_s = version_ttl_s
         self.clock = clock
+        self.changes_pushed: Callable[[], bool] = lambda: False
 
     def invalidate(self, tenant_ids: set[str]) -> None:
         """Forget cached version counters; a global change (``*``) concerns every tenant."""
@@ -136,7 +140,9 @@ class Registry:
         cached = self._versions.get(tenant_id)
         now = self.clock()
         if cached is not None and (
-            now - cached[0] <= self.version_ttl_s or tenant_id in self._refreshing
+            now - cached[0] <= self.version_ttl_s
+            or tenant_id in self._refreshing
+            or self.changes_pushed()
         ):
             return cached[1]
         first = tenant_id not in self._refreshing  # the mark is the first caller's to remove

@@ -1,0 +1,95 @@
+"""A call of a rarely called tenant reads nothing from the database while changes are pushed to
+the node (PostgreSQL's LISTEN/NOTIFY; SQLite's watch of what the CLI changes beside it), and a
+change made elsewhere is still seen: a key revoked by the CLI is refused at the next poll."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy import event
+
+from server.keys import parse_token
+from server.propagation import Propagation, SqliteWatch
+from tests.api.test_calls import ORDER_TOOL, call, python, session_for
+from tests.conftest import Api
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def pushing(api: Api) -> None:
+    """Until the node hears of changes as they commit, within 10 s (PostgreSQL: the listener
+    connects; SQLite's watch has read its first fingerprint before the node serves)."""
+    propagation = api.runtime.propagation
+    if isinstance(propagation, Propagation):
+        await asyncio.wait_for(propagation.connected.wait(), 10)
+    assert propagation is not None and propagation.pushing()
+
+
+async def test_a_call_reads_no_version_counter_or_key_while_changes_are_pushed(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [python(ORDER_TOOL)])
+    await call(acme, sid, "check_order", {"order_id": "KL0001"})
+    await pushing(api)
+    # as if the tenant were last called long ago: no time-to-live would trust these now
+    api.runtime.registry.version_ttl_s = 0
+    api.runtime.keys.ttl_s = 0
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, parameters, context, executemany) -> None:  # noqa: ANN001
+        statements.append(statement)
+
+    event.listen(api.runtime.engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        answers = [
+            await call(acme, sid, "check_order", {"order_id": f"KL000{i}"}) for i in range(3)
+        ]
+    finally:
+        event.remove(api.runtime.engine.sync_engine, "before_cursor_execute", seen)
+
+    assert all(answer["success"] for answer in answers)
+    assert not [s for s in statements if "registry_version" in s or "api_keys" in s], statements
+
+
+async def test_a_key_the_cli_revokes_beside_a_node_is_refused_at_once_or_its_next_poll(
+    api: Api, tmp_path: Path
+) -> None:
+    acme = await api.tenant("acme")
+    assert (await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})).status_code == 201
+    before = await acme.agent.post("/v1/sessions", json={"bot": "b"})
+    key_id = parse_token(acme.agent_key)
+    assert key_id is not None
+    await pushing(api)
+    api.runtime.keys.ttl_s = 3600  # only what is pushed may end the cached entry
+
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("QUIVER_")},
+        "QUIVER_DATABASE_URL": api.runtime.settings.effective_database_url,
+        "QUIVER_DATA_DIR": str(tmp_path / "cli"),
+        "QUIVER_SECRET_KEY": api.runtime.settings.secret_key.get_secret_value(),
+    }
+    revoked = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "server.cli", "keys", "revoke", key_id[0]],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert revoked.returncode == 0, revoked.stderr
+    watch = api.runtime.propagation
+    if isinstance(watch, SqliteWatch):
+        await watch.check()  # its next poll, now (or the one that ran meanwhile saw it)
+
+    async def session() -> int:
+        return (await acme.agent.post("/v1/sessions", json={"bot": "b"})).status_code
+
+    async with asyncio.timeout(10):  # the NOTIFY arrives on its own
+        while (after := await session()) != 401:  # noqa: ASYNC110 - polled through the API
+            await asyncio.sleep(0.02)
+
+    assert before.status_code == 201
+    assert after == 401
