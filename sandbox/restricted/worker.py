@@ -23,14 +23,18 @@ from sandbox.restricted.guards import SandboxError
 from sandbox.restricted.loader import load
 from sandbox.toolcode import LoadedTool
 
-MAX_CACHED_MODULES = 256
+MAX_CACHED_MODULES = 2048  # a trivial tool's module holds ~6 KB here
+MAX_CACHED_SOURCE = 16 << 20  # and the sources of those kept, 16 MiB at most
 
 
 class Worker:
     def __init__(self, restricted: bool) -> None:
         self.restricted = restricted
-        # least recently used first: a full cache drops its coldest module, not every module
+        # least recently used first: a full cache drops a cold module, not every module
         self.modules: OrderedDict[tuple[str, str, str], list[LoadedTool]] = OrderedDict()
+        self.sizes: dict[tuple[str, str, str], int] = {}  # each module's source length
+        self.held: dict[str, int] = {}  # by tenant: the source length of its modules kept
+        self.size = 0
         self.loads = 0
 
     def tools(self, request: dict[str, Any]) -> list[LoadedTool] | None:
@@ -50,12 +54,34 @@ class Worker:
                 return None
             if not request.get("hash"):
                 key = (key[0], hashlib.sha256(source.encode()).hexdigest(), key[2])
-            while len(self.modules) >= MAX_CACHED_MODULES:
-                self.modules.popitem(last=False)
             allowed = DEFAULT_MODULES | (frozenset(modules) & REVIEWED_EXTRA)
             self.loads += 1
-            cached = self.modules[key] = load(source, allowed, restricted=self.restricted)
+            cached = load(source, allowed, restricted=self.restricted)
+            self._keep(key, cached, len(source) + 1)
         return cached
+
+    def _keep(self, key: tuple[str, str, str], tools: list[LoadedTool], size: int) -> None:
+        """Cache a loaded module. Full, the cache drops the least recently used module of the
+        tenant holding the most source: a tenant cycling through thousands of tools evicts its
+        own, never every other tenant's."""
+        while self.modules and (
+            len(self.modules) >= MAX_CACHED_MODULES or self.size + size > MAX_CACHED_SOURCE
+        ):
+            largest = max(self.held, key=self.held.__getitem__)
+            victim = next(k for k in self.modules if k[0] == largest)
+            del self.modules[victim]
+            self._held(victim, -self.sizes.pop(victim))
+        self.modules[key] = tools
+        self.sizes[key] = size
+        self._held(key, size)
+
+    def _held(self, key: tuple[str, str, str], change: int) -> None:
+        self.size += change
+        left = self.held.get(key[0], 0) + change
+        if left:
+            self.held[key[0]] = left
+        else:
+            del self.held[key[0]]
 
     def inspect(self, request: dict[str, Any]) -> dict[str, Any]:
         return toolcode.inspect_reply(lambda: self.tools(request))
