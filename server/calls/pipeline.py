@@ -27,6 +27,7 @@ from server.calls.outputs import OutputCheckers
 from server.calls.ports import CallStore
 from server.calls.redaction import Redactor
 from server.calls.sessions import SessionTracker
+from server.calls.sources import SourceCache
 from server.calls.webhook import WebhookSource
 from server.egress import Allowlist
 from server.errors import NotRecordedError
@@ -36,7 +37,7 @@ from server.registry.model import SessionRecord, ToolDef
 from server.registry.service import Registry
 from server.skills.service import SkillCall, Skills
 
-MAX_SOURCES = 2048
+MAX_WEBHOOKS = 2048
 # whether a JavaScript file declares onError, read from its text (if the guess is wrong, the
 # worker answers that the tool has none and the call keeps its own error message)
 JS_ON_ERROR = re.compile(r"\bonError\s*[:(]")
@@ -119,7 +120,7 @@ class CallPipeline:
         self.max_timeout_ms = max_timeout_ms
         # does this error say the database is away (storage's ``is_unavailable``)?
         self.unavailable: Callable[[BaseException], bool] = lambda exc: False
-        self._sources: OrderedDict[str, ToolSource] = OrderedDict()
+        self._sources = SourceCache()
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[str, Executable] = OrderedDict()
         # around writes after a tool ran: a database gone away loses them (logged), never the
@@ -136,7 +137,7 @@ class CallPipeline:
             source = WebhookSource(row.webhook or {}, secret)
             hit = Executable(tool, source, self.engines.webhook, source.timeout_ms)
             self._webhooks[key] = hit
-            if len(self._webhooks) > MAX_SOURCES:
+            if len(self._webhooks) > MAX_WEBHOOKS:
                 self._webhooks.popitem(last=False)
         return hit
 
@@ -148,11 +149,9 @@ class CallPipeline:
         row = None
         if source is None:
             row = await store.tools.stored_version(tool)
-            source = self._sources[tool.identity] = ToolSource(
-                "wasm", "wasm", module=row.module, identity=tool.identity
+            source = self._sources.put(
+                tool.identity, ToolSource("wasm", "wasm", module=row.module, identity=tool.identity)
             )
-            if len(self._sources) > MAX_SOURCES:
-                self._sources.popitem(last=False)
         engine = self.engines.wasm
         if not engine.has(tenant, source):
             row = row or await store.tools.stored_version(tool)
@@ -173,15 +172,23 @@ class CallPipeline:
                 text = disk.source
             else:
                 text = (await store.tools.stored_version(tool)).source or ""
-            source = self._sources[tool.identity] = ToolSource(
-                "javascript", "javascript", text, identity=tool.identity
+            source = self._sources.put(
+                tool.identity,
+                ToolSource("javascript", "javascript", text, identity=tool.identity),
             )
-            self._on_error[tool.identity] = (
-                tool.on_error if tool.on_error is not None else JS_ON_ERROR.search(text) is not None
-            )  # saved before versions kept it: found from the source, once
-            if len(self._sources) > MAX_SOURCES:
-                self._sources.popitem(last=False)
+            self._learnt(  # saved before versions kept it: found from the source, once
+                tool.identity,
+                tool.on_error
+                if tool.on_error is not None
+                else JS_ON_ERROR.search(text) is not None,
+            )
         return Executable(tool, source, self.engines.javascript)
+
+    def _learnt(self, identity: str, on_error: bool) -> None:
+        """Whether a cached source's tool answers its own errors (dropped with its source)."""
+        self._on_error[identity] = on_error
+        if len(self._on_error) > 2 * self._sources.entries:
+            self._on_error = {k: v for k, v in self._on_error.items() if k in self._sources}
 
     async def executable(self, store: CallStore, tool: ToolDef, tenant: str) -> Executable:
         """What runs ``tool`` for a caller of ``tenant`` (a global tool's callers are others)."""
@@ -206,18 +213,14 @@ class CallPipeline:
                 text = disk.source
             else:
                 text = (await store.tools.stored_version(tool)).source or ""
-            source = self._sources[tool.identity] = ToolSource(
-                "python", "restricted", text, identity=tool.identity
+            source = self._sources.put(
+                tool.identity, ToolSource("python", "restricted", text, identity=tool.identity)
             )
             if tool.on_error is not None:  # what the save learnt
-                self._on_error[tool.identity] = tool.on_error
+                self._learnt(tool.identity, tool.on_error)
             else:  # saved before versions kept it: found from the source, once
                 specs, _ = parse_tool_file(text or "")
-                self._on_error[tool.identity] = any(
-                    s.name == tool.name and s.on_error for s in specs
-                )
-            if len(self._sources) > MAX_SOURCES:
-                self._sources.popitem(last=False)
+                self._learnt(tool.identity, any(s.name == tool.name and s.on_error for s in specs))
         return Executable(tool, source, engine)
 
     async def call(self, store: CallStore, request: CallRequest, tool: ToolDef) -> dict[str, Any]:

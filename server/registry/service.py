@@ -101,7 +101,7 @@ class Registry:
     def __init__(
         self,
         disk: DiskTools,
-        max_tenants: int = 1024,
+        max_tenants: int = 10_000,
         version_ttl_s: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
