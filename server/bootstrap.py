@@ -8,6 +8,7 @@ import logging
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,7 +44,7 @@ from server.dependency import Dependency
 from server.egress import Allowlist, EgressGuard
 from server.errors import FieldError, Problems
 from server.events import EventHub
-from server.keycache import KeyCache
+from server.keycache import KeyCache, KeyTouches
 from server.propagation import Propagation, SqliteWatch, announce_now
 from server.quotas import Quotas, TenantLimits
 from server.registry.definitions import DefinitionLimits
@@ -64,7 +65,7 @@ from server.storage.database import (
     session_factory,
 )
 from server.storage.idempotency import IdempotencyKeys
-from server.storage.repositories import Store
+from server.storage.repositories import KeyRepository, Store
 from server.storage.skills import DatasetRepository
 from server.storage.units import DatabaseStorage
 
@@ -103,6 +104,16 @@ def build_call_log(
     )
 
 
+def touch_keys(
+    sessions: async_sessionmaker[AsyncSession],
+) -> Callable[[dict[str, datetime]], Awaitable[None]]:
+    async def write(touches: dict[str, datetime]) -> None:
+        async with sessions() as session, session.begin():
+            await KeyRepository(session).touch_many(touches)
+
+    return write
+
+
 def _same_disk(one: Path, other: Path) -> bool:
     try:
         return one.stat().st_dev == other.stat().st_dev
@@ -139,6 +150,7 @@ class Runtime:
     registry: Registry
     limits: DefinitionLimits
     keys: KeyCache
+    key_touches: KeyTouches
     engines: Engines
     http_client: httpx.AsyncClient
     call_log: CallLog
@@ -281,6 +293,7 @@ class Runtime:
         if self.propagation is not None:
             await self.propagation.stop()
         await self.call_log.stop()
+        await self.key_touches.stop()
         await self.agent.close()
         await self.sweeper.stop()
         await self.handoffs.drain()
@@ -563,6 +576,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         registry=registry,
         limits=limits,
         keys=KeyCache(settings.auth_cache_ttl_s),
+        key_touches=KeyTouches(touch_keys(sessions)),
         engines=engines,
         http_client=http_client,
         call_log=call_log,
@@ -577,6 +591,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     )
     storage.committed = runtime.committed  # the node's caches follow each commit
     runtime.sweeper.start()
+    runtime.key_touches.start()
     pipeline.llm = ToolLlm(services, runtime.agent.clients).chat
     if registry.disk.pending:  # the folder's JavaScript files, loaded in QuickJS
         await runtime.load_javascript(registry.disk)

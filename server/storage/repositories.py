@@ -176,6 +176,13 @@ class KeyRepository:
             update(ApiKeyRow).where(ApiKeyRow.id == key_id).values(last_used_at=when)
         )
 
+    async def touch_many(self, touches: dict[str, datetime]) -> None:
+        """Keys' last use, in one statement (by primary key; a key gone meanwhile is skipped)."""
+        await self.session.execute(
+            update(ApiKeyRow),
+            [{"id": key_id, "last_used_at": when} for key_id, when in touches.items()],
+        )
+
     async def count_active_admins(self) -> int:
         stmt = (
             select(func.count())

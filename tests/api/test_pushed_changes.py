@@ -8,10 +8,13 @@ import asyncio
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from sqlalchemy import event
 
+from server.keycache import KeyTouches
 from server.keys import parse_token
 from server.propagation import Propagation, SqliteWatch
 from tests.api.test_calls import ORDER_TOOL, call, python, session_for
@@ -93,3 +96,44 @@ async def test_a_key_the_cli_revokes_beside_a_node_is_refused_at_once_or_its_nex
 
     assert before.status_code == 201
     assert after == 401
+
+
+async def test_a_keys_last_use_is_written_in_a_batch_not_in_its_request(api: Api) -> None:
+    acme = await api.tenant("acme")
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, parameters, context, executemany) -> None:  # noqa: ANN001
+        statements.append(statement)
+
+    event.listen(api.runtime.engine.sync_engine, "before_cursor_execute", seen)
+    try:
+        first = await acme.dev.get("/v1/tools")  # the developer key's first use
+    finally:
+        event.remove(api.runtime.engine.sync_engine, "before_cursor_execute", seen)
+    keys = (await api.admin.get("/v1/tenants/acme/keys")).json()["keys"]  # flushes, then reads
+
+    assert first.status_code == 200
+    assert not [s for s in statements if s.lstrip().upper().startswith("UPDATE API_KEYS")]
+    used = {k["role"]: k["last_used_at"] for k in keys}
+    assert used["developer"] is not None and used["agent"] is None
+
+
+async def test_uses_that_could_not_be_written_are_kept_for_the_next_flush() -> None:
+    written: list[dict[str, datetime]] = []
+    away = True
+
+    async def write(touches: dict[str, datetime]) -> None:
+        if away:
+            raise ConnectionRefusedError("the database is away")
+        written.append(dict(touches))
+
+    touches = KeyTouches(write)
+    at = datetime(2026, 12, 6, tzinfo=UTC)
+    touches.note("k1", at)
+    with pytest.raises(ConnectionRefusedError):
+        await touches.flush()
+    touches.note("k2", at)
+    away = False
+    await touches.flush()
+
+    assert written == [{"k1": at, "k2": at}] and touches.pending == {}

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from sandbox.restricted.facades import REVIEWED_EXTRA
-from server.api.deps import AdminDep, PrincipalDep, StoreDep
+from server.api.deps import AdminDep, PrincipalDep, RuntimeDep, StoreDep
 from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import (
     EgressUpdate,
@@ -82,10 +82,12 @@ async def list_keys(
     tenant: str,
     admin: AdminDep,
     store: StoreDep,
+    runtime: RuntimeDep,
     limit: LimitQuery = 100,
     cursor: CursorQuery = None,
 ) -> dict[str, Any]:
     """A tenant's keys, oldest first, a page at a time (secrets are never shown)."""
+    await runtime.key_touches.flush()  # this node's noted uses first: read your own
     await store.tenants.get(tenant)
     keys = await store.keys.list(tenant)
     rows, next_cursor = page(keys, lambda r: [r.created_at.isoformat(), r.id], limit, cursor)
