@@ -100,4 +100,16 @@ async def answer_once(
         if within is None:
             await slot._release()  # it failed: a retry runs again (SQLite: the rollback does)
         raise
+    if within is not None and response.status_code < 500:  # SQLite: with the claim, so a
+        await keys.keep(  # retry waiting on this transaction finds the answer, not "running"
+            principal.key_id,
+            scope,
+            key,
+            response.status_code,
+            bytes(response.body),
+            response.media_type or "application/json",
+            within=within,
+        )
+        response.headers["Idempotency-Key"] = key
+        return response
     return slot.keep(response)

@@ -101,15 +101,28 @@ class IdempotencyKeys:
         return Claim("running")
 
     async def keep(
-        self, key_id: str, scope: str, idem_key: str, status: int, body: bytes, media_type: str
+        self,
+        key_id: str,
+        scope: str,
+        idem_key: str,
+        status: int,
+        body: bytes,
+        media_type: str,
+        within: AsyncSession | None = None,
     ) -> None:
+        """Store the answer: in a transaction of its own, or in ``within`` (SQLite: the
+        request's, which holds the claim — a retry waiting on it then finds the answer)."""
         row = IdempotencyKeyRow
+        statement = (
+            update(row)
+            .where(row.key_id == key_id, row.scope == scope, row.idem_key == idem_key)
+            .values(status=status, response=body, media_type=media_type)
+        )
+        if within is not None:
+            await within.execute(statement)
+            return
         async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(row)
-                .where(row.key_id == key_id, row.scope == scope, row.idem_key == idem_key)
-                .values(status=status, response=body, media_type=media_type)
-            )
+            await session.execute(statement)
 
     async def release(
         self, key_id: str, scope: str, idem_key: str, within: AsyncSession | None = None
