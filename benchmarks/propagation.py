@@ -27,9 +27,10 @@ from pathlib import Path
 import httpx
 import orjson
 
+from benchmarks.databases import libpq, postgres
 from server.secretbox import generate_key
 
-PG_SERVER = os.environ.get("QUIVER_BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+PG_SERVER = libpq()
 ADMIN = "bench-admin-key-" + "e" * 40
 POLLING_S = 15.0
 TOOL = """
@@ -56,9 +57,7 @@ async def fresh_database(name: str) -> str:
         await conn.execute(f'CREATE DATABASE "{name}"')
     finally:
         await conn.close()
-    return (
-        PG_SERVER.replace("postgresql://", "postgresql+asyncpg://").rsplit("/", 1)[0] + "/" + name
-    )
+    return postgres(name)
 
 
 @contextlib.contextmanager

@@ -32,14 +32,12 @@ from typing import Any
 
 import asyncpg
 import httpx
-import redis
 
+from benchmarks.databases import REDIS_URL, libpq, own_redis, postgres
 from server.secretbox import generate_key
 from tests.loopback import LoopbackServer
 
 ADMIN = "qk_soak_admin_" + "d" * 32
-PG = "postgresql://postgres@127.0.0.1:5432"
-REDIS = "redis://127.0.0.1:6379/7"
 ROOT = Path(__file__).resolve().parent.parent
 CODE = """
 def execute(params, context):
@@ -229,16 +227,24 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[int(q * (len(ordered) - 1))] * 1000 if ordered else float("nan")
 
 
-def run(calls: int = 10_000, concurrency: int = 64, sessions: int = 64) -> dict[str, Any]:
+def run(
+    calls: int = 10_000,
+    concurrency: int = 64,
+    sessions: int = 64,
+    redis_url: str = REDIS_URL,
+    flush_redis: bool = False,
+) -> dict[str, Any]:
+    """``redis_url``: a database of the benchmark's own (emptied only if it was empty, or with
+    ``flush_redis``)."""
     database = "quiver_soak_" + uuid.uuid4().hex[:8]
+    own_redis(redis_url, flush_redis)
     asyncio.run(_admin_sql(f'CREATE DATABASE "{database}"'))
-    redis.Redis.from_url(REDIS).flushdb()
     upstream = LoopbackServer("127.0.0.2")
     work = Path(tempfile.mkdtemp(prefix="quiver-soak-"))
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("QUIVER_")},
-        "QUIVER_DATABASE_URL": f"postgresql+asyncpg://postgres@127.0.0.1:5432/{database}",
-        "QUIVER_REDIS_URL": REDIS, "QUIVER_SECRET_KEY": generate_key(), "QUIVER_ADMIN_KEY": ADMIN,
+        "QUIVER_DATABASE_URL": postgres(database),
+        "QUIVER_REDIS_URL": redis_url, "QUIVER_SECRET_KEY": generate_key(), "QUIVER_ADMIN_KEY": ADMIN,
         "QUIVER_EGRESS_ALLOW": "127.0.0.2", "QUIVER_WORKERS": "2", "QUIVER_LOG_LEVEL": "error",
         "QUIVER_REQUIRE_ISOLATION": "true" if os.geteuid() == 0 else "false",
     }  # fmt: skip
@@ -260,7 +266,7 @@ def run(calls: int = 10_000, concurrency: int = 64, sessions: int = 64) -> dict[
         elapsed = time.monotonic() - started
         events["restart_s"] = nodes[2].start()  # replays its journal
         answered = sum(result["answered"].values())
-        dsn = f"{PG}/{database}"
+        dsn = libpq(database)
         rows, deadline = 0, time.monotonic() + 30
         while time.monotonic() < deadline:  # the nodes' next flushes
             rows = asyncio.run(logged(dsn))
@@ -311,7 +317,7 @@ def _nodes_agree(nodes: list[Node], plan: dict[str, Any]) -> dict[str, bool]:
 
 
 async def _admin_sql(statement: str) -> None:
-    conn = await asyncpg.connect(f"{PG}/postgres")
+    conn = await asyncpg.connect(libpq())
     try:
         await conn.execute(statement)
     finally:
@@ -322,8 +328,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=10_000)
     parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument(
+        "--flush-redis", action="store_true", help="empty QUIVER_BENCH_REDIS_URL's keys first"
+    )
     args = parser.parse_args()
-    report = run(args.calls, args.concurrency)
+    report = run(args.calls, args.concurrency, flush_redis=args.flush_redis)
     print(f"{report['calls']} requests, {report['concurrency']} concurrent, 3 nodes, "
           f"{report['seconds']:.1f} s (WASM in the mix: {report['wasm']})")  # fmt: skip
     print(

@@ -14,7 +14,9 @@ CALLS = int(os.environ.get("QUIVER_SOAK_CALLS", "400"))  # benchmarks/soak.py ru
 def test_a_bounded_soak_with_a_node_and_a_worker_killed_loses_nothing(
     postgres_url: str, redis_url: str
 ) -> None:
-    report = soak.run(calls=CALLS, concurrency=16, sessions=16)
+    report = soak.run(
+        calls=CALLS, concurrency=16, sessions=16, redis_url=redis_url, flush_redis=True
+    )
 
     statuses = report["statuses"]
     assert report["lost"] == 0, report
