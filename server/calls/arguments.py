@@ -16,7 +16,7 @@ from server import inputs
 
 TRUE = frozenset({"true", "1", "yes", "on"})
 FALSE = frozenset({"false", "0", "no", "off"})
-MAX_VALIDATORS = 4096
+MAX_VALIDATORS = 16_384  # as many as the node keeps tools' sources
 
 
 class ArgumentError(Exception):
