@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,9 +77,6 @@ class WorkerDied(Exception):
         self.returncode = returncode
 
 
-SENT_REMEMBERED = 4096  # as many as a restricted worker keeps loaded
-
-
 class WorkerProcess:
     """One worker, driven over raw non-blocking pipe fds. Its reply pipe has a reader callback
     on the event loop for the worker's whole life, which drains what arrives into a bounded
@@ -104,10 +101,6 @@ class WorkerProcess:
         self._loop = asyncio.get_running_loop()
         self._reading = False
         self.spin = False  # poll briefly for a reply before parking (the pool says when)
-        # what this worker was sent the source of, most recent last: a call of anything else
-        # carries its source at once instead of a second exchange after "need_source" (the
-        # worker may have dropped one of these meanwhile: then it still asks)
-        self.sent: OrderedDict[tuple[Any, ...], None] = OrderedDict()
         self._read_on()
 
     def _read_on(self) -> None:
@@ -547,20 +540,10 @@ class WorkerPool:
         host: HostHandler | None,
         source: str | None,
     ) -> dict[str, Any]:
-        known = (payload.get("tenant"), payload.get("hash"), str(payload.get("modules")))
-        sent = worker.sent
-
         async def exchange() -> dict[str, Any]:
-            if source is not None and known not in sent and "source" not in payload:
+            reply = await worker.request(payload, host, self.config)
+            if reply.get("code") == "need_source" and source is not None:
                 reply = await worker.request({**payload, "source": source}, host, self.config)
-            else:
-                reply = await worker.request(payload, host, self.config)
-                if reply.get("code") == "need_source" and source is not None:
-                    reply = await worker.request({**payload, "source": source}, host, self.config)
-            sent[known] = None
-            sent.move_to_end(known)
-            if len(sent) > SENT_REMEMBERED:
-                sent.popitem(last=False)
             return reply
 
         assert self._deadlines is not None  # started

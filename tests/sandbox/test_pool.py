@@ -33,25 +33,6 @@ async def test_a_warm_call_does_not_load_the_file_again() -> None:
     assert after["loads"] == 1
 
 
-async def test_a_tool_new_to_a_worker_goes_with_its_source_in_one_exchange() -> None:
-    """The pool remembers what it sent each worker: a first call carries the source (no
-    "need_source" round trip), a warm one does not."""
-    engine = RestrictedEngine(PoolConfig(size=1, spares=0))
-    source = tool_file("out = 'x'", name="fresh_tool")
-    try:
-        await engine.pool.start()
-        (worker,) = engine.pool._all
-        first = await run(engine, source, tenant="t", tool="fresh_tool")
-        after_first = worker.calls
-        await run(engine, source, tenant="t", tool="fresh_tool")
-        after_second = worker.calls
-    finally:
-        await engine.close()
-
-    assert first.ok is True
-    assert (after_first, after_second) == (1, 2)  # one exchange a call, the first included
-
-
 async def test_module_state_never_reaches_another_tenant(engine) -> None:
     source = tool_file("STATE.append(1)\nout = len(STATE)", name="counter", header="STATE = []")
     engine_single = RestrictedEngine(PoolConfig(size=1))
