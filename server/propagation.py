@@ -195,11 +195,10 @@ class SqliteWatch:
         async with self.runtime.engine.connect() as conn:
             now = str(await conn.scalar(FINGERPRINT))
         moved = self.seen is not None and now != self.seen
-        if moved:
-            self.runtime.registry.forget_all()
+        if moved:  # the node's own commits move it too; those it has forgotten precisely
+            self.runtime.registry.forget_all()  # already, so streams are not woken here
             self.runtime.keys.clear()
             self.runtime.quotas.forget()
-            self.runtime.events.everything_changed()
         self.seen, self.seen_at = now, self.clock()
         return moved
 

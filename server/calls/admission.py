@@ -4,10 +4,11 @@ A node runs at most ``slots`` calls at once. While it runs fewer, a call starts 
 comparison: nothing is queued, no timer armed). When all are taken, a call waits in its
 tenant's queue, and each slot that frees goes to the waiting tenant with the fewest calls in
 flight (the longest-waiting such tenant first). A tenant flooding the node holds the slots no
-one else asks for, and no more: a tenant that asks for less than its share gets what it asks
-for, whatever the flooder's connections or rate limits, and the flooder's surplus waits here,
-costing nothing, instead of in the event loop and the worker pool's queues where it slowed every
-other tenant's calls.
+one else asks for, and no more: a tenant that asks for less than its share gets its slots,
+whatever the flooder's connections or rate limits, and the flooder's surplus waits here, in one
+cheap queue served fairly, before any engine — in-process ones (skills, built-ins) included,
+which have no per-tenant cap of their own. It shares slots, not the CPU: on a small machine a
+flood still slows a neighbour's p99 (docs/benchmarks.md, fairness).
 
 A call that waits longer than ``wait_s`` is refused (``busy``), as the pool refuses a call that
 waits too long for a worker.
