@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from server import metrics
 from server.ratelimit import RateLimitedLog
 
 failed = RateLimitedLog(logging.getLogger("quiver.keys"), every_s=60.0)
@@ -103,7 +104,8 @@ class KeyTouches:
             await asyncio.sleep(self.every_s)
             try:
                 await self.flush()
-            except Exception as exc:  # noqa: BLE001 - kept, tried again at the next turn
+            except Exception as exc:  # noqa: BLE001 - the database away: kept for the next turn
+                metrics.BACKGROUND_FAILURES.labels(task="key_touches").inc()
                 failed.warning("keys' last use not written (kept for the next try): %s", exc)
 
     async def stop(self) -> None:
@@ -111,5 +113,8 @@ class KeyTouches:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        with contextlib.suppress(Exception):  # the database away at a stop: not worth more
+        try:
             await self.flush()
+        except Exception as exc:  # noqa: BLE001 - the database away at a stop: the uses are lost
+            metrics.BACKGROUND_FAILURES.labels(task="key_touches").inc()
+            failed.warning("%d keys' last use not written at stop: %s", len(self.pending), exc)

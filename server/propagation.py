@@ -34,6 +34,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from server import metrics
+
 CHANNEL = "quiver_changes"
 APPLICATION_NAME = "quiver-listen-{pid}"  # the node's process id: operators can tell them apart
 FULL_RELOAD_EVERY = 4
@@ -210,6 +212,7 @@ class SqliteWatch:
             try:
                 await self.check()
             except Exception as exc:  # noqa: BLE001 - a failed poll: the caches' TTLs apply
+                metrics.BACKGROUND_FAILURES.labels(task="sqlite_watch").inc()
                 log.warning("watching the database for changes failed: %s", exc)
             await asyncio.sleep(self.poll_s)
 

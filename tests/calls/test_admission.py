@@ -4,16 +4,23 @@ memory, with real asyncio tasks; no call sleeps — each waits on what the test 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
 from server.calls.admission import AdmissionTimeout, FairAdmission
 
 
-async def settle() -> None:
-    """Let every task that can run, run (a few turns of the loop)."""
-    for _ in range(5):
-        await asyncio.sleep(0)
+async def until(condition: Callable[[], bool], turns: int = 100) -> None:
+    """Until ``condition`` holds, one turn of the event loop at a time, within ``turns``."""
+    loop = asyncio.get_running_loop()
+    for _ in range(turns):
+        if condition():
+            return
+        turn = loop.create_future()
+        loop.call_soon(turn.set_result, None)
+        await turn
+    raise AssertionError("the condition did not come within the turns allowed")
 
 
 async def test_a_free_slot_is_taken_at_once_and_given_back() -> None:
@@ -42,15 +49,15 @@ async def test_a_freed_slot_goes_to_the_tenant_with_fewest_calls_in_flight() -> 
         order.append(tenant)
 
     flood = [asyncio.create_task(caller("flood")) for _ in range(5)]
-    await settle()
+    await until(lambda: gate.waiting == 5)
     victim = asyncio.create_task(caller("victim"))
-    await settle()
+    await until(lambda: gate.waiting == 6)
     gate.leave("flood")  # one slot frees
-    await settle()
+    await until(lambda: len(order) == 1)
     first = list(order)
-    for _ in range(2):
+    for served in (2, 3):
         gate.leave("flood")
-        await settle()
+        await until(lambda served=served: len(order) == served)
 
     assert first == ["victim"]
     assert order == ["victim", "flood", "flood"]
@@ -71,7 +78,7 @@ async def test_tenants_waiting_alike_take_turns() -> None:
         gate.leave(tenant)
 
     tasks = [asyncio.create_task(caller(t)) for t in ("a", "a", "a", "b", "b", "b")]
-    await settle()
+    await until(lambda: gate.waiting == 6)
     gate.leave("x")
     await asyncio.gather(*tasks)
 
@@ -94,10 +101,10 @@ async def test_a_caller_that_leaves_while_waiting_holds_nothing() -> None:
     gate = FairAdmission(slots=1)
     await gate.enter("flood")
     waiting = asyncio.create_task(gate.enter("victim"))
-    await settle()
+    await until(lambda: gate.waiting == 1)
     waiting.cancel()
     gate.leave("flood")  # the freed slot must not go to the caller that left
-    await settle()
+    await asyncio.gather(waiting, return_exceptions=True)
 
     assert waiting.cancelled()
     assert (gate.running, gate.in_flight, gate.waiting) == (0, {}, 0)
@@ -111,10 +118,11 @@ async def test_a_slot_granted_as_its_caller_gave_up_passes_on() -> None:
     await gate.enter("x")
     leaving = asyncio.create_task(gate.enter("a"))
     staying = asyncio.create_task(gate.enter("b"))
-    await settle()
+    await until(lambda: gate.waiting == 2)
     gate.leave("x")  # granted to "a" …
     leaving.cancel()  # … which is cancelled before it runs again
-    await settle()
+    await asyncio.gather(leaving, return_exceptions=True)
+    await until(staying.done)
 
     assert leaving.cancelled() and staying.done()
     assert gate.in_flight == {"b": 1} and gate.running == 1
