@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 
 INSPECTOR := $(VENV)/mcp-inspector/node_modules/.bin/mcp-inspector
 
-.PHONY: demo test install runner inspector lint bench
+.PHONY: demo test install runner inspector lint bench image image-check
 
 $(BIN)/quiver: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,3 +47,11 @@ bench: install
 	$(BIN)/python -m benchmarks.propagation
 	$(BIN)/python -m benchmarks.fairness
 	$(BIN)/python -m benchmarks.soak
+
+# The container image, built the way CI can (no registry pull: a Debian base made from Debian's
+# packages, podman with chroot isolation), then smoke-tested through its root file system.
+image:
+	deploy/image/build
+
+image-check: install image
+	$(BIN)/python deploy/image/smoke.py
