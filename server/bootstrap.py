@@ -23,7 +23,7 @@ from sandbox.wasm.javascript.engine import JavaScriptEngine
 from sandbox.wasm.python import build as python_runner
 from sandbox.wasm.python import config as runner_config
 from sandbox.wasm.python.engine import PythonWasmEngine
-from server import metrics, tls
+from server import first_key, metrics, tls
 from server.agent.loop import AgentLoop
 from server.agent.tool_llm import ToolLlm
 from server.calls.admission import FairAdmission
@@ -44,6 +44,7 @@ from server.dependency import Dependency
 from server.egress import Allowlist, EgressGuard
 from server.errors import FieldError, Problems
 from server.events import EventHub
+from server.first_key import FirstAdminKey
 from server.keycache import KeyCache, KeyTouches
 from server.propagation import Propagation, SqliteWatch, announce_now
 from server.quotas import Quotas, TenantLimits
@@ -171,7 +172,7 @@ class Runtime:
     indexes: Indexes = field(default_factory=lambda: Indexes(_no_load, _no_versions))
     session_states: SessionStates = field(default_factory=SessionStates)
     propagation: Propagation | SqliteWatch | None = None
-    notices: list[str] = field(default_factory=list)
+    first_admin_key: FirstAdminKey | None = None  # created at this start; announced once
     clock: Clock = field(default_factory=Clock)
 
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
@@ -345,10 +346,8 @@ def definition_limits(settings: Settings) -> DefinitionLimits:
 
 
 def egress_allowlist(settings: Settings) -> Allowlist:
-    """``QUIVER_EGRESS_ALLOW``; in demo mode the server itself too, so the demo webhook works
-    offline."""
-    own = [settings.host] if settings.demo else []
-    return Allowlist.parse(settings.egress_allow, own)
+    """``QUIVER_EGRESS_ALLOW`` (the demo admits its own endpoint for the demo tenant only)."""
+    return Allowlist.parse(settings.egress_allow)
 
 
 def pool_config(settings: Settings) -> PoolConfig:
@@ -607,7 +606,6 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     runtime.propagation.start()
     registry.changes_pushed = runtime.keys.changes_pushed = runtime.propagation.pushing
     token = await ensure_admin_key(runtime)
-    if token is not None:
-        notice = f"Created the first admin key (shown once, store it now): {token}"
-        runtime.notices.append(notice)  # the server prints it; the CLI to stderr
+    if token is not None:  # the server announces it; the CLI to stderr
+        runtime.first_admin_key = first_key.keep(token, settings.data_dir)
     return runtime

@@ -31,8 +31,9 @@ import click
 import pydantic
 
 from quiver.client import ApiError, Quiver, Tool, Unreachable
-from server import logs
+from server import first_key, logs
 from server.settings import Settings
+from server.version import VERSION
 
 EXIT_OK = 0
 EXIT_REFUSED = 1  # the server refused the request, a tool file is invalid, a tested tool failed
@@ -189,6 +190,9 @@ def _tool_name(path: Path, body: dict[str, Any]) -> str:
     context_settings={"help_option_names": ["-h", "--help"]},
     epilog="Exit codes: " + "; ".join(f"{k} {v}" for k, v in EXIT_CODES.items()),
 )
+@click.version_option(
+    VERSION, "--version", "-V", prog_name="quiver", message="%(prog)s %(version)s"
+)
 def cli() -> None:
     """Quiver: a registry and sandboxed runner of tools for LLM agents."""
 
@@ -279,7 +283,8 @@ async def _with_runtime(settings: Settings, action: Callable[[Any], Any]) -> Any
         )
         token = await bootstrap.ensure_admin_key(local)  # type: ignore[arg-type]
         if token is not None:  # stdout is the command's own output
-            click.echo(f"Created the first admin key (shown once, store it now): {token}", err=True)
+            kept = first_key.keep(token, settings.data_dir)
+            click.echo(first_key.announcement(kept, sys.stderr.isatty()), err=True)
         return await action(local)
     finally:
         await engine.dispose()
@@ -329,6 +334,7 @@ def serve(
         watch_tools=watch or None,
     )
     logs.configure(settings.log_level)
+    _preflight(settings)
     _database(settings, create=True)
     if not no_python_runner:
         _ensure_python_runner(settings)
@@ -362,6 +368,26 @@ def serve(
         http=OneWriteHttpTools.bounded(_connection_cap(settings.max_connections)),
     )
     Server(config).run()
+
+
+def _preflight(settings: Settings) -> None:
+    """Refuse a production start without what production needs; warn a development node that
+    others can reach."""
+    from server import preflight
+
+    problems = preflight.unsafe_for_production(settings)
+    if settings.environment == "production" and problems:
+        raise Failed(
+            "refusing to start with QUIVER_ENVIRONMENT=production (docs/deploy.md):",
+            EXIT_REFUSED,
+            problems,
+        )
+    if problems and not settings.demo and preflight.listens_beyond_loopback(settings.host):
+        click.echo(
+            f"warning: listening on {settings.host} as a development node; production "
+            f"(QUIVER_ENVIRONMENT=production) would refuse: {'; '.join(problems)}",
+            err=True,
+        )
 
 
 def _connection_cap(wanted: int) -> int:

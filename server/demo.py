@@ -117,15 +117,33 @@ async def _kept_keys(store: Store, path: Path) -> dict[str, str] | None:
     return {"developer": kept["developer"], "agent": kept["agent"]}
 
 
+def own_endpoint(host: str, port: int) -> tuple[str, str]:
+    """Where the demo's webhook reaches this server, and the one allowlist entry that admits
+    it: this address and port, nothing else internal (a wildcard listen address is reached on
+    loopback)."""
+    if host in ("0.0.0.0", ""):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}", f"{shown}:{port}"
+
+
 async def seed_demo(runtime: Runtime) -> dict[str, str]:
     """Create (or refresh) the demo tenant; reuse the demo keys of the last start (kept in the
     data directory, 0600) or mint them; print them."""
     settings = runtime.settings
     base_url = f"http://{settings.host}:{settings.port}"
+    own_url, own_entry = own_endpoint(settings.host, settings.port)
     async with runtime.sessions() as session, session.begin():
         store = runtime.store(session)
-        if await session.get(TenantRow, DEMO_TENANT) is None:
+        tenant = await session.get(TenantRow, DEMO_TENANT)
+        if tenant is None:
             await store.tenants.create(DEMO_TENANT, "Demo tenant")
+            tenant = await session.get(TenantRow, DEMO_TENANT)
+            assert tenant is not None
+        # the demo's order-status webhook calls this server: admitted for the demo tenant only
+        tenant.egress_allow = [own_entry]
         await store.tenants.set_shared_tools(DEMO_TENANT, ["escalate_to_human", "qa_lookup"])
         faq = await store.datasets.find(DEMO_TENANT, "faq")
         if faq is None:
@@ -134,7 +152,7 @@ async def seed_demo(runtime: Runtime) -> dict[str, str]:
             )
             size = sum(len(json.dumps(e)) + 1 for e in DEMO_FAQ)
             await store.datasets.replace(DEMO_TENANT, "faq", "faq", 1, len(DEMO_FAQ), size)
-        for body in demo_tools(base_url):
+        for body in demo_tools(own_url):
             draft, problems = check_tool_body(body, runtime.limits, update=True)
             problems.raise_if_any()
             assert draft is not None
@@ -179,6 +197,8 @@ async def seed_demo(runtime: Runtime) -> dict[str, str]:
     print(
         f"\nQuiver demo is up at {base_url}  (console: {base_url}/, API docs: {base_url}/docs)\n"
         f"  tenant:          {DEMO_TENANT}\n"
+        f"  egress:          the demo tenant may reach {own_entry} (its order webhook) and "
+        f"no other internal address; other tenants none\n"
         f"  developer key:   {keys['developer']}\n"
         f"  agent key:       {keys['agent']}\n"
         f"  try:  curl -H 'Authorization: Bearer {keys['agent']}' "

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import re
 import socket
 import time
 from collections import OrderedDict, defaultdict
@@ -128,35 +129,62 @@ def is_public(address: Address) -> bool:
     return True
 
 
+HOST_PORT = re.compile(
+    r"\[(?P<v6>[^\]]+)\]:(?P<v6port>\d{1,5})|(?P<host>[^:\[\]]+):(?P<port>\d{1,5})"
+)
+HOST_NAME = re.compile(r"[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*")
+
+
+def allow_entry(item: str) -> tuple[str | Network, int | None] | None:
+    """One allowlist entry: a host name, an address or CIDR, either with ``:port`` to admit that
+    port only (``127.0.0.1:8000``, ``[::1]:8000``, ``crm.internal:8443``); None if it is none."""
+    item = item.strip().lower().rstrip(".")
+    port: int | None = None
+    bound = HOST_PORT.fullmatch(item)
+    if bound:
+        item = bound["v6"] or bound["host"]
+        port = int(bound["v6port"] or bound["port"])
+        if not 1 <= port <= 65535:
+            return None
+    try:
+        return ipaddress.ip_network(item, strict=False), port
+    except ValueError:
+        return (item, port) if HOST_NAME.fullmatch(item) else None
+
+
 @dataclass(frozen=True)
 class Allowlist:
-    hosts: frozenset[str] = frozenset()
-    networks: tuple[Network, ...] = ()
+    """Internal hosts and networks that may be reached; an entry with a port admits that port
+    only (``None``: any port)."""
+
+    hosts: frozenset[tuple[str, int | None]] = frozenset()
+    networks: tuple[tuple[Network, int | None], ...] = ()
 
     @classmethod
     def parse(cls, *values: str | Iterable[str] | None) -> Allowlist:
-        hosts: set[str] = set()
-        networks: list[Network] = []
+        hosts: set[tuple[str, int | None]] = set()
+        networks: list[tuple[Network, int | None]] = []
         for value in values:
             items = value.split(",") if isinstance(value, str) else (value or [])
             for item in items:
-                item = item.strip().lower().rstrip(".")
-                if not item:
-                    continue
-                try:
-                    networks.append(ipaddress.ip_network(item, strict=False))
-                except ValueError:
-                    hosts.add(item)
+                entry = allow_entry(item)
+                if entry is None:
+                    continue  # checked where it is set (settings at start, the admin route)
+                target, port = entry
+                if isinstance(target, str):
+                    hosts.add((target, port))
+                else:
+                    networks.append((target, port))
         return cls(frozenset(hosts), tuple(networks))
 
-    def admits_host(self, host: str) -> bool:
-        return host in self.hosts
+    def admits_host(self, host: str, port: int) -> bool:
+        return (host, None) in self.hosts or (host, port) in self.hosts
 
-    def admits_address(self, address: Address) -> bool:
+    def admits_address(self, address: Address, port: int) -> bool:
         inner = unwrap(address)
         return any(
-            address in net or inner in net
-            for net in self.networks
+            (address in net or inner in net) and only in (None, port)
+            for net, only in self.networks
             if net.version in (address.version, inner.version)
         )
 
@@ -262,7 +290,7 @@ class EgressGuard:
         host = url.host.lower().rstrip(".")
         port = url.port or (443 if url.scheme == "https" else 80)
         lists = [self.allow] + ([extra] if extra else [])
-        named = any(a.admits_host(host) for a in lists)
+        named = any(a.admits_host(host, port) for a in lists)
         try:
             literal: Address | None = ipaddress.ip_address(host)
         except ValueError:
@@ -275,7 +303,7 @@ class EgressGuard:
             raise NameNotResolved(f"{host} does not resolve")
         for text in addresses:
             address = ipaddress.ip_address(text.split("%")[0])
-            admitted = named or any(a.admits_address(address) for a in lists)
+            admitted = named or any(a.admits_address(address, port) for a in lists)
             if not admitted and not is_public(address):
                 raise EgressDenied(f"{host} resolves to {address}, which is not a public address")
             if not admitted and port not in DEFAULT_PORTS:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
@@ -99,7 +100,9 @@ class Settings(BaseSettings):
     )
     result_cap_bytes: int = 64 * 1024
     egress_allow: str | None = Field(
-        default=None, description="comma-separated hosts and CIDRs tools may reach"
+        default=None,
+        description="comma-separated internal hosts and CIDRs tools may reach, each with "
+        "`:port` to admit that port only",
     )
     call_log_flush_ms: int = 500
     call_log_reserve_mb: int = Field(
@@ -209,6 +212,18 @@ class Settings(BaseSettings):
             "comma-separated origins whose pages may call the API (web agents); empty = none"
         ),
     )
+    mcp_origins: str = Field(
+        default="",
+        description=(
+            "comma-separated origins whose pages may use /mcp besides the server's own and "
+            "loopback ones ('*': any); requests without Origin (not from a page) always may"
+        ),
+    )
+    environment: Literal["development", "production"] = Field(
+        default="development",
+        description="production: `serve` refuses to start without the settings a production "
+        "node needs (docs/deploy.md)",
+    )
     notify: bool = Field(
         default=True, description="PostgreSQL: announce and hear changes with LISTEN/NOTIFY"
     )
@@ -217,6 +232,16 @@ class Settings(BaseSettings):
         description="how often a node looks for changes it is not told of (PostgreSQL: other "
         "nodes', while not listening; SQLite: the CLI's)",
     )
+
+    @field_validator("egress_allow")
+    @classmethod
+    def _allow_entries(cls, value: str | None) -> str | None:
+        from server.egress import allow_entry
+
+        for item in (value or "").split(","):
+            if item.strip() and allow_entry(item) is None:
+                raise ValueError(f"{item.strip()!r} is neither a host, an address nor a CIDR")
+        return value
 
     @property
     def effective_database_url(self) -> str:

@@ -376,3 +376,84 @@ def test_datasets_push_and_javascript_tool_files(tmp_path: Path) -> None:
     assert json.loads(again.stdout)["version"] == 2
     user_error(refused, 1, f"{bad}:2", "answer")
     assert [d["name"] for d in json.loads(listed.stdout)] == ["answers", "faq"]
+
+
+def test_the_demo_admits_its_own_endpoint_for_the_demo_tenant_only(tmp_path: Path) -> None:
+    with demo_server(tmp_path) as (base, lines):
+        admin_key = (tmp_path / "data" / "admin-key").read_text().strip()
+        admin = {"Authorization": f"Bearer {admin_key}"}
+        demo_dev = {"Authorization": f"Bearer {_key(lines, 'developer')}"}
+        httpx.post(f"{base}/v1/tenants", json={"id": "other", "name": "Other"}, headers=admin).raise_for_status()  # fmt: skip
+        other = httpx.post(f"{base}/v1/tenants/other/keys", json={"role": "developer"}, headers=admin).json()["key"]  # fmt: skip
+        webhook = {"kind": "webhook", "name": "peek", "description": "d", "method": "GET",
+                   "parameters": {"type": "object", "properties": {}},
+                   "webhook_url": f"{base}/demo/orders/AB1234"}  # fmt: skip
+        tried = {}
+        for who, headers in (("demo", demo_dev), ("other", {"Authorization": f"Bearer {other}"})):
+            httpx.post(f"{base}/v1/tools", json=webhook, headers=headers).raise_for_status()
+            tried[who] = httpx.post(f"{base}/v1/tools/peek/test", json={"arguments": {}}, headers=headers, timeout=30).json()  # fmt: skip
+        tenant = httpx.get(f"{base}/v1/tenants/demo", headers=admin).json()
+
+    port = base.rsplit(":", 1)[1]
+    assert tried["demo"]["success"] is True, tried["demo"]
+    assert tried["other"]["success"] is False and tried["other"]["error"]["code"] == "egress_denied"
+    assert tenant["egress_allow"] == [f"127.0.0.1:{port}"]
+    assert any(f"may reach 127.0.0.1:{port}" in line for line in lines)
+
+
+def test_the_first_admin_key_is_kept_0600_and_boxed_on_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    env = _env(tmp_path / "data")
+    quiver("db", "upgrade", env=env, cwd=tmp_path)
+    plain = quiver("tenants", "create", "acme", env=env, cwd=tmp_path)
+    kept = tmp_path / "data" / "admin-key"
+    token = kept.read_text().strip()
+
+    leader, follower = pty.openpty()
+    boxed_env = _env(tmp_path / "boxed")
+    quiver("db", "upgrade", env=boxed_env, cwd=tmp_path)
+    done = subprocess.run([*QUIVER, "tenants", "create", "acme"], env=boxed_env, cwd=tmp_path,
+                          stdout=subprocess.PIPE, stderr=follower, timeout=60)  # fmt: skip
+    os.close(follower)
+    shown = b""
+    with contextlib.suppress(OSError):  # the terminal's end reads EIO once the writer is gone
+        while chunk := os.read(leader, 65536):
+            shown += chunk
+    os.close(leader)
+    boxed = shown.decode()
+
+    assert plain.returncode == 0 and token.startswith("qk_") and token in plain.stderr
+    assert f"kept in {kept} (mode 0600)" in plain.stderr and "┌" not in plain.stderr
+    assert "quiver keys create --role admin" in plain.stderr
+    assert oct(kept.stat().st_mode & 0o777) == "0o600"
+    assert done.returncode == 0 and "┌" in boxed and "└" in boxed
+    assert (tmp_path / "boxed" / "admin-key").read_text().strip() in boxed
+
+
+def test_version_and_a_production_start_without_its_settings_is_refused(tmp_path: Path) -> None:
+    env = _env(tmp_path / "data")
+    version = quiver("--version", env=env, cwd=tmp_path)
+    refused = quiver("serve", env={**env, "QUIVER_ENVIRONMENT": "production"}, cwd=tmp_path)
+
+    assert version.returncode == 0 and version.stdout.startswith("quiver 0.")
+    user_error(refused, 1, "QUIVER_ENVIRONMENT=production", "QUIVER_SECRET_KEY",
+               "QUIVER_DATABASE_URL", "QUIVER_CORS_ORIGINS")  # fmt: skip
+    assert not (tmp_path / "data").exists()  # refused before anything was created
+
+
+def test_a_complete_production_configuration_has_nothing_unsafe() -> None:
+    from server.preflight import listens_beyond_loopback, unsafe_for_production
+    from server.settings import Settings
+
+    complete = Settings(
+        environment="production", secret_key="k" * 44, cors_origins="https://shop.example",
+        database_url="postgresql+asyncpg://q@db/q", redis_url="redis://cache:6379/0",
+    )  # fmt: skip
+
+    assert unsafe_for_production(complete) == []
+    assert unsafe_for_production(complete.model_copy(update={"redis_url": None})) == [
+        "QUIVER_REDIS_URL is not set: on PostgreSQL every node would count request rates and "
+        "quotas on its own"
+    ]
+    assert [listens_beyond_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "10.1.2.3", "example.com")] == [False, False, False, True, True, True]  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 
 import httpx
+import pydantic
 import pytest
 
 from server.egress import (
@@ -15,8 +16,10 @@ from server.egress import (
     EgressGuard,
     NameNotResolved,
     TooManyRedirects,
+    allow_entry,
     is_public,
 )
+from server.settings import Settings
 from tests.calls.fakes import Clock
 from tests.loopback import LoopbackServer
 
@@ -136,6 +139,33 @@ async def test_allowlisted_hosts_and_cidrs_are_admitted(upstream_http) -> None:
     response, _ = await guard("127.0.0.2").request("GET", f"{upstream_http.base}/echo", timeout_s=2)
 
     assert response.status_code == 200
+
+
+async def test_an_entry_with_a_port_admits_that_port_only(upstream_http) -> None:
+    port = int(upstream_http.base.rsplit(":", 1)[1])
+    admitted = guard(f"127.0.0.2:{port}")
+    response, _ = await admitted.request("GET", f"{upstream_http.base}/echo", timeout_s=2)
+
+    assert response.status_code == 200
+    for other in (f"http://127.0.0.2:{port + 1}/", "http://127.0.0.2/", "http://127.0.0.3:{port}/"):
+        with pytest.raises(EgressDenied):
+            await admitted.check(other.format(port=port))
+    named = guard("internal.test:8443", resolver=_loopback)
+    assert (await named.check("http://internal.test:8443/")).address == "127.0.0.1"
+    with pytest.raises(EgressDenied):
+        await named.check("http://internal.test:8080/")
+    assert (await guard("[::1]:9000").check("http://[::1]:9000/")).address == "::1"
+
+
+async def _loopback(host: str, port: int) -> list[str]:
+    return ["127.0.0.1"]
+
+
+@pytest.mark.parametrize("entry", ["x y", "a:0", "a:99999", "*.example", "http://a", "a@b", ""])
+def test_an_entry_that_is_no_host_address_or_cidr_is_refused_where_it_is_set(entry: str) -> None:
+    assert allow_entry(entry) is None
+    with pytest.raises(pydantic.ValidationError, match="QUIVER|egress_allow"):
+        Settings(egress_allow=f"10.0.0.0/8,{entry}" if entry else "10.0.0.0/8,  ,x:0")
 
 
 async def test_redirects_are_followed_by_hand_at_most_three(upstream_http) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -13,7 +14,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from server import bootstrap, isolation, logs
+from server import bootstrap, first_key, isolation, logs
 from server.api import console, docs, openapi, problems
 from server.api.direct_door import DirectDoor
 from server.api.limits import BodyLimitMiddleware, RateLimitHeadersMiddleware
@@ -42,6 +43,7 @@ from server.api.routes import (
 from server.clock import Clock
 from server.logs import RequestIdMiddleware
 from server.settings import Settings
+from server.version import VERSION
 
 DESCRIPTION = """Multi-tenant registry and sandboxed runner of tools for LLM agents.
 
@@ -89,8 +91,8 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         runtime = await bootstrap.start(settings, clock)
-        for notice in runtime.notices:
-            print(notice, flush=True)
+        if runtime.first_admin_key is not None:
+            print(first_key.announcement(runtime.first_admin_key, sys.stdout.isatty()), flush=True)
         hangup: Callable[[], object] = _nothing  # until the SIGHUP handler is set
         try:
             if settings.require_isolation or settings.demo:
@@ -122,7 +124,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
 
     app = QuiverApp(
         title="Quiver",
-        version="0.1.0",
+        version=VERSION,
         description=DESCRIPTION,
         lifespan=lifespan,
         docs_url=None,  # served offline: server/api/docs.py
@@ -132,7 +134,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         per_key=settings.mcp_sessions_per_key,
         per_tenant=settings.mcp_sessions_per_tenant,
         idle_s=settings.mcp_session_idle_s,
-        origins=tuple(o.strip() for o in settings.cors_origins.split(",") if o.strip()),
+        origins=tuple(o.strip() for o in settings.mcp_origins.split(",") if o.strip()),
     )
     app.router.routes.append(Route("/mcp", endpoint=mcp, methods=["GET", "POST", "DELETE"]))
 

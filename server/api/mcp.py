@@ -38,11 +38,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import ipaddress
 import logging
 import re
 import weakref
 from collections import OrderedDict
 from typing import Any
+from urllib.parse import urlsplit
 
 import mcp_types as types
 import orjson
@@ -70,6 +72,7 @@ from server.errors import (
 )
 from server.keys import Principal
 from server.registry.model import Snapshot
+from server.version import VERSION
 
 PAGE_SIZE = 100
 MAX_ID_READ = 64 << 10  # bytes of a refused request read to find its JSON-RPC id
@@ -153,6 +156,19 @@ class SessionManager(StreamableHTTPSessionManager):
         await super()._discard_session(session_id, transport)
 
 
+def _loopback_origin(origin: str) -> bool:
+    try:
+        host = urlsplit(origin).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 class QuiverMcp:
     """One per app: the SDK server, its session manager, and the per-tenant change fan-out."""
 
@@ -161,12 +177,12 @@ class QuiverMcp:
         per_key: int = 100,
         per_tenant: int = 1_000,
         idle_s: float | None = 600.0,
-        origins: tuple[str, ...] = ("*",),
+        origins: tuple[str, ...] = (),
     ) -> None:
         self.origins = origins
         self.server: Server[Any] = _Server(
             "quiver",
-            version="0.1.0",
+            version=VERSION,
             instructions=(
                 "Tools of a Quiver bot. Failures come back as tool results the model can read."
             ),
@@ -265,10 +281,14 @@ class QuiverMcp:
 
     def _check_origin(self, scope: Scope) -> None:
         """The transport spec: a request from a browser page (it sends ``Origin``) must come from
-        an allowed origin — against DNS rebinding onto a local server."""
+        an allowed origin, against DNS rebinding onto a local server: the server's own origin, a
+        loopback one (local tools such as the MCP Inspector), or one QUIVER_MCP_ORIGINS lists."""
         origin = _header(scope, b"origin").decode("latin-1")
-        if origin and "*" not in self.origins and origin not in self.origins:
-            raise ForbiddenError(f"origin {origin!r} may not use /mcp (QUIVER_CORS_ORIGINS)")
+        if not origin or "*" in self.origins or origin in self.origins:
+            return
+        own = f"{scope.get('scheme', 'http')}://{_header(scope, b'host').decode('latin-1')}"
+        if origin != own and not _loopback_origin(origin):
+            raise ForbiddenError(f"origin {origin!r} may not use /mcp (QUIVER_MCP_ORIGINS)")
 
     async def _authorise(self, runtime: Any, scope: Scope) -> tuple[Principal, str]:
         headers = dict(scope["headers"])

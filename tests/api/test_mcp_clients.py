@@ -108,8 +108,39 @@ async def test_a_401_points_at_protected_resource_metadata(api: Api) -> None:
     assert metadata.json()["authorization_servers"] == []
 
 
-async def test_a_page_from_another_origin_is_refused(settings) -> None:
-    allowed = settings.model_copy(update={"cors_origins": "https://shop.example"})
+async def test_a_page_from_another_origin_is_refused_by_default(settings) -> None:
+    """The REST API lets every origin's pages call it (QUIVER_CORS_ORIGINS='*', bearer keys, no
+    cookies); /mcp by default takes only the server's own pages and loopback ones."""
+    open_rest = settings.model_copy(update={"cors_origins": "*"})
+    async with api_for(open_rest) as api:
+        acme = await api.tenant("acme")
+        await ready(acme)
+        async with served(api.app) as base, httpx.AsyncClient(base_url=base) as http:
+            auth = {**HEADERS, "Authorization": f"Bearer {acme.agent_key}"}
+
+            async def initialise(origin: str | None) -> int:
+                headers = {**auth, "Origin": origin} if origin else auth
+                response = await http.post("/mcp?bot=b", json=INITIALIZE, headers=headers)
+                return response.status_code
+
+            statuses = {
+                origin: await initialise(origin)
+                for origin in (
+                    "https://evil.example", "http://evil.example", "null",
+                    "http://127.0.0.1.evil.example", base, "http://localhost:6274",
+                    "http://[::1]:5173", "http://127.0.0.1:9", None,
+                )
+            }  # fmt: skip
+
+    assert statuses == {
+        "https://evil.example": 403, "http://evil.example": 403, "null": 403,
+        "http://127.0.0.1.evil.example": 403, base: 200, "http://localhost:6274": 200,
+        "http://[::1]:5173": 200, "http://127.0.0.1:9": 200, None: 200,
+    }  # fmt: skip
+
+
+async def test_only_an_explicit_list_widens_the_origins_of_mcp(settings) -> None:
+    allowed = settings.model_copy(update={"mcp_origins": "https://shop.example"})
     async with api_for(allowed) as api:
         acme = await api.tenant("acme")
         await ready(acme)
@@ -124,6 +155,7 @@ async def test_a_page_from_another_origin_is_refused(settings) -> None:
             none = await http.post("/mcp?bot=b", json=INITIALIZE, headers=auth)
 
     assert evil.status_code == 403 and evil.json()["error"]["data"]["code"] == "forbidden"
+    assert "QUIVER_MCP_ORIGINS" in evil.json()["error"]["message"]
     assert shop.status_code == 200 and none.status_code == 200
 
 

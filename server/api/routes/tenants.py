@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
 
 from fastapi import APIRouter, Response
@@ -20,6 +19,7 @@ from server.api.views import (
     key_public,
     tenant_public,
 )
+from server.egress import allow_entry
 from server.errors import FieldError, ValidationFailedError
 
 router = APIRouter(prefix="/v1", tags=["tenants"])
@@ -135,9 +135,10 @@ async def set_sandbox_modules(
 async def set_egress_allow(
     tenant: str, body: EgressUpdate, admin: AdminDep, store: StoreDep
 ) -> dict[str, Any]:
-    """Admit internal hosts or CIDRs for this tenant's webhooks and ``context.modules.http``."""
+    """Admit internal hosts or CIDRs for this tenant's webhooks and ``context.modules.http``;
+    ``host:port`` (``[::1]:port``) admits that port only."""
     for i, item in enumerate(body.allow):
-        if not item.strip() or any(c in item for c in "/:@ ") and not _is_network(item):
+        if allow_entry(item) is None:
             raise ValidationFailedError(
                 [FieldError(f"{item!r} is neither a host name nor a CIDR", field=f"allow[{i}]")]
             )
@@ -153,14 +154,6 @@ async def set_egress_allow(
     )
     await store.session.refresh(row)
     return tenant_public(row)
-
-
-def _is_network(item: str) -> bool:
-    try:
-        ipaddress.ip_network(item.strip(), strict=False)
-        return True
-    except ValueError:
-        return False
 
 
 @router.put("/tenants/{tenant}/limits")
