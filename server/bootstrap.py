@@ -55,7 +55,7 @@ from server.secretbox import SecretBox, SecretBoxError, generate_key
 from server.settings import Settings
 from server.skills.indexes import Indexes
 from server.skills.service import Skills
-from server.storage import migrate
+from server.storage import backup, migrate
 from server.storage.calls import CallRows
 from server.storage.claims import OnceClaims
 from server.storage.conversations import MessageLog
@@ -63,6 +63,7 @@ from server.storage.database import (
     create_engine,
     is_unavailable,
     local_directory,
+    local_file,
     session_factory,
 )
 from server.storage.idempotency import IdempotencyKeys
@@ -174,6 +175,7 @@ class Runtime:
     propagation: Propagation | SqliteWatch | None = None
     first_admin_key: FirstAdminKey | None = None  # created at this start; announced once
     clock: Clock = field(default_factory=Clock)
+    node_lock: int | None = None  # SQLite: held while the node lives (restore refuses then)
 
     _stop_watching: asyncio.Event = field(default_factory=asyncio.Event)
     _watcher: asyncio.Task[None] | None = None
@@ -306,6 +308,9 @@ class Runtime:
         await self.engines.close()
         await self.http_client.aclose()
         await self.engine.dispose()
+        if self.node_lock is not None:
+            os.close(self.node_lock)
+            self.node_lock = None
 
 
 def redis_client(settings: Settings) -> Any:
@@ -413,6 +418,8 @@ async def ensure_admin_key(runtime: Runtime) -> str | None:
 async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     """The node, built from ``settings``; ``clock``: a test's, to move time instead of sleeping."""
     clock = clock or Clock()
+    database_file = local_file(settings.effective_database_url)
+    node_lock = backup.hold_node_lock(database_file) if database_file is not None else None
     engine = create_engine(settings.effective_database_url)
     if settings.auto_migrate:
         await migrate.upgrade(engine)
@@ -589,6 +596,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         egress=guard,
     )
     storage.committed = runtime.committed  # the node's caches follow each commit
+    runtime.node_lock = node_lock
     runtime.sweeper.start()
     runtime.key_touches.start()
     pipeline.llm = ToolLlm(services, runtime.agent.clients).chat

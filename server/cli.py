@@ -21,6 +21,7 @@ import gc
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -478,6 +479,70 @@ def db_upgrade(data_dir: Path | None, database_url: str | None) -> None:
             await engine.dispose()
 
     click.echo(f"schema at {_run(run())}")
+
+
+@cli.command("backup")
+@database_options
+@click.argument("target", type=click.Path(path_type=Path, dir_okay=False))
+def backup_command(data_dir: Path | None, database_url: str | None, target: Path) -> None:
+    """Copy the embedded SQLite database to TARGET while the node runs (consistent: SQLite's
+    backup API), with the generated secret key beside it. PostgreSQL: use pg_dump."""
+    from server.storage import backup
+
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    database = _sqlite_file(settings, "backup")
+    _database(settings, create=False)
+    key = settings.data_dir / "secret.key" if settings.secret_key is None else None
+    try:
+        copied = backup.backup(database, target, key)
+    except (backup.BackupError, OSError, sqlite3.Error) as exc:
+        raise Failed(f"cannot back up: {exc}", EXIT_REFUSED) from None
+    size = f"{copied.bytes} bytes, schema {copied.revision}"
+    click.echo(f"backed up {database} to {copied.path} ({size})")
+    if copied.key:
+        click.echo(
+            f"the secret key that seals its tenant secrets: {copied.key} (keep them together)"
+        )
+    elif settings.secret_key is not None:
+        click.echo("its tenant secrets are sealed with QUIVER_SECRET_KEY: keep that key too")
+
+
+@cli.command("restore")
+@database_options
+@click.argument("source", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option("--yes", is_flag=True, help="do not ask before replacing the database")
+def restore_command(
+    data_dir: Path | None, database_url: str | None, source: Path, yes: bool
+) -> None:
+    """Replace the embedded SQLite database with a backup (the node must be stopped; what was
+    there is moved aside, never deleted). PostgreSQL: use pg_restore."""
+    from server.storage import backup
+
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    database = _sqlite_file(settings, "restore")
+    click.echo(f"database: {database}", err=True)
+    if database.exists() and not yes:
+        click.confirm(f"replace {database} with {source}?", abort=True)
+    key = settings.data_dir / "secret.key" if settings.secret_key is None else None
+    try:
+        restored = backup.restore(source, database, settings.data_dir / "call-log", key)
+    except (backup.BackupError, OSError, sqlite3.Error) as exc:
+        raise Failed(f"cannot restore: {exc}", EXIT_REFUSED) from None
+    later = "the next start migrates it if it is older"
+    click.echo(f"restored {source} to {restored.path} (schema {restored.revision}; {later})")
+    if restored.key:
+        click.echo(f"with its secret key: {restored.key}")
+
+
+def _sqlite_file(settings: Settings, verb: str) -> Path:
+    if not settings.is_sqlite:
+        tool = "pg_dump -Fc" if verb == "backup" else "pg_restore"
+        raise Failed(
+            f"{verb} works on the embedded SQLite database; for PostgreSQL use {tool} "
+            "(docs/deploy.md)",
+            EXIT_USAGE,
+        )
+    return Path(settings.effective_database_url.split("///", 1)[1])
 
 
 # tenants and keys, on this machine's database ---------------------------------------------------

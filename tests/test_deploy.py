@@ -4,6 +4,7 @@ what the server needs (probes on real paths, the capabilities the sandbox layers
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +58,29 @@ def test_the_deployment_probes_real_paths_and_keeps_only_the_sandbox_capabilitie
     assert container["lifecycle"]["preStop"]
     assert security["capabilities"]["drop"] == ["ALL"]
     assert set(security["capabilities"]["add"]) == SANDBOX_CAPABILITIES
+
+
+def _production_problems(env: dict[str, str]) -> list[str]:
+    from server.preflight import unsafe_for_production
+    from server.settings import Settings
+
+    fields = {k.removeprefix("QUIVER_").lower(): v for k, v in env.items()}
+    assert fields.get("environment") == "production"
+    return unsafe_for_production(Settings(**fields))
+
+
+def test_the_deployments_start_as_production_nodes_with_what_production_needs() -> None:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    api = compose["services"]["api"]["environment"]
+    interpolated = {k: re.sub(r"\$\{(\w+):\?[^}]*\}", r"<\1>", str(v)) for k, v in api.items()}
+    deployment = yaml.safe_load((DEPLOY / "k8s" / "deployment.yaml").read_text())
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    secret = next(
+        doc for doc in yaml.safe_load_all((DEPLOY / "k8s" / "secret.yaml").read_text())
+        if doc["kind"] == "Secret"
+    )  # fmt: skip
+    k8s = {**secret["stringData"], **{e["name"]: e["value"] for e in container["env"]}}
+
+    assert _production_problems(interpolated) == []
+    assert _production_problems(k8s) == []
+    assert _production_problems({**k8s, "QUIVER_CORS_ORIGINS": "*"})  # the check can fail

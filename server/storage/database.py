@@ -84,12 +84,18 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     )
 
 
-def local_directory(url: str) -> Path | None:
-    """Where a database on this node's own disk (an SQLite file) lives; None for a server."""
+def local_file(url: str) -> Path | None:
+    """A database on this node's own disk (an SQLite file); None for a server."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
-    return Path(parsed.database).parent
+    return Path(parsed.database)
+
+
+def local_directory(url: str) -> Path | None:
+    """Where a database on this node's own disk (an SQLite file) lives; None for a server."""
+    found = local_file(url)
+    return found.parent if found is not None else None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
