@@ -481,6 +481,61 @@ def db_upgrade(data_dir: Path | None, database_url: str | None) -> None:
     click.echo(f"schema at {_run(run())}")
 
 
+@cli.command("migrate")
+@database_options
+@click.option("--check", is_flag=True, help="say what an upgrade would apply; change nothing")
+@click.option("--downgrade", is_flag=True, help="undo the newest migration (asks first)")
+@click.option("--yes", is_flag=True, help="do not ask before a downgrade")
+def migrate_command(
+    data_dir: Path | None, database_url: str | None, check: bool, downgrade: bool, yes: bool
+) -> None:
+    """Bring the schema to this release's (as a start does). --check lists what that would
+    apply, exit 1 if anything; --downgrade undoes the newest migration."""
+    from server.storage import migrate
+    from server.storage.backup import node_running
+    from server.storage.database import create_engine, local_file
+
+    settings = _settings(data_dir=data_dir, database_url=database_url)
+    if check and downgrade:
+        raise click.BadParameter("choose one", param_hint="--check / --downgrade")
+    _database(settings, create=not (check or downgrade))
+    if settings.is_sqlite:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    database_file = local_file(settings.effective_database_url)
+    if downgrade and database_file is not None and node_running(database_file):
+        raise Failed("a node is running on this database: stop it before a downgrade", EXIT_REFUSED)
+    if downgrade and not yes:
+        click.confirm("undo the newest migration? (what it added is dropped)", abort=True)
+
+    async def run() -> tuple[str | None, list[tuple[str, str]], tuple[str, str | None] | None]:
+        engine = create_engine(settings.effective_database_url)
+        try:
+            if downgrade:
+                return None, [], await migrate.downgrade_one(engine)
+            todo = await migrate.pending(engine)
+            if not check:
+                await migrate.upgrade(engine)
+            return await migrate.current_revision(engine), todo, None
+        finally:
+            await engine.dispose()
+
+    try:
+        current, todo, undone = _run(run())
+    except ValueError as exc:
+        raise Failed(f"cannot downgrade: {exc}", EXIT_REFUSED) from None
+    if undone is not None:
+        click.echo(f"undid {undone[0]}; schema at {undone[1]}")
+        return
+    for revision, doc in todo:
+        click.echo(f"{'would apply' if check else 'applied'} {revision}: {doc}")
+    if check:
+        click.echo(f"schema at {current or 'none'}; head {migrate.head_revision()}")
+        if todo:
+            raise Failed(f"{len(todo)} migration(s) pending", EXIT_REFUSED)
+    else:
+        click.echo(f"schema at {current}")
+
+
 @cli.command("backup")
 @database_options
 @click.argument("target", type=click.Path(path_type=Path, dir_okay=False))

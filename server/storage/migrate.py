@@ -41,6 +41,48 @@ async def current_revision(engine: AsyncEngine) -> str | None:
         return await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
 
 
+def pending_between(current: str | None, target: str = "head") -> list[tuple[str, str]]:
+    """The migrations an upgrade from ``current`` to ``target`` applies, oldest first: each
+    revision and the first line of what it says it does."""
+    script = ScriptDirectory.from_config(alembic_config())
+    steps = list(script.iterate_revisions(target, current))
+    return [(s.revision, " ".join((s.doc or "").split("\n\n")[0].split())) for s in reversed(steps)]
+
+
+async def pending(engine: AsyncEngine) -> list[tuple[str, str]]:
+    """What a start (``QUIVER_AUTO_MIGRATE``) or ``quiver db upgrade`` would apply now."""
+    return pending_between(await current_revision(engine))
+
+
+async def downgrade_one(engine: AsyncEngine) -> tuple[str, str | None]:
+    """Undo the newest applied migration: (the revision undone, the revision now current)."""
+    current = await current_revision(engine)
+    if current is None:
+        raise ValueError("the database has no schema to downgrade")
+    script = ScriptDirectory.from_config(alembic_config())
+    previous = script.get_revision(current).down_revision
+    if previous is None:
+        raise ValueError(
+            f"{current} is the first migration: undoing it would drop every table (start over "
+            "with an empty database instead)"
+        )
+    if current != head_revision():
+        raise ValueError(
+            f"the schema is at {current}, not at this release's head {head_revision()}: "
+            "downgrade with the release that made it"
+        )
+
+    def _downgrade(sync_conn: Any) -> None:
+        config = alembic_config()
+        config.attributes["connection"] = sync_conn
+        command.downgrade(config, str(previous))
+
+    async with engine.connect() as conn:
+        await conn.run_sync(_downgrade)
+        await conn.commit()
+    return current, str(previous)
+
+
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
     """Bring the schema to ``revision``. A schema already at head — every start but the first
     after a release — costs one read, not a run of Alembic's environment and scripts."""
