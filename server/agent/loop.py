@@ -698,7 +698,13 @@ class AgentLoop:
         if waits == "browser_action" and sid not in self.test_sessions:  # an eval's are made up
             call_id = call.id if CALL_ID.match(call.id) else None  # longer ids: logged without
             outcome = BrowserOutcome(
-                call.name, success, call_id, answer.get("result"), code, message
+                call.name,
+                success,
+                call_id,
+                answer.get("result"),
+                code,
+                message,
+                arguments=call.arguments,
             )
             await self._report(tenant_id, sid, outcome)
         if success:

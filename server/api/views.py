@@ -155,6 +155,12 @@ class OutcomeBody(Strict):
 
     tool: str = Field(pattern=TOOL_NAME, examples=["open_cart"])
     success: bool
+    arguments: dict[str, Any] = Field(
+        default_factory=dict,
+        description="what the model asked the page to do (logged redacted and capped, as a "
+        "server tool's arguments are)",
+        examples=[{"product": "sku-42"}],
+    )
     result: Any = None
     error: OutcomeError | None = None
     latency_ms: float = Field(default=0.0, ge=0, le=3_600_000)

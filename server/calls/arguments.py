@@ -80,7 +80,21 @@ def absent_nulls(value: Any, schema: Any) -> Any:
     return value
 
 
-def _coerce(value: Any, schema: dict[str, Any]) -> Any:
+def _coerce(value: Any, schema: Any) -> Any:
+    """``value`` with the numeric and boolean strings the schema asks numbers or booleans for
+    turned into them, at any depth (inside maps and arrays as at the top level)."""
+    if not isinstance(schema, dict):
+        return value
+    if isinstance(value, dict):
+        properties = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        rest = extra if isinstance(extra, dict) else None
+        if not properties and rest is None:
+            return value
+        return {k: _coerce(v, properties.get(k, rest)) for k, v in value.items()}
+    if isinstance(value, list):
+        items = schema.get("items")
+        return [_coerce(v, items) for v in value] if isinstance(items, dict) else value
     if not isinstance(value, str):
         return value
     types = _types(schema)

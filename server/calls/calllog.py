@@ -55,6 +55,8 @@ MAX_LOG_LINE_CHARS = 1_000  # … each line cut at 1,000 characters
 SECRET_ASSIGNMENT = re.compile(
     r"((?:pass(?:word)?|secret|token|api[_-]?key|auth(?:orization)?|credential)"
     r"\w*[\"']?\s*[:=]\s*[\"']?)"
+    # a value the tenant's secrets already masked (``[secret NAME]``) keeps its one clean mask
+    r"(?!\[secret [A-Za-z0-9_]+\]|\[redacted\])"
     r"(?:bearer\s+|basic\s+)?[^\s\"',;&]+",
     re.I,
 )

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from server.calls import envelope
-from server.calls.calllog import truncate
+from server.calls.calllog import stored_arguments, truncate
 from server.calls.pipeline import CallRequest
 from server.calls.ports import CallStore
 from server.calls.services import Services
@@ -220,6 +220,7 @@ class BrowserOutcome:
     error_code: str = "browser_error"
     error_message: str = "the browser action failed"
     latency_ms: float = 0.0
+    arguments: dict[str, Any] = field(default_factory=dict)  # what the model asked the page
 
 
 async def report_browser_outcome(
@@ -244,7 +245,7 @@ async def report_browser_outcome(
         tool=outcome.tool,
         version=0,
         kind="browser",
-        arguments={},
+        arguments=stored_arguments(outcome.arguments),  # redacted and capped, as calls are
         result=truncate(outcome.result),
         success=outcome.success,
         latency_ms=outcome.latency_ms,

@@ -151,6 +151,7 @@ export class QuiverAgent {
     envelope.executionTime = Math.round((performance.now() - started) * 1000) / 1000;
     const report = {
       tool: action.name, success: envelope.success, latency_ms: envelope.executionTime,
+      arguments: args && typeof args === "object" && !Array.isArray(args) ? args : {},
       result: envelope.result === undefined ? null : envelope.result,
       error: envelope.success ? null : envelope.error,
     };

@@ -406,7 +406,7 @@ async def test_the_pages_outcomes_answered_to_a_turn_are_logged_and_open_the_bre
     failure = {"code": "dom_missing", "message": "no cart button"}
     answered = []
     for _ in range(3):
-        fake.reply({"tool_calls": [{"name": "open_cart", "arguments": {}}]}, {"text": "It failed."})  # fmt: skip
+        fake.reply({"tool_calls": [{"name": "open_cart", "arguments": {"tab": "saved"}}]}, {"text": "It failed."})  # fmt: skip
         paused = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "cart"})).json()  # fmt: skip
         call_id = paused["actions"][0]["call_id"]
         answer = [{"call_id": call_id, "success": False, "error": failure}]
@@ -420,6 +420,7 @@ async def test_the_pages_outcomes_answered_to_a_turn_are_logged_and_open_the_bre
     browser = [c for c in calls if c["kind"] == "browser"]
     assert [c["call_id"] for c in browser] == answered
     assert all(c["error"] == {"code": "dom_missing", "message": "no cart button"} for c in browser)
+    assert all(c["arguments"] == {"tab": "saved"} for c in browser)  # what the model asked
     assert "open_cart" not in {t["name"] for t in snapshot["tools"]}  # the session breaker
     assert reported_again.status_code == 409
 

@@ -105,6 +105,37 @@ async def test_call_succeeds_with_coerced_and_filtered_arguments(api: Api) -> No
     assert logged[0]["arguments"] == {"order_id": "AB1234", "qty": 3, "rush": True, "note": ""}
 
 
+NESTED_TOOL = """
+def execute(params, context):
+    return {"success": True, "seen": params}
+
+tool = {"name": "order_lines", "description": "d", "execute": execute, "parameters": {
+    "type": "object", "properties": {
+        "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "flags": {"type": "array", "items": {"type": "boolean"}},
+        "lines": {"type": "array", "items": {"type": "object", "properties": {
+            "sku": {"type": "string"}, "qty": {"type": "integer"}, "price": {"type": "number"}}}},
+    }}}
+"""
+
+
+async def test_strings_are_coerced_inside_maps_and_arrays_as_at_the_top_level(api: Api) -> None:
+    """Dict[str, int], List[bool] and lists of objects, as models send them: numbers as strings."""
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [python(NESTED_TOOL)])
+    given = {"counts": {"x": "3", "y": 4}, "flags": ["true", "off", True],
+             "lines": [{"sku": "007", "qty": "2", "price": "9.50"}]}  # fmt: skip
+
+    result = await call(acme, sid, "order_lines", given)
+    wrong = await call(acme, sid, "order_lines", {"counts": {"x": "three"}})
+
+    assert result["success"] is True, result
+    assert result["result"]["seen"] == {"counts": {"x": 3, "y": 4}, "flags": [True, False, True],
+                                        "lines": [{"sku": "007", "qty": 2, "price": 9.5}]}  # fmt: skip
+    assert wrong["success"] is False and wrong["error"]["code"] == "invalid_arguments"
+    assert "counts.x" in wrong["error"]["message"]
+
+
 async def test_the_log_keeps_what_the_tool_received_capped_and_paged(api: Api) -> None:
     """Attack: megabytes of undeclared arguments (and a huge declared one) must not be stored
     whole, and a session's calls come back a page at a time."""

@@ -97,7 +97,8 @@ async def test_server_calls_refuse_browser_actions_and_outcomes_are_recorded(api
     await put_actions(acme, sid, [OPEN_CART])
 
     refused = await call(acme, sid, "open_cart")
-    ok = await report(acme, sid, "c-1", "open_cart", True, result={"shown": 3}, latency_ms=12.5)
+    asked = {"section": "shoes", "api_token": "tok-123"}  # what the model asked the page to do
+    ok = await report(acme, sid, "c-1", "open_cart", True, result={"shown": 3}, latency_ms=12.5, arguments=asked)  # fmt: skip
     again = await report(acme, sid, "c-1", "open_cart", True)
     unknown = await report(acme, sid, "c-2", "steady", True)
     calls = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
@@ -109,7 +110,7 @@ async def test_server_calls_refuse_browser_actions_and_outcomes_are_recorded(api
     assert browser == [
         {
             "call_id": "c-1", "at": browser[0]["at"], "tool": "open_cart", "version": 0,
-            "kind": "browser", "arguments": {}, "success": True, "latency_ms": 12.5, "message_id": None,
+            "kind": "browser", "arguments": {"section": "shoes", "api_token": "[redacted]"}, "success": True, "latency_ms": 12.5, "message_id": None,
             "cached": False, "error": None, "result": {"shown": 3},
         }
     ]  # fmt: skip

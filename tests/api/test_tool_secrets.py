@@ -18,6 +18,7 @@ def execute(params, context):
     token = context.secrets["CRM_TOKEN"]
     same = context["secrets"]["CRM_TOKEN"] == context.secrets.CRM_TOKEN
     context.modules.logger.info("using", token)
+    context.modules.logger.info("token=" + token)
     context.update_context({"last_token": token})
     if params.get("raise"):
         raise ValueError("bad token " + token)
@@ -90,6 +91,7 @@ async def secret_cannot_leak(api: Api, sandbox: str, caplog: pytest.LogCaptureFi
     variables = (await acme.agent.get(f"/v1/sessions/{sid}/variables")).json()
     await api.runtime.call_log.flush()
     logged = (await acme.dev.get(f"/v1/sessions/{sid}/calls")).text
+    call_log = (await acme.dev.get("/v1/calls", params={"tool": "crm"})).text  # with log lines
     tool_text = (await acme.dev.get("/v1/tools/crm")).text
 
     assert ok["success"] is True and ok["result"]["length"] == len(TOKEN)
@@ -98,9 +100,10 @@ async def secret_cannot_leak(api: Api, sandbox: str, caplog: pytest.LogCaptureFi
     assert ok["result"]["nested"] == [{"again": "Bearer [secret CRM_TOKEN]"}]
     assert raised["success"] is False and "[secret CRM_TOKEN]" in raised["error"]["message"]
     assert raised["modelMessage"] == "failed with [secret CRM_TOKEN]"
-    assert tested["logs"] == ["info: using [secret CRM_TOKEN]"]
+    assert tested["logs"] == ["info: using [secret CRM_TOKEN]", "info: token=[secret CRM_TOKEN]"]
+    assert "token=[secret CRM_TOKEN]" in call_log and "[redacted] CRM_TOKEN" not in call_log
     assert variables["variables"]["last_token"] == "[secret CRM_TOKEN]"
-    everything = [str(ok), str(raised), str(tested), str(variables), logged, tool_text, caplog.text]
+    everything = [str(ok), str(raised), str(tested), str(variables), logged, call_log, tool_text, caplog.text]
     assert all(TOKEN not in text for text in everything)
 
 

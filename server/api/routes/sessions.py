@@ -272,7 +272,14 @@ async def report_outcome(
     state = await _state(principal, runtime, store, sid, tenant)
     error = body.error or OutcomeError(code="browser_error", message="the browser action failed")
     outcome = BrowserOutcome(
-        body.tool, body.success, call_id, body.result, error.code, error.message, body.latency_ms
+        body.tool,
+        body.success,
+        call_id,
+        body.result,
+        error.code,
+        error.message,
+        body.latency_ms,
+        body.arguments,
     )
     await report_browser_outcome(runtime.services, store, state, outcome)
     return {"id": call_id, "recorded": True}
