@@ -52,6 +52,16 @@ async def replace(store: CallStore, actor: str | None, tenant_id: str, spec: Bot
     return row
 
 
+async def save(
+    store: CallStore, actor: str | None, tenant_id: str, spec: BotSpec
+) -> tuple[StoredBot, bool]:
+    """The bot's settings, all of them, creating the bot if there is none: ``PUT`` as tools and
+    providers have it. Whether it was created."""
+    if await store.bots.find(tenant_id, spec.name) is None:
+        return await create(store, actor, tenant_id, spec), True
+    return await replace(store, actor, tenant_id, spec), False
+
+
 async def check(store: CallStore, tenant_id: str, spec: BotSpec) -> None:
     problems = await _pin_problems(store, tenant_id, spec) + await _model_problems(
         store, tenant_id, spec

@@ -32,7 +32,6 @@ ENDPOINTS: list[tuple[str, str, dict | None]] = [
     ("POST", "/v1/tools?tenant=globex", python_tool("planted")),
     ("GET", "/v1/tools/globex_hook", None),
     ("GET", "/v1/bots/globex_bot", None),
-    ("PUT", "/v1/bots/globex_bot", {"name": "globex_bot", "tools": []}),
     ("DELETE", "/v1/bots/globex_bot", None),
     ("GET", "/v1/bots?tenant=globex", None),
     ("GET", "/v1/bots/globex_bot/snapshot", None),
@@ -61,6 +60,25 @@ async def two_tenants(api: Api):
         await globex.dev.post("/v1/bots", json={"name": "globex_bot", "tools": None})
     ).status_code == 201
     return acme, globex
+
+
+async def test_put_creates_a_bot_in_the_callers_own_tenant_and_then_replaces_it(
+    api: Api, two_tenants
+) -> None:
+    """``PUT /v1/bots/{name}`` creates as ``PUT /v1/tools/{name}`` does: a name another tenant
+    uses is only a name; theirs is untouched."""
+    acme, globex = two_tenants
+    body = {"name": "globex_bot", "tools": []}
+
+    created = await acme.dev.put("/v1/bots/globex_bot", json=body)
+    replaced = await acme.dev.put("/v1/bots/globex_bot", json={**body, "tools": ["escalate_to_human"]})  # fmt: skip
+    by_agent = await acme.agent.put("/v1/bots/other", json={"name": "other", "tools": []})
+    theirs = (await globex.dev.get("/v1/bots/globex_bot")).json()
+
+    assert created.status_code == 201 and created.json()["tools"] == []
+    assert replaced.status_code == 200 and replaced.json()["tools"] == ["escalate_to_human"]
+    assert by_agent.status_code == 403
+    assert theirs["tools"] is None
 
 
 @pytest.mark.parametrize("role", ["dev", "agent"])

@@ -62,13 +62,22 @@ async def get_bot(
     return bot_public(await store.bots.get(acting_tenant(principal, tenant), bot))
 
 
-@router.put("/{bot}")
+@router.put("/{bot}", responses={201: {"description": "Created (there was no such bot)"}})
 async def replace_bot(
-    bot: str, body: BotBody, principal: PrincipalDep, store: StoreDep, tenant: TenantQuery = None
+    bot: str,
+    body: BotBody,
+    response: Response,
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
 ) -> dict[str, Any]:
+    """Set every setting of the bot, creating it if it does not exist yet (201)."""
     tenant_id = developer_tenant(principal, tenant)
     same_name(body.name, bot)
-    return bot_public(await bots.replace(store, principal.key_id, tenant_id, _spec(body)))
+    row, created = await bots.save(store, principal.key_id, tenant_id, _spec(body))
+    if created:
+        response.status_code = 201
+    return bot_public(row)
 
 
 def _spec(body: BotBody) -> bots.BotSpec:
