@@ -40,6 +40,7 @@ import orjson
 
 from server import known_secrets, metrics
 from server.agent import bounds as limits
+from server.agent import handoff_marker
 from server.agent.bounds import Bounds
 from server.agent.history import Histories, fit_to_budget, neutral
 from server.agent.intents import by_classifier, model_prompt, parse_label
@@ -63,6 +64,7 @@ from server.calls.session_calls import (
     approvers,
     call_in_session,
     change_intent,
+    hand_off,
     load_state,
     report_browser_outcome,
 )
@@ -486,6 +488,8 @@ class AgentLoop:
                 "usage": reply.usage.as_dict(),
                 "tool_calls": [],
             }
+            if reply.hands_off:  # [[HANDOFF]]: to a person, as escalate_to_human does
+                await self._hand_off(tenant_id, sid)
             reply = limits.held(reply, max_bytes)
             if reply.tool_calls and context.tools is None:  # offered none: none may run
                 limits.refused("final_round_tool_calls", len(reply.tool_calls))
@@ -742,7 +746,8 @@ class AgentLoop:
             async def say(delta: str) -> None:
                 await emit("text", {"delta": delta})
 
-            on_text = known_secrets.RedactedStream(say)  # a key the model repeats stays unsaid
+            redacted = known_secrets.RedactedStream(say)  # a key the model repeats stays unsaid
+            on_text = handoff_marker.WithoutMarker(redacted, redacted.end)
 
         outcome = "ok"
         try:
@@ -770,6 +775,7 @@ class AgentLoop:
             ("cached", reply.usage.cached),
         ):
             metrics.MODEL_TOKENS.labels(kind=name).inc(value)
+        reply.text, reply.hands_off = handoff_marker.take(reply.text)
         if known_secrets.KNOWN:
             reply.text = known_secrets.redact(reply.text)
             for call in reply.tool_calls:
@@ -826,6 +832,13 @@ class AgentLoop:
                 test=sid in self.test_sessions,
             )
         return envelope
+
+    async def _hand_off(self, tenant_id: str, sid: str) -> None:
+        services = self.services
+        async with services.storage.transaction() as store:
+            state = await load_state(services, store, tenant_id, sid)
+            reason = "the assistant asked for a person"
+            await hand_off(services, store, state, reason, handoff_marker.MARKER, note=True)
 
     async def _save_assistant(
         self,

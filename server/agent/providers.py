@@ -92,6 +92,7 @@ class Reply:
     tool_calls: list[ToolCall] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     cut: bool = False  # the answer went past its byte cap: ``text`` is its start, no tool calls
+    hands_off: bool = False  # the text asked for a person (``[[HANDOFF]]``, taken out of it)
 
 
 SURROGATE = re.compile("[\ud800-\udfff]")

@@ -136,6 +136,14 @@ class CallBody(Strict):
     )
 
 
+class VariablesBody(Strict):
+    variables: dict[str, Any] = Field(
+        description="names and values to set (the others are kept); a tool reads them in "
+        "context.variables",
+        examples=[{"order_id": "AB1234", "delivery": "express"}],
+    )
+
+
 class ActionsBody(Strict):
     actions: Any = Field(
         description=(

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from server import inputs
 from server.calls import envelope
 from server.calls.calllog import stored_arguments, truncate
 from server.calls.pipeline import CallRequest
@@ -81,6 +82,47 @@ async def change_intent(store: CallStore, state: SessionState, intent: str | Non
     check_intent(state.view, state.session.bot, intent)
     if intent != state.session.intent:
         await store.sessions.set_intent(state.session.id, intent)
+
+
+VARIABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+MAX_VARIABLES_SET = 64
+MAX_VARIABLE_BYTES = 16 * 1024
+
+
+async def set_variables(store: CallStore, state: SessionState, values: Any) -> dict[str, Any]:
+    """What the host page or a flow fills in (slot filling): names the tools then read in
+    ``context.variables``. Each name an identifier of at most 64 characters, not ``*_done``
+    (the server's own record of once-per-session tools); at most 64 at once, each value JSON of
+    at most 16 KiB; a session that ended refuses (409). 422 names each bad entry; nothing is
+    written unless all are good. The session's variables after."""
+    if state.session.status == "ended":
+        raise SessionEndedError(
+            f"session {state.session.id!r} has ended ({state.session.end_reason})"
+        )
+    problems: list[FieldError] = []
+    if not isinstance(values, dict) or not values:
+        problems.append(FieldError("an object of at least one variable", field="variables"))
+    elif len(values) > MAX_VARIABLES_SET:
+        problems.append(FieldError(f"at most {MAX_VARIABLES_SET} at once", field="variables"))
+    else:
+        for name, value in values.items():
+            where = f"variables.{name}"
+            if not VARIABLE_NAME.match(name):
+                problems.append(
+                    FieldError("a name of letters, digits and _ (at most 64)", field=where)
+                )
+            elif name.endswith("_done"):
+                reserved = "*_done names are kept by the server (once-per-session tools)"
+                problems.append(FieldError(reserved, field=where))
+            elif (unusable := inputs.problem_in(value, (where,))) is not None:
+                problems.append(FieldError(f"{unusable[1]}", field=unusable[0]))
+            elif len(inputs.json_text(value).encode()) > MAX_VARIABLE_BYTES:
+                too_big = f"at most {MAX_VARIABLE_BYTES} bytes of JSON"
+                problems.append(FieldError(too_big, field=where))
+    if problems:
+        raise ValidationFailedError(problems)
+    await store.sessions.set_variables(state.session.id, dict(values))
+    return await store.sessions.variables(state.session.id)
 
 
 async def load_state(
@@ -169,16 +211,32 @@ async def call_in_session(
             return envelope.failure(tool_name, 0.0, "not_approved", message)
     result = await services.pipeline.call(store, request, tools[tool_name])
     store.answered = True  # the tool ran: its answer goes out whatever the commit meets
-    if (
-        not test
-        and _hands_off(tools[tool_name], result)
-        and await store.lifecycle.hand_off(state.tenant_id, state.session.id, datetime.now(UTC))
-    ):
+    if not test and _hands_off(tools[tool_name], result):
         reason = str((result.get("result") or {}).get("reason") or "")
-        services.handoffs.announce(
-            state.tenant_id, state.session.id, state.session.bot, tool_name, reason
-        )
+        await hand_off(services, store, state, reason, tool_name)
     return result
+
+
+async def hand_off(
+    services: Services,
+    store: CallStore,
+    state: SessionState,
+    reason: str,
+    by: str,
+    note: bool = False,
+) -> bool:
+    """The session to a person: handed off (if it was active) and announced to the tenant's
+    handoff webhook. ``by``: the handoff tool that asked, or the agent loop's ``[[HANDOFF]]``;
+    ``note``: write the escalation to the session's variables as the built-in tool does (a
+    tool writes its own)."""
+    if not await store.lifecycle.hand_off(state.tenant_id, state.session.id, datetime.now(UTC)):
+        return False
+    if note:
+        await store.sessions.set_variables(
+            state.session.id, {"escalated": True, "escalation_reason": reason}
+        )
+    services.handoffs.announce(state.tenant_id, state.session.id, state.session.bot, by, reason)
+    return True
 
 
 async def replace_browser_actions(

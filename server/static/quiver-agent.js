@@ -72,6 +72,7 @@ export class QuiverAgent {
     if (this.session) throw new Error("already attached; detach() first");
     this._base = String(baseUrl).replace(/\/+$/, "");
     this._key = key;
+    this.bot = bot;
     const attached = await this._request("POST", "/v1/sessions", { bot, intent });
     this.session = attached.id;
     this._setSnapshot(attached.snapshot);
@@ -94,6 +95,18 @@ export class QuiverAgent {
 
   setIntent(intent) {
     return this._request("PUT", `/v1/sessions/${this.session}/intent`, { intent }).then(() => this.refresh());
+  }
+
+  // what the bot's FAQ ("qa") or catalog ("search") skill answers from, for a panel: a page
+  panel(skill, { limit = 100, cursor = null } = {}) {
+    const query = `?limit=${limit}` + (cursor ? `&cursor=${encodeURIComponent(cursor)}` : "");
+    return this._request("GET", `/v1/bots/${encodeURIComponent(this.bot)}/panel/${skill}${query}`);
+  }
+
+  // slot filling: values the session's tools read in context.variables (the others are kept)
+  setVariables(variables) {
+    return this._request("PATCH", `/v1/sessions/${this.session}/variables`, { variables })
+      .then((answer) => answer.variables);
   }
 
   // ---- tools --------------------------------------------------------------------------------
@@ -338,6 +351,8 @@ export const call = (name, args) => agent.call(name, args);
 export const send = (text, options) => agent.send(text, options);
 export const on = (event, fn) => agent.on(event, fn);
 export const setIntent = (intent) => agent.setIntent(intent);
+export const setVariables = (variables) => agent.setVariables(variables);
+export const panel = (skill, options) => agent.panel(skill, options);
 export const toOpenAITools = () => agent.toOpenAITools();
 export const toAnthropicTools = () => agent.toAnthropicTools();
 export function createAgent() {

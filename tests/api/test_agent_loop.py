@@ -750,3 +750,54 @@ class HistoryReads:
 
     def __exit__(self, *exc: object) -> None:
         event.remove(self.engine, "before_cursor_execute", self.seen)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_handoff_in_the_models_answer_hands_the_session_to_a_person(agents: Api, fake: FakeModel, stream: bool) -> None:  # fmt: skip
+    """The seed bots' persona trigger: ``[[HANDOFF]]`` anywhere in the answer hands the session
+    off as escalate_to_human does (status, variables, announcement) and never reaches the user."""
+    acme, sid = await setup(agents, fake)
+    fake.reply({"text": "I will get a colleague for you. [[HANDOFF]]"})
+    if stream:
+        async with acme.agent.stream("POST", f"/v1/sessions/{sid}/messages", json={"content": "A person please", "stream": True}) as response:  # fmt: skip
+            events = await read_events(response)
+        shown = "".join(d["delta"] for k, d in events if k == "text")
+        content = events[-1][1]["message"]["content"]
+    else:
+        answer = (await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "A person please"})).json()  # fmt: skip
+        shown = content = answer["message"]["content"]
+    session = (await acme.agent.get(f"/v1/sessions/{sid}")).json()
+    variables = (await acme.agent.get(f"/v1/sessions/{sid}/variables")).json()["variables"]
+    transcript = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).text
+    after = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hello?"})
+
+    assert content == "I will get a colleague for you." and "HANDOFF" not in shown
+    assert session["status"] == "handed_off"
+    assert variables["escalated"] is True and variables["escalation_reason"]
+    assert "[[HANDOFF]]" not in transcript
+    assert after.status_code == 409 and after.json()["code"] == "handed_off"
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [["Wait. [[HANDOFF]]"], ["Wait. [[HAND", "OFF]]"], ["Wait. [", "[", "HANDOFF", "]", "]"],
+     ["Wait. [[HANDOVER]] no"], ["a [[", "b"]],
+)  # fmt: skip
+async def test_the_marker_never_streams_even_split_across_pieces(pieces: list[str]) -> None:
+    from server.agent.handoff_marker import WithoutMarker
+
+    sent: list[str] = []
+    ended = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    async def end() -> None:
+        ended.append(True)
+
+    stream = WithoutMarker(send, end)
+    for piece in pieces:
+        await stream(piece)
+    await stream.end()
+
+    assert "".join(sent) == "".join(pieces).replace("[[HANDOFF]]", "") and ended == [True]

@@ -368,3 +368,28 @@ async def test_a_client_leaving_mid_upload_stores_nothing_and_logs_one_line(
     assert len(left) == 1 and left[0].exc_info is None
     assert not [r for r in caplog.records if r.exc_info], [r.getMessage() for r in caplog.records]
     assert listed.json()["datasets"] == []  # nothing of the cut upload was stored
+
+
+async def test_the_end_user_browses_the_bots_faq_and_catalog_in_a_panel(api: Api) -> None:
+    """dddk's PanelSkill: an agent key reads, a page at a time, the FAQ and catalog the bot's
+    skills answer from — only those (not another data set, nor a skill the bot does not use)."""
+    t, _ = await skilled(api, skills={"qa": {"dataset": "faq"}})
+    await upload(t, "faq", "faq", FAQ)
+    await upload(t, "secret_notes", "faq", FAQ[:1])
+
+    first = (await t.agent.get("/v1/bots/shop/panel/qa?limit=2")).json()
+    rest = (await t.agent.get(f"/v1/bots/shop/panel/qa?limit=2&cursor={first['next_cursor']}")).json()  # fmt: skip
+    no_catalog = await t.agent.get("/v1/bots/shop/panel/search")
+    no_such_panel = await t.agent.get("/v1/bots/shop/panel/leads")
+    other = await (await api.tenant("globex")).agent.get("/v1/bots/shop/panel/qa")
+    await upload(t, "products", "catalog", PRODUCTS)
+    await t.dev.put("/v1/bots/shop", json={"name": "shop", "tools": [], "skills": {"qa": {"dataset": "faq"}, "search": {}}})  # fmt: skip
+    catalog = (await t.agent.get("/v1/bots/shop/panel/search")).json()
+
+    assert first["dataset"] == "faq" and len(first["items"]) == 2
+    assert set(first["items"][0]) == {"id", "question", "answer", "category"}
+    assert [i["id"] for i in first["items"] + rest["items"]] == [e["id"] for e in FAQ][: 2 + len(rest["items"])]
+    assert no_catalog.status_code == 404 and no_such_panel.status_code == 422
+    assert other.status_code == 404
+    assert catalog["dataset"] == "products" and len(catalog["items"]) == len(PRODUCTS)
+    assert set(catalog["items"][0]) == {"id", "fields", "meta"}

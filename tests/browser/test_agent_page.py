@@ -86,6 +86,7 @@ async def test_a_page_attaches_registers_actions_and_calls_tools(
         failed_call = await page.evaluate("window.quiver.call('broken', {})")
         declined = await page.evaluate("window.quiver.call('pay', {})")
         highlighted = await page.evaluate("document.querySelector('#cart').dataset.highlighted")
+        slots = await page.evaluate("window.quiver.setVariables({order_id: 'AB1234'})")
         errors = await page.evaluate("window.errors")
         await browser.close()
 
@@ -112,6 +113,8 @@ async def test_a_page_attaches_registers_actions_and_calls_tools(
         ("pay", "browser", False),
     ]  # fmt: skip
     assert calls[-1]["error"]["code"] == "card_declined"
+    assert calls[1]["arguments"] == {"selector": "#cart"}  # what the page was asked to do
+    assert slots == {"order_id": "AB1234"}  # a PATCH from another origin
     assert errors == []
     assert js.headers["content-type"].startswith("text/javascript")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Response
 
@@ -19,10 +19,10 @@ from server.api.deps import (
     require,
     same_name,
 )
-from server.api.paging import CursorQuery, LimitQuery, page
+from server.api.paging import CursorQuery, LimitQuery, decode_cursor, keyset, page
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import BotBody, EvalCase, bot_public
-from server.errors import FieldError, ValidationFailedError
+from server.errors import FieldError, NotFoundError, ValidationFailedError
 from server.registry.model import SessionInputs
 from server.storage.repositories import BOT_MODEL_FIELDS
 
@@ -93,6 +93,58 @@ async def delete_bot(
     await store.bots.delete(tenant_id, bot)
     await store.changed(principal.key_id, tenant_id, "bot.delete", bot)
     return Response(status_code=204)
+
+
+PANELS = {"qa": "faq", "search": "catalog"}  # the skill whose data set a panel shows: its kind
+
+
+@router.get("/{bot}/panel/{skill}")
+async def panel(
+    bot: str,
+    skill: Literal["qa", "search"],
+    principal: PrincipalDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    limit: LimitQuery = 100,
+    cursor: CursorQuery = None,
+) -> dict[str, Any]:
+    """What the bot's FAQ (``qa``) or catalog (``search``) skill answers from, a page at a
+    time, for a panel the end user browses (an agent key may read it): the items as the skill
+    shows them. 404 if the bot does not use that skill."""
+    require(principal, "agent", "developer")
+    tenant_id = acting_tenant(principal, tenant)
+    row = await store.bots.get(tenant_id, bot)
+    kind = PANELS[skill]
+    skills = row.skills or {}
+    if skill not in skills:
+        raise NotFoundError(f"bot {bot!r} does not use the {skill} skill")
+    name = (skills[skill] or {}).get("dataset")
+    if name is None:  # the skill's default: the tenant's only data set of the kind
+        named = [d.name for d in await store.datasets.list(tenant_id) if d.kind == kind]
+        if len(named) != 1:
+            raise NotFoundError(f"bot {bot!r} names no {kind} data set for its {skill} skill")
+        name = named[0]
+    dataset = await store.datasets.get(tenant_id, name)
+    if dataset.kind != kind:
+        raise NotFoundError(f"data set {name!r} is not a {kind} data set")
+    after = decode_cursor(cursor, 1)
+    read = await store.datasets.page(
+        tenant_id, name, dataset.version, int(after[0]) if after else -1, limit + 1
+    )
+    rows, next_cursor = keyset(read, limit, lambda r: [r[0]])
+    items = [_panel_item(kind, data) for _, data in rows]
+    return {"bot": bot, "skill": skill, "dataset": name, "items": items, "next_cursor": next_cursor}
+
+
+def _panel_item(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    if kind == "faq":
+        fields = ("id", "question", "answer", "category")
+        return {k: data.get(k) for k in fields}
+    return {
+        "id": data.get("id"),
+        "fields": data.get("fields") or {},
+        "meta": data.get("meta") or {},
+    }
 
 
 @router.get("/{bot}/snapshot")

@@ -50,6 +50,7 @@ from server.api.views import (
     OutcomeBody,
     OutcomeError,
     SessionCreate,
+    VariablesBody,
     aware,
     call_public,
     message_public,
@@ -67,6 +68,7 @@ from server.calls.session_calls import (
     load_state,
     replace_browser_actions,
     report_browser_outcome,
+    set_variables,
 )
 from server.calls.session_calls import attach as attach_session
 from server.errors import (
@@ -203,6 +205,24 @@ async def variables(
 ) -> dict[str, Any]:
     _, row = await _session(principal, store, sid, tenant)
     return {"id": row.id, "variables": await store.sessions.variables(row.id)}
+
+
+@router.patch("/{sid}/variables")
+async def patch_variables(
+    sid: str,
+    body: VariablesBody,
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+) -> dict[str, Any]:
+    """Set session variables from the host page or a flow (slot filling); the session's tools
+    read them in ``context.variables``. Audited by name (values are the customer's)."""
+    state = await _state(principal, runtime, store, sid, tenant)
+    values = await set_variables(store, state, body.variables)
+    names = sorted(body.variables)
+    store.audit.record(principal.key_id, state.tenant_id, "session.variables", sid, {"set": names})
+    return {"id": sid, "variables": values}
 
 
 @router.post("/{sid}/calls")
