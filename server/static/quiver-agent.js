@@ -103,6 +103,38 @@ export class QuiverAgent {
     return this._request("GET", `/v1/bots/${encodeURIComponent(this.bot)}/panel/${skill}${query}`);
   }
 
+  // ---- dddk's one-line skills (a developer key): the data set, then the bot's skill naming it
+  registerQA({ items, dataset = "faq", topK = null }) {
+    const lines = items.map((e, i) => ({ id: String(e.id ?? `q${i + 1}`), question: e.question,
+      answer: e.answer, ...(e.category ? { category: e.category } : {}) }));
+    return this._skill("qa", "faq", dataset, lines, topK ? { top_k: topK } : {});
+  }
+
+  registerSearch({ items, dataset = "products", fieldWeights = null, topK = null }) {
+    const settings = { ...(fieldWeights ? { field_weights: fieldWeights } : {}), ...(topK ? { top_k: topK } : {}) };
+    return this._skill("search", "catalog", dataset, catalogLines(items), settings);
+  }
+
+  registerClassifier({ samples, dataset = "intents" }) {
+    const lines = samples.map((s) => ({ text: s.text, label: s.label, ...(s.lang ? { lang: s.lang } : {}) }));
+    return this._skill("classify", "samples", dataset, lines, {});
+  }
+
+  registerRecommend({ items, dataset = "products" }) {
+    return this._skill("recommend", "catalog", dataset, catalogLines(items), {});
+  }
+
+  async _skill(skill, kind, dataset, lines, settings) {
+    const body = lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+    await this._request("PUT", `/v1/datasets/${encodeURIComponent(dataset)}?kind=${kind}`, body, "application/x-ndjson");
+    const bot = await this._request("GET", `/v1/bots/${encodeURIComponent(this.bot)}`);
+    const { created_at, updated_at, ...settingsOfBot } = bot;
+    const skills = { ...(bot.skills || {}), [skill]: { ...settings, dataset } };
+    await this._request("PUT", `/v1/bots/${encodeURIComponent(this.bot)}`, { ...settingsOfBot, skills });
+    await this.refresh();  // the skill's tools join the snapshot
+    return { dataset, items: lines.length, skill };
+  }
+
   // slot filling: values the session's tools read in context.variables (the others are kept)
   setVariables(variables) {
     return this._request("PATCH", `/v1/sessions/${this.session}/variables`, { variables })
@@ -299,17 +331,28 @@ export class QuiverAgent {
     this._applyChange(payload.version, payload.tools, payload.full ? null : payload);
   }
 
-  async _request(method, path, body) {
+  async _request(method, path, body, contentType = "application/json") {
+    const raw = contentType !== "application/json";
     const response = await fetch(this._base + path, {
       method,
-      headers: { Authorization: `Bearer ${this._key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { Authorization: `Bearer ${this._key}`, ...(body === undefined ? {} : { "Content-Type": contentType }) },
+      body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
     });
     const text = await response.text();
     const parsed = text ? JSON.parse(text) : null;
     if (!response.ok) throw new QuiverError(response.status, parsed);
     return parsed;
   }
+}
+
+// catalog items as given to registerSearch/registerRecommend: {id, fields} as stored, or a flat
+// object whose other keys are its fields
+function catalogLines(items) {
+  return items.map((item, i) => {
+    if (item.fields) return { id: String(item.id ?? `p${i + 1}`), fields: item.fields, ...(item.meta ? { meta: item.meta } : {}) };
+    const { id, meta, ...fields } = item;
+    return { id: String(id ?? `p${i + 1}`), fields, ...(meta ? { meta } : {}) };
+  });
 }
 
 // Server-sent events, read with fetch (the key travels in a header): one raw block at a time.
@@ -347,6 +390,10 @@ export const detach = () => agent.detach();
 export const registerAction = (action) => agent.registerAction(action);
 export const unregisterAction = (name) => agent.unregisterAction(name);
 export const tools = () => agent.tools();
+tools.registerQA = (options) => agent.registerQA(options);
+tools.registerSearch = (options) => agent.registerSearch(options);
+tools.registerClassifier = (options) => agent.registerClassifier(options);
+tools.registerRecommend = (options) => agent.registerRecommend(options);
 export const call = (name, args) => agent.call(name, args);
 export const send = (text, options) => agent.send(text, options);
 export const on = (event, fn) => agent.on(event, fn);

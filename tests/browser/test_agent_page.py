@@ -191,3 +191,54 @@ async def test_the_page_hears_when_a_person_takes_over(
 
     assert escalated.json()["success"] is True
     assert heard == ["handed_off"]
+
+
+async def test_one_line_skills_from_the_page_with_a_developer_key(
+    api: Api, chromium: str, page_origin: str
+) -> None:
+    """dddk's ``tools.registerQA({items})`` and its kin: the data set and the bot's skill made
+    through the API from the page, and the skill's tool answering at once."""
+    from playwright.async_api import async_playwright
+
+    from tests.api.test_skills import SKILL_TOOLS
+
+    acme = await api.tenant("acme", shared=SKILL_TOOLS)
+    assert (await acme.dev.post("/v1/bots", json={"name": "b", "tools": []})).status_code == 201
+    async with served(api.app) as base, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
+        page = await browser.new_page()
+        await page.goto(f"{page_origin}/page.html#base={base}&key={acme.dev_key}&bot=b")
+        await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+        assert await page.evaluate("window.failed || null") is None
+        made = await page.evaluate("""async () => [
+            await window.quiver.tools.registerQA({items: [
+                {question: "When are you open?", answer: "9 to 5, Monday to Friday"},
+                {question: "How do I return an item?", answer: "Within 30 days"}]}),
+            await window.quiver.tools.registerSearch({items: [
+                {id: "p1", title: "Acme Phone X", body: "a phone"},
+                {id: "p2", title: "Garden hose", body: "green, 20 m"}], fieldWeights: {title: 3, body: 1}}),
+            await window.quiver.tools.registerClassifier({samples: [
+                {text: "where is my order", label: "orders"}, {text: "my parcel has not arrived", label: "orders"},
+                {text: "i want my money back", label: "refunds"}, {text: "refund please", label: "refunds"}]}),
+            await window.quiver.tools.registerRecommend({items: [{id: "p1", title: "Acme Phone X"}]}),
+        ]""")  # fmt: skip
+        names = await page.evaluate("window.quiver.tools().map(t => t.name)")
+        answered = await page.evaluate("window.quiver.call('qa_lookup', {question: 'when are you open'})")
+        found = await page.evaluate("window.quiver.call('search_catalog', {query: 'phone'})")
+        by_agent = await page.evaluate("""async () => {
+            const other = window.quiver.createAgent();
+            await other.attach({baseUrl: '%s', key: '%s', bot: 'b'});
+            try { await other.registerQA({items: [{question: 'q?', answer: 'a'}]}); return 'allowed'; }
+            catch (e) { return e.status; }
+        }""" % (base, acme.agent_key))  # fmt: skip
+        await browser.close()
+    bot = (await acme.dev.get("/v1/bots/b")).json()
+
+    assert [m["skill"] for m in made] == ["qa", "search", "classify", "recommend"]
+    assert {"qa_lookup", "search_catalog", "classify_text", "recommend_similar"} <= set(names)
+    assert answered["success"] and answered["result"]["answers"][0]["answer"].startswith("9 to 5")
+    assert found["success"] and found["result"]["hits"][0]["id"] == "p1"
+    search = bot["skills"]["search"]
+    assert search["dataset"] == "products" and search["field_weights"] == {"title": 3, "body": 1}
+    assert bot["skills"]["qa"]["dataset"] == "faq"  # each helper kept the others' skills
+    assert by_agent == 403  # the data set and the bot are a developer's to change
