@@ -7,7 +7,7 @@ async def execute(params, context):
 
 tool = {
     "name": "qa_lookup",
-    "description": "Find answers to a customer's question in the FAQ. Returns the best entries with a score and a confidence from 0 to 1; answer from an entry only when its confidence is high.",
+    "description": "Find answers to a customer's question in the FAQ. Returns answered (true when the first entry answers it) and the best entries with a score and a confidence from 0 to 1; when answered is false the FAQ does not know: say so rather than answer from an entry.",
     "parameters": {
         "question": {
             "required": True,

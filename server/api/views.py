@@ -198,6 +198,13 @@ class SkillSettings(Strict):
         description="the data set (default: the tenant's only one of the kind)",
     )
     top_k: int | None = Field(default=None, ge=1, le=50, description="results per call")
+    threshold: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="qa: the confidence from which the top entry is an answer (`answered`); "
+        "default 0.5",
+    )
     field_weights: dict[str, Annotated[float, Field(gt=0, le=100)]] | None = Field(
         default=None,
         max_length=32,

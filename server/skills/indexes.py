@@ -19,9 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from server.skills import function_words
 from server.skills.classifier import NaiveBayes, Sample
 from server.skills.datasets import catalog_text, chunks
-from server.skills.search import EmptyQuery, Hit, TextIndex
+from server.skills.search import MAX_QUERY_TERMS, EmptyQuery, Hit, TextIndex
 from server.skills.text import tokens
 
 MAX_BUILT = 64  # indexes kept per node, least recently used dropped first
@@ -74,7 +75,11 @@ class Catalog:
 class Faq:
     entries: list[dict[str, Any]]
     index: TextIndex
-    calibration: tuple[float, float, float] = (4.0, 2.0, -3.0)  # Platt: score/term, margin, bias
+    terms: list[frozenset[str]] = field(default_factory=list)  # each entry's terms
+    stop: frozenset[str] = frozenset()  # the function words of the FAQ's language(s)
+    # Platt: score per term, margin over the second, the share of the question's words the
+    # entry holds, bias
+    calibration: tuple[float, ...] = (1.0, 2.0, 4.0, -4.0)
 
     @classmethod
     def build(cls, entries: list[dict[str, Any]]) -> Faq:
@@ -82,39 +87,83 @@ class Faq:
             list(FAQ_WEIGHTS),
             ([e["question"], e["answer"], e.get("category", "")] for e in entries),
         )
-        faq = cls(entries, index)
+        terms = [
+            frozenset(tokens(f"{e['question']} {e['answer']} {e.get('category') or ''}"))
+            for e in entries
+        ]
+        stop = function_words.for_text(tokens(e["question"]) for e in entries)
+        faq = cls(entries, index, terms, stop)
         faq.calibration = faq._calibrate()
         return faq
 
     def lookup(self, question: str, top_k: int) -> list[tuple[dict[str, Any], float, float]]:
-        hits = self.index.search(question, FAQ_WEIGHTS, max(top_k, 2))
-        confidences = self.confidences(question, hits)
+        """The entries that share a word with the question, best first, each with its score
+        and confidence. Words of the FAQ's language that carry no subject (``what``, ``on``)
+        are not searched for: a question made only of them matches nothing."""
+        words = self._words(question)
+        hits = self.index.search_terms(words, FAQ_WEIGHTS, max(top_k, 2))
+        confidences = self.confidences(words, hits)
         return [
             (self.entries[h.position], h.score, c) for h, c in zip(hits, confidences, strict=True)
         ][:top_k]
 
-    def confidences(self, question: str, hits: Sequence[Hit]) -> list[float]:
-        """The chance each hit is the right answer: the top one's from a logistic fit on this
-        FAQ's own questions with words dropped (Platt scaling); the rest share what is left in
-        proportion to their scores."""
+    def answer(
+        self, question: str, top_k: int, threshold: float
+    ) -> tuple[list[tuple[dict[str, Any], float, float]], bool]:
+        """The candidates, and whether the first is an answer: its confidence reaches the
+        threshold (``EmptyQuery`` for a question with no words)."""
+        found = self.lookup(question, top_k)
+        return found, bool(found) and found[0][2] >= threshold
+
+    def _words(self, question: str) -> list[str]:
+        every = list(dict.fromkeys(tokens(question)))
+        if not every:
+            raise EmptyQuery("the question has no words to search for")
+        return [t for t in every if t not in self.stop][:MAX_QUERY_TERMS]
+
+    def confidences(self, words: Sequence[str], hits: Sequence[Hit]) -> list[float]:
+        """The chance each hit is the right answer: the top one's from a logistic fit (Platt
+        scaling) on this FAQ's own questions with words dropped and others added, and on
+        questions about something else. The others share what is left in proportion to their
+        scores among all the hits' (the rest of it stands for "none of these")."""
         if not hits:
             return []
-        a, b, c = self.calibration
-        x, margin = _features(question, hits)
-        top = 1 / (1 + math.exp(-(a * x + b * margin + c)))
-        rest = sum(h.score for h in hits[1:]) or 1.0
-        return [top] + [(1 - top) * h.score / rest for h in hits[1:]]
+        weights = self.calibration
+        features = self._features(words, hits)
+        z = sum(w * x for w, x in zip(weights, (*features, 1.0), strict=True))
+        top = 1 / (1 + math.exp(-max(min(z, 50.0), -50.0)))
+        total = sum(h.score for h in hits) or 1.0
+        return [top] + [(1 - top) * h.score / total for h in hits[1:]]
 
-    def _calibrate(self, rounds: int = 400) -> tuple[float, float, float]:
-        """Fit the confidence on simulated paraphrases: each sampled question keeps about a
-        third of its words and gains two words of other questions; right = it comes back
-        first. (Those proportions were chosen on chatterbot-corpus's paraphrased questions,
-        where they give an expected calibration error of 0.09: docs/benchmarks.md.)"""
+    def _features(self, words: Sequence[str], hits: Sequence[Hit]) -> tuple[float, float, float]:
+        asked = set(words)
+        top = hits[0].score
+        second = hits[1].score if len(hits) > 1 else 0.0
+        covered = len(asked & self.terms[hits[0].position]) / max(len(asked), 1)
+        return top / max(len(asked), 1), (top - second) / top if top > 0 else 0.0, covered
+
+    def _calibrate(self, rounds: int = 400) -> tuple[float, ...]:
+        """Fit the confidence. Right or wrong: simulated paraphrases — each sampled question
+        keeps about a third of its words and gains two words of other questions; right = it
+        comes back first. (Those proportions were chosen on chatterbot-corpus's paraphrased
+        questions: docs/benchmarks.md.) Always wrong: questions about something else, alone
+        and with one word of an entry thrown in (what an unrelated question meets by chance)."""
         rng = random.Random(len(self.entries))
-        xs: list[tuple[float, float]] = []
+        xs: list[tuple[float, float, float]] = []
         ys: list[float] = []
         if len(self.entries) < 2:
             return self.calibration
+
+        def observe(query: str, right: int | None) -> None:
+            try:
+                words = self._words(query)
+            except EmptyQuery:
+                return
+            hits = self.index.search_terms(words, FAQ_WEIGHTS, 2)
+            if hits:
+                xs.append(self._features(words, hits))
+                ys.append(1.0 if right is not None and hits[0].position == right else 0.0)
+
         for _ in range(rounds):
             position = rng.randrange(len(self.entries))
             words = self.entries[position]["question"].split()
@@ -122,37 +171,78 @@ class Faq:
             for _ in range(NOISE_WORDS):
                 other = self.entries[rng.randrange(len(self.entries))]["question"].split()
                 kept += [rng.choice(other)] if other else []
-            query = " ".join(kept)
-            try:
-                hits = self.index.search(query, FAQ_WEIGHTS, 2)
-            except EmptyQuery:
-                continue
-            if not hits:
-                continue
-            xs.append(_features(query, hits))
-            ys.append(1.0 if hits[0].position == position else 0.0)
+            observe(" ".join(kept), position)
+        for unrelated in ELSEWHERE:
+            observe(unrelated, None)
+            entry = self.entries[rng.randrange(len(self.entries))]["question"].split()
+            observe(f"{unrelated} {rng.choice(entry)}" if entry else unrelated, None)
         if len(set(ys)) < 2:
             return self.calibration
         return _logistic(np.array(xs), np.array(ys))
 
 
-def _features(query: str, hits: Sequence[Hit]) -> tuple[float, float]:
-    terms = max(len(set(tokens(query))), 1)
-    top = hits[0].score
-    second = hits[1].score if len(hits) > 1 else 0.0
-    return top / terms, (top - second) / top if top > 0 else 0.0
+# Questions about something else, in the languages function_words knows (written for this: no
+# benchmark's text), for the confidence to learn what an unrelated question looks like.
+ELSEWHERE = [
+    "What's the weather on Mars?",
+    "Tell me a joke",
+    "Who won the football match yesterday?",
+    "What is the capital of Australia?",
+    "How tall is Mount Everest?",
+    "Can you write me a poem about the sea?",
+    "What time is it in Tokyo?",
+    "Do you like cats or dogs?",
+    "How do I bake sourdough bread?",
+    "Who painted the Mona Lisa?",
+    "What is two plus two?",
+    "Are you a robot?",
+    "What's your favourite colour?",
+    "How far away is the moon?",
+    "Recommend a good film for tonight",
+    "Why is the sky blue?",
+    "Translate hello into Japanese",
+    "How old is the universe?",
+    "What should I cook for dinner?",
+    "Is it going to rain tomorrow?",
+    "Sing me a song",
+    "Who is the president of France?",
+    "How many legs does a spider have?",
+    "What does a black hole look like?",
+    "I am bored",
+    "Good morning, how are you today?",
+    "¿Qué tiempo hace hoy en Madrid?",
+    "Cuéntame un chiste",
+    "¿Quién ganó el partido?",
+    "Quel temps fait-il à Paris ?",
+    "Raconte-moi une blague",
+    "Qui a gagné le match hier ?",
+    "Wie wird das Wetter morgen?",
+    "Erzähl mir einen Witz",
+    "Wer hat das Spiel gewonnen?",
+    "Che tempo fa a Roma?",
+    "Raccontami una barzelletta",
+    "Chi ha vinto la partita?",
+    "Como está o tempo hoje?",
+    "Conta-me uma piada",
+    "Quem ganhou o jogo ontem?",
+    "Hoe wordt het weer morgen?",
+    "Vertel me een grap",
+    "Wie heeft de wedstrijd gewonnen?",
+]
 
 
-def _logistic(x: np.ndarray, y: np.ndarray, steps: int = 25) -> tuple[float, float, float]:
-    """Logistic regression by Newton's method (a little ridge keeps it finite)."""
+def _logistic(x: np.ndarray, y: np.ndarray, steps: int = 25) -> tuple[float, ...]:
+    """Logistic regression by Newton's method (a little ridge keeps it finite): the weights of
+    the features, then the bias."""
     design = np.hstack([x, np.ones((len(x), 1))])
-    w = np.zeros(3)
+    size = design.shape[1]
+    w = np.zeros(size)
     for _ in range(steps):
         p = 1 / (1 + np.exp(-design @ w))
         gradient = design.T @ (p - y) + 0.01 * w
-        hessian = design.T @ (design * (p * (1 - p))[:, None]) + 0.01 * np.eye(3)
+        hessian = design.T @ (design * (p * (1 - p))[:, None]) + 0.01 * np.eye(size)
         w -= np.linalg.solve(hessian, gradient)
-    return float(w[0]), float(w[1]), float(w[2])
+    return tuple(float(v) for v in w)
 
 
 @dataclass

@@ -34,6 +34,7 @@ PHONE_CHARS = re.compile(r"^\+?[0-9 ().\-]{7,24}$")
 RESPONSES = ("yes", "no", "dismiss")
 CRM_TIMEOUT_S = 5.0
 MAX_LIMIT = 50
+DEFAULT_QA_THRESHOLD = 0.5  # qa_lookup: the confidence from which the top entry is an answer
 
 
 class SkillError(ToolFailure):
@@ -113,8 +114,10 @@ class Skills:
     async def qa_lookup(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:
         _, faq = await self._dataset(call, "faq")
         assert isinstance(faq, Faq)
-        found = faq.lookup(_text(args, "question"), self._top_k(call, args, 3))
+        threshold = float(call.setting("threshold", DEFAULT_QA_THRESHOLD))
+        found, answered = faq.answer(_text(args, "question"), self._top_k(call, args, 3), threshold)
         return {
+            "answered": answered,
             "answers": [
                 {
                     "id": e["id"],

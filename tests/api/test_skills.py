@@ -235,18 +235,40 @@ async def test_qa_lookup_answers_with_a_score_and_a_confidence(api: Api) -> None
     t, sid = await skilled(api, skills={"qa": {"top_k": 2}})
     await upload(t, "faq", "faq", FAQ)
 
-    hours = await call(t, sid, "qa_lookup", {"question": "how about your opening hours?"})
+    hours = await call(t, sid, "qa_lookup", {"question": "how about your opening hours on the store?"})  # fmt: skip
     tokyo = await call(t, sid, "qa_lookup", {"question": "東京の店舗"})
     unrelated = await call(t, sid, "qa_lookup", {"question": "zebra xylophone quantum"})
+    mars = await call(t, sid, "qa_lookup", {"question": "What's the weather on Mars?"})
+    only_function_words = await call(t, sid, "qa_lookup", {"question": "what is it about, and how?"})  # fmt: skip
     blank = await call(t, sid, "qa_lookup", {"question": "   ?! "})
 
     answers = hours["result"]["answers"]
-    assert answers[0]["id"] == "hours" and len(answers) == 2
+    exact = await call(t, sid, "qa_lookup", {"question": "What are your opening hours?"})
+    assert exact["result"]["answered"] is True and exact["result"]["answers"][0]["id"] == "hours"
+    assert answers[0]["id"] == "hours" and len(answers) == 2  # "store": the warranty's category
     assert 0 <= answers[1]["confidence"] <= answers[0]["confidence"] <= 1
     assert answers[0]["score"] > answers[1]["score"]
     assert tokyo["result"]["answers"][0]["id"] == "tokyo"
-    assert unrelated["success"] and unrelated["result"]["answers"] == []
+    assert unrelated["success"] and unrelated["result"] == {"answered": False, "answers": []}
+    # matched only by "on" and "the" before: the FAQ knows nothing of the weather
+    assert mars["result"] == {"answered": False, "answers": []}
+    assert only_function_words["result"] == {"answered": False, "answers": []}
     assert blank["error"]["code"] == "invalid_input"
+
+
+async def test_qa_lookup_says_when_it_has_no_answer_below_the_bots_threshold(api: Api) -> None:
+    t, sid = await skilled(api, skills={"qa": {"threshold": 0.99}})
+    await upload(t, "faq", "faq", FAQ)
+
+    strict = await call(t, sid, "qa_lookup", {"question": "What are your opening hours?"})
+    await t.dev.put("/v1/bots/shop", json={"name": "shop", "tools": [], "skills": {"qa": {"threshold": 0.01}}})  # fmt: skip
+    lenient = await call(t, sid, "qa_lookup", {"question": "What are your opening hours?"})
+    bad = await t.dev.put("/v1/bots/shop", json={"name": "shop", "tools": [], "skills": {"qa": {"threshold": 2}}})  # fmt: skip
+
+    assert strict["result"]["answered"] is False
+    assert strict["result"]["answers"][0]["id"] == "hours"  # the candidates, all the same
+    assert lenient["result"]["answered"] is True
+    assert bad.status_code == 422 and "threshold" in bad.text
 
 
 async def test_search_catalog_ranks_by_weighted_fields_and_finds_two_character_cjk_words(api: Api) -> None:  # fmt: skip
