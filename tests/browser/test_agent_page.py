@@ -225,12 +225,12 @@ async def test_one_line_skills_from_the_page_with_a_developer_key(
         names = await page.evaluate("window.quiver.tools().map(t => t.name)")
         answered = await page.evaluate("window.quiver.call('qa_lookup', {question: 'when are you open'})")
         found = await page.evaluate("window.quiver.call('search_catalog', {query: 'phone'})")
-        by_agent = await page.evaluate("""async () => {
+        by_agent = await page.evaluate("""async ([base, key]) => {
             const other = window.quiver.createAgent();
-            await other.attach({baseUrl: '%s', key: '%s', bot: 'b'});
+            await other.attach({baseUrl: base, key, bot: 'b'});
             try { await other.registerQA({items: [{question: 'q?', answer: 'a'}]}); return 'allowed'; }
             catch (e) { return e.status; }
-        }""" % (base, acme.agent_key))  # fmt: skip
+        }""", [base, acme.agent_key])  # fmt: skip
         await browser.close()
     bot = (await acme.dev.get("/v1/bots/b")).json()
 
