@@ -27,6 +27,12 @@ from server.skills.text import tokens
 
 MAX_BUILT = 64  # indexes kept per node, least recently used dropped first
 FAQ_WEIGHTS = {"question": 2.0, "answer": 1.0, "category": 0.5}
+# catalog search: BM25F's parameters (Lucene's defaults), how many of the index's candidates are
+# scored again, and the title boosts (chosen on tests/skills/catalog_relevance.py)
+BM25_K1, BM25_B = 1.2, 0.75
+RERANKED = 50
+EXACT_TITLE, TITLE_PHRASE = 2.0, 1.3
+TITLE_FIELDS = ("title", "name", "product_name", "product")
 DOCUMENT_WEIGHTS = {"title": 2.0, "text": 1.0}
 KEPT_WORDS, NOISE_WORDS = 0.3, 2  # the simulated paraphrases the FAQ confidence is fitted on
 
@@ -40,9 +46,16 @@ class NoDataset(LookupError):
 
 @dataclass
 class Catalog:
+    """A catalog's index. ``search`` ranks as shop search engines do: the index's candidates
+    (``Σ weight_f · BM25_f``) scored again with BM25F — a term's frequencies in every field,
+    each normalised by that field's length, added up before they saturate, so a name repeated
+    in an accessory's description counts once, not once per field — and an exact or phrase
+    match of the query on the title field boosted."""
+
     items: list[dict[str, Any]]
     index: TextIndex
     positions: dict[str, int]
+    title: str | None = None  # the field named title or name, if there is one
 
     @classmethod
     def build(cls, items: list[dict[str, Any]]) -> Catalog:
@@ -55,7 +68,71 @@ class Catalog:
         index = TextIndex.build(
             fields, ([catalog_text(item["fields"].get(f)) for f in fields] for item in items)
         )
-        return cls(items, index, {item["id"]: i for i, item in enumerate(items)})
+        title = next((f for f in TITLE_FIELDS if f in names), None)
+        return cls(items, index, {item["id"]: i for i, item in enumerate(items)}, title)
+
+    def search(
+        self,
+        query: str,
+        weights: dict[str, float] | None,
+        limit: int,
+        title_boosts: bool = True,
+    ) -> list[Hit]:
+        """The best ``limit`` items for ``query`` (``EmptyQuery`` if it has no words);
+        ``title_boosts`` off: BM25F alone (the relevance benchmark's middle row)."""
+        asked = tokens(query)
+        terms = list(dict.fromkeys(asked))[:MAX_QUERY_TERMS]
+        if not terms:
+            raise EmptyQuery("the query has no words to search for")
+        first = self.index.search_terms(terms, weights, max(limit, RERANKED))
+        if not first:
+            return []
+        frequencies = {
+            t: max(self.index.document_frequency(f, t) for f in self.index.fields) for t in terms
+        }
+        rescored = []
+        for hit in first:
+            score = self._bm25f(hit.position, frequencies, weights)
+            boost = self._boost(hit, asked, weights) if title_boosts else 1.0
+            rescored.append(Hit(hit.position, score * boost))
+        rescored.sort(key=lambda h: (-h.score, h.position))
+        return rescored[:limit]
+
+    def _bm25f(
+        self, position: int, frequencies: dict[str, int], weights: dict[str, float] | None
+    ) -> float:
+        fields = self.items[position]["fields"]
+        weighted: dict[str, float] = dict.fromkeys(frequencies, 0.0)
+        for name in self.index.fields:
+            weight = 1.0 if weights is None else weights.get(name, 0.0)
+            if weight <= 0:
+                continue
+            words = tokens(catalog_text(fields.get(name)))
+            if not words:
+                continue
+            norm = 1 - BM25_B + BM25_B * len(words) / self.index.average_length(name)
+            for word in words:
+                if word in weighted:
+                    weighted[word] += weight / norm
+        size = self.index.size
+        score = 0.0
+        for term, tf in weighted.items():
+            if tf:
+                df = frequencies[term]
+                idf = math.log(1 + (size - df + 0.5) / (df + 0.5))
+                score += idf * tf * (BM25_K1 + 1) / (BM25_K1 + tf)
+        return score
+
+    def _boost(self, hit: Hit, asked: list[str], weights: dict[str, float] | None) -> float:
+        if self.title is None or (weights is not None and weights.get(self.title, 0.0) <= 0):
+            return 1.0
+        title = tokens(catalog_text(self.items[hit.position]["fields"].get(self.title)))
+        if title == asked:
+            return EXACT_TITLE
+        n = len(asked)
+        if n >= 2 and any(title[i : i + n] == asked for i in range(len(title) - n + 1)):
+            return TITLE_PHRASE
+        return 1.0
 
     def terms_of(self, position: int, limit: int = 32) -> list[str]:
         """An item's rarest terms: what makes it like the items it is like."""

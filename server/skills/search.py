@@ -50,6 +50,7 @@ class TextIndex:
         )
         self._searcher: tantivy.Searcher | None = None
         self.size = 0
+        self.lengths: dict[str, int] = dict.fromkeys(self.fields, 0)  # terms in all items
 
     @classmethod
     def build(cls, fields: Sequence[str], rows: Iterable[Sequence[str]]) -> TextIndex:
@@ -59,9 +60,11 @@ class TextIndex:
         internal = [index._internal[name] for name in index.fields]
         for position, texts in enumerate(rows):
             doc = tantivy.Document()
-            for field, text in zip(internal, texts, strict=True):
+            for name, field, text in zip(index.fields, internal, texts, strict=True):
                 if text:
-                    doc.add_text(field, " ".join(tokens(text)))
+                    words = tokens(text)
+                    index.lengths[name] += len(words)
+                    doc.add_text(field, " ".join(words))
             doc.add_unsigned("ord", position)
             writer.add_document(doc)
             index.size = position + 1
@@ -117,6 +120,10 @@ class TextIndex:
             if position is not None and position not in skip
         ]
         return hits[:limit]
+
+    def average_length(self, field: str) -> float:
+        """A field's mean length in terms over all items (at least 1)."""
+        return max(self.lengths.get(field, 0) / max(self.size, 1), 1.0)
 
     def document_frequency(self, field: str, term: str) -> int:
         if self._searcher is None:

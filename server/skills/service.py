@@ -128,14 +128,14 @@ class Skills:
                     "confidence": round(confidence, 4),
                 }
                 for e, score, confidence in found
-            ]
+            ],
         }
 
     async def search_catalog(self, store: Store, call: SkillCall, args: dict[str, Any]) -> Any:
         _, catalog = await self._dataset(call, "catalog")
         assert isinstance(catalog, Catalog)
         weights = call.setting("field_weights")
-        hits = catalog.index.search(
+        hits = catalog.search(
             _text(args, "query"), _weights(catalog, weights), self._top_k(call, args, 5)
         )
         return {"hits": [_product(catalog, h.position, h.score) for h in hits]}
