@@ -208,31 +208,47 @@ class Runtime:
         tools they declare; a file that fails is reported by name, like any disk file."""
         from sandbox.engine import ToolSource
         from server.registry.definitions import apply_loaded, javascript_draft
-        from server.registry.disk import add, javascript_tool
+        from server.registry.disk import DiskTool, add, disk_def, javascript_tool
 
         seen: dict[str, str] = {}
         for path, source, origin in disk.pending:
             problems = Problems()
             draft = javascript_draft(source, self.limits, problems)
+            declared: list[dict[str, Any]] = []
             if draft is not None:
                 source_ = ToolSource("javascript", "javascript", source)
                 inspection = await self.engines.javascript.inspect(source_, "_disk")
                 for v in inspection.violations:
                     problems.add(v.field or "source", v.message, v.line)
-                if not problems:
-                    problems = apply_loaded(draft, inspection.tools, self.limits)
+                declared = inspection.tools
             if problems or draft is None:
                 disk.errors[path.name] = problems.errors
                 continue
-            found = javascript_tool(path, source, origin, draft)
-            if isinstance(found, FieldError):
-                disk.errors[path.name] = [found]
+            # one tool, named after its file; or a group (``{tools: [...]}``), each by its name
+            if not declared:
+                disk.errors[path.name] = [FieldError("declares no tool", field="source")]
                 continue
-            same_folder = {
-                n: t.path.name for n, t in disk.tools.items() if t.path.parent == path.parent
-            }
-            add(disk, {**same_folder, **seen}, found)
-            seen[found.tool.name] = path.name
+            found_here: list[DiskTool] = []
+            for spec in declared:
+                one = dataclasses.replace(draft)
+                problems = apply_loaded(one, [spec], self.limits)
+                if problems:
+                    disk.errors.setdefault(path.name, []).extend(problems.errors)
+                    continue
+                if len(declared) == 1:
+                    found = javascript_tool(path, source, origin, one)
+                    if isinstance(found, FieldError):
+                        disk.errors[path.name] = [found]
+                        continue
+                    found_here.append(found)
+                else:
+                    found_here.append(DiskTool(disk_def(one, origin), path, source))
+            for found in found_here:
+                same_folder = {
+                    n: t.path.name for n, t in disk.tools.items() if t.path.parent == path.parent
+                }
+                add(disk, {**same_folder, **seen}, found)
+                seen[found.tool.name] = path.name
         disk.pending = []
         if self.registry.disk is disk:
             self.registry.replace_disk(dataclasses.replace(disk, generation=disk.generation + 1))

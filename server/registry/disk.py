@@ -1,8 +1,9 @@
 """Disk tools: tool files in a folder (``QUIVER_TOOLS_DIR``) and the bundled ``builtins/``.
 
-Every ``.py`` and ``.js`` file is read except ``__init__.py`` and names starting with
-``template`` or a dot. A Python file may declare several tools; a JavaScript file declares one,
-named after the file (``bookAppointment.js`` → ``bookAppointment``): what it declares is only
+Every ``.py`` and ``.js`` file is read except ``__init__.py``, ``index.js`` (LiteBot's folder
+index) and names starting with ``template``, ``_template`` or a dot. A Python file may declare
+several tools; a JavaScript file one (named after the file: ``bookAppointment.js`` →
+``bookAppointment``) or several (``module.exports = {tools: [...]}``): what it declares is only
 known once QuickJS has loaded it, which the runtime does after this (``pending``). A file that
 fails validation is reported by name and skipped; the rest still load.
 
@@ -44,12 +45,12 @@ def is_tool_file(path: Path) -> bool:
     return (
         path.suffix in (".py", ".js")
         and path.is_file()
-        and name != "__init__.py"
-        and not name.startswith(("template", "."))
+        and name not in ("__init__.py", "index.js")
+        and not name.lower().startswith(("template", "_template", "."))
     )
 
 
-def _to_def(draft: ToolDraft, origin: Origin) -> ToolDef:
+def disk_def(draft: ToolDraft, origin: Origin) -> ToolDef:
     return ToolDef(
         name=draft.name,
         description=draft.description,
@@ -91,7 +92,7 @@ def load_disk_tools(
                 result.errors[path.name] = problems.errors
                 continue
             for draft in drafts:
-                add(result, seen_here, DiskTool(_to_def(draft, origin), path, source))
+                add(result, seen_here, DiskTool(disk_def(draft, origin), path, source))
     return result
 
 
@@ -130,4 +131,4 @@ def javascript_tool(
             f"{draft.name!r}",
             field="name",
         )
-    return DiskTool(_to_def(draft, origin), path, source)
+    return DiskTool(disk_def(draft, origin), path, source)

@@ -331,6 +331,11 @@ async def test_a_tools_folder_loads_javascript_files_and_backups_never_shadow_th
     (folder / "bookAppointment-old.js").write_text(BOOK.replace("COPY", "'old'"))
     (folder / "misnamed.js").write_text(BOOK.replace("COPY", "'x'"))
     (folder / "broken.js").write_text("module.exports = {name: 'broken', execute: ")
+    # LiteBot's folders: a file of several tools; an index, templates and dot files not loaded
+    group = "module.exports = {tools: [{name: 'crmLookup', description: 'Finds a contact', execute: async () => ({success: true, which: 'lookup'})}, {name: 'crmNote', description: 'Adds a note', execute: async () => ({success: true, which: 'note'})}]};"  # fmt: skip
+    (folder / "crm.js").write_text(group)
+    for skipped in ("index.js", "template.js", "_template-tool.js", ".draft.js", "Template_Lead.js"):
+        (folder / skipped).write_text("module.exports = require('./crm');")
     async with api_for(settings.model_copy(update={"tools_dir": folder})) as api:
         report = (await api.admin.get("/v1/disk-tools")).json()
         acme = await api.tenant("acme", shared=["bookAppointment", "check_order"])
@@ -341,9 +346,16 @@ async def test_a_tools_folder_loads_javascript_files_and_backups_never_shadow_th
         reloaded = (await api.admin.post("/v1/disk-tools/reload")).json()
         sid2 = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
         edited = await call(acme, sid2, "bookAppointment", {"day": "Monday"})
+        crm = await api.tenant("crm", shared=["crmLookup", "crmNote"])
+        await crm.dev.post("/v1/bots", json={"name": "b", "tools": ["crmLookup", "crmNote"]})
+        crm_sid = (await crm.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+        looked, noted = await call(crm, crm_sid, "crmLookup"), await call(crm, crm_sid, "crmNote")
 
     files = {t["name"]: t["file"] for t in report["tools"] if t["origin"] == "global"}
-    assert files == {"check_order": "check_order.py", "bookAppointment": "bookAppointment.js"}
+    assert files == {"check_order": "check_order.py", "bookAppointment": "bookAppointment.js",
+                     "crmLookup": "crm.js", "crmNote": "crm.js"}  # fmt: skip
+    assert not {"index.js", "template.js", "_template-tool.js", ".draft.js", "Template_Lead.js"} & set(report["errors"])  # fmt: skip
+    assert looked["result"]["which"] == "lookup" and noted["result"]["which"] == "note"
     assert "skipped" in report["errors"]["check_order-old.py"][0]["message"]
     assert "bookAppointment-old.js declares 'bookAppointment'" in report["errors"]["bookAppointment-old.js"][0]["message"]  # fmt: skip
     assert "misnamed.js" in report["errors"] and "broken.js" in report["errors"]

@@ -310,3 +310,28 @@ async def test_a_bots_classifier_detects_each_messages_intent(api: Api) -> None:
     assert danger["detected"] is None and danger["intent"] == "shopping"  # not a bot intent: kept
     assert session["intent"] == "shopping"
     assert gone["detected"] is None and "intents" in gone["error"]
+
+
+KB_JS = """
+module.exports = {
+  name: 'kbJs', description: 'Searches the knowledge base the LiteBot way',
+  parameters: { q: { type: 'string', required: true } },
+  execute: async (params, context) => {
+    const found = await context.modules.knowledgeBase.searchDocuments(params.q, { collection: 'handbook', limit: 2 });
+    return { found: found.map((hit) => [hit.collection, hit.id]) };
+  },
+};
+"""
+
+
+async def test_a_javascript_tool_searches_documents_by_litebots_name(api: Api) -> None:
+    acme = await api.tenant("acme")
+    await upload(acme, "handbook", "documents", [{**d, "text": d["text"].replace("\\n", "\n")} for d in DOCUMENTS])  # fmt: skip
+    assert (await acme.dev.post("/v1/tools", json={"kind": "javascript", "source": KB_JS})).status_code == 201  # fmt: skip
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": ["kbJs"]})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+
+    found = await call(acme, sid, "kbJs", {"q": "refund receipt"})
+
+    assert found["success"], found
+    assert found["result"]["found"][0] == ["handbook", "refunds"]

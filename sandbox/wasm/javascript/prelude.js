@@ -95,6 +95,10 @@
     throw fail(`module '${name}' is not available (allowed: ${Object.keys(MODULES).join(", ")})`);
   }
 
+  function searchDocuments(query, options) {
+    return hostCall("knowledge_base", "search", { query, collection: (options || {}).collection || null, limit: (options || {}).limit || 5 });
+  }
+
   function makeContext(data, run) {
     const variables = Object.assign({}, data.variables || {});
     const log = (level) => (...parts) => {
@@ -115,8 +119,9 @@
       llm: Object.freeze({
         chat: (messages, options) => hostCall("llm", "chat", { messages, model: (options || {}).model || null, max_tokens: (options || {}).maxTokens || (options || {}).max_tokens || 256 }),
       }),
+      // search, and LiteBot's name for it: searchDocuments(query, {collection, limit})
       knowledge_base: Object.freeze({
-        search: (query, options) => hostCall("knowledge_base", "search", { query, collection: (options || {}).collection || null, limit: (options || {}).limit || 5 }),
+        search: searchDocuments, searchDocuments,
       }),
     });
     const context = {
@@ -139,8 +144,8 @@
     return context;
   }
 
-  function checkDeclaration(entry, index) {
-    const where = index === undefined ? "module.exports" : `module.exports[${index}]`;
+  function checkDeclaration(entry, index, list = "module.exports") {
+    const where = index === undefined ? "module.exports" : `${list}[${index}]`;
     if (typeof entry !== "object" || entry === null) return [{ message: `${where} must be an object with ${KEYS.join(", ")}`, field: where }];
     const problems = [];
     for (const key of Object.keys(entry)) {
@@ -161,8 +166,13 @@
         return JSON.stringify({ ok: false, violations: [{ message: describe(error), line: lineOf(error), field: "source" }] });
       }
       const exported = module.exports;
-      const entries = Array.isArray(exported) ? exported : [exported];
-      const problems = Array.isArray(exported) ? entries.flatMap(checkDeclaration) : checkDeclaration(exported);
+      // one tool, an array of tools, or LiteBot's {tools: [...]}
+      const grouped = typeof exported === "object" && exported !== null && !Array.isArray(exported)
+        && Array.isArray(exported.tools) && exported.execute === undefined;
+      const entries = Array.isArray(exported) ? exported : grouped ? exported.tools : [exported];
+      const problems = Array.isArray(exported) ? entries.flatMap((e, i) => checkDeclaration(e, i))
+        : grouped ? entries.flatMap((e, i) => checkDeclaration(e, i, "module.exports.tools"))
+        : checkDeclaration(exported);
       if (problems.length) return JSON.stringify({ ok: false, violations: problems });
       state.declared = entries;
       const tools = entries.map((e) => ({
