@@ -105,7 +105,9 @@ def main() -> None:
     print(f"{'language':<20}{'entries':>8}{'in':>6}{'out':>6}{'MRR@10':>9}{'answered right':>16}{'false answers':>15}")  # fmt: skip
     for lang, n, q, o, mrr, right, false in rows:
         print(f"{lang:<20}{n:>8}{q:>6}{o:>6}{mrr:>9.3f}{right:>16.1%}{false:>15.1%}")
-    print(f"false answers to questions of the same language's other topics only: {statistics.mean(all_same):.1%} of {len(all_same)}")
+    print(
+        f"false answers to questions of the same language's other topics only: {statistics.mean(all_same):.1%} of {len(all_same)}"
+    )
     print(f"{'all':<20}{'':>8}{len(all_rr):>6}{len(all_out):>6}{statistics.mean(all_rr):>9.3f}{statistics.mean(all_in):>16.1%}{statistics.mean(all_out):>15.1%}")  # fmt: skip
 
 

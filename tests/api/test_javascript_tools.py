@@ -334,7 +334,13 @@ async def test_a_tools_folder_loads_javascript_files_and_backups_never_shadow_th
     # LiteBot's folders: a file of several tools; an index, templates and dot files not loaded
     group = "module.exports = {tools: [{name: 'crmLookup', description: 'Finds a contact', execute: async () => ({success: true, which: 'lookup'})}, {name: 'crmNote', description: 'Adds a note', execute: async () => ({success: true, which: 'note'})}]};"  # fmt: skip
     (folder / "crm.js").write_text(group)
-    for skipped in ("index.js", "template.js", "_template-tool.js", ".draft.js", "Template_Lead.js"):
+    for skipped in (
+        "index.js",
+        "template.js",
+        "_template-tool.js",
+        ".draft.js",
+        "Template_Lead.js",
+    ):
         (folder / skipped).write_text("module.exports = require('./crm');")
     async with api_for(settings.model_copy(update={"tools_dir": folder})) as api:
         report = (await api.admin.get("/v1/disk-tools")).json()

@@ -20,15 +20,23 @@ async def test_the_page_fills_slots_that_the_tools_then_read(api: Api) -> None:
     seen = await call(acme, sid, "echo")
     audit = (await acme.dev.get("/v1/audit")).json()
 
-    assert first.status_code == 200 and first.json()["variables"] == {"order_id": "AB1234", "size": 42}
+    assert first.status_code == 200 and first.json()["variables"] == {
+        "order_id": "AB1234",
+        "size": 42,
+    }
     assert second.json()["variables"] == {"order_id": "AB1234", "size": None, "tags": ["gift"]}
     assert seen["result"]["seen"] == {"order_id": "AB1234", "size": None, "tags": ["gift"]}
     changes = [e for e in audit["entries"] if e["action"] == "session.variables"]
-    assert [e["detail"] for e in changes] == [{"set": ["size", "tags"]}, {"set": ["order_id", "size"]}]
+    assert [e["detail"] for e in changes] == [
+        {"set": ["size", "tags"]},
+        {"set": ["order_id", "size"]},
+    ]
     assert all("AB1234" not in str(e) for e in changes)  # names, never the customer's values
 
 
-async def test_bad_names_and_values_are_refused_naming_each_and_nothing_is_written(api: Api) -> None:
+async def test_bad_names_and_values_are_refused_naming_each_and_nothing_is_written(
+    api: Api,
+) -> None:
     acme = await api.tenant("acme")
     sid = await session_for(acme, [ECHO])
     path = f"/v1/sessions/{sid}/variables"

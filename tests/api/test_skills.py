@@ -410,7 +410,9 @@ async def test_the_end_user_browses_the_bots_faq_and_catalog_in_a_panel(api: Api
 
     assert first["dataset"] == "faq" and len(first["items"]) == 2
     assert set(first["items"][0]) == {"id", "question", "answer", "category"}
-    assert [i["id"] for i in first["items"] + rest["items"]] == [e["id"] for e in FAQ][: 2 + len(rest["items"])]
+    assert [i["id"] for i in first["items"] + rest["items"]] == [e["id"] for e in FAQ][
+        : 2 + len(rest["items"])
+    ]
     assert no_catalog.status_code == 404 and no_such_panel.status_code == 422
     assert other.status_code == 404
     assert catalog["dataset"] == "products" and len(catalog["items"]) == len(PRODUCTS)

@@ -103,7 +103,16 @@ async def secret_cannot_leak(api: Api, sandbox: str, caplog: pytest.LogCaptureFi
     assert tested["logs"] == ["info: using [secret CRM_TOKEN]", "info: token=[secret CRM_TOKEN]"]
     assert "token=[secret CRM_TOKEN]" in call_log and "[redacted] CRM_TOKEN" not in call_log
     assert variables["variables"]["last_token"] == "[secret CRM_TOKEN]"
-    everything = [str(ok), str(raised), str(tested), str(variables), logged, call_log, tool_text, caplog.text]
+    everything = [
+        str(ok),
+        str(raised),
+        str(tested),
+        str(variables),
+        logged,
+        call_log,
+        tool_text,
+        caplog.text,
+    ]
     assert all(TOKEN not in text for text in everything)
 
 

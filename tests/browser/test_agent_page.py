@@ -223,7 +223,9 @@ async def test_one_line_skills_from_the_page_with_a_developer_key(
             await window.quiver.tools.registerRecommend({items: [{id: "p1", title: "Acme Phone X"}]}),
         ]""")  # fmt: skip
         names = await page.evaluate("window.quiver.tools().map(t => t.name)")
-        answered = await page.evaluate("window.quiver.call('qa_lookup', {question: 'when are you open'})")
+        answered = await page.evaluate(
+            "window.quiver.call('qa_lookup', {question: 'when are you open'})"
+        )
         found = await page.evaluate("window.quiver.call('search_catalog', {query: 'phone'})")
         by_agent = await page.evaluate("""async ([base, key]) => {
             const other = window.quiver.createAgent();
