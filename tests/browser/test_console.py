@@ -301,6 +301,10 @@ async def test_first_load_is_small_and_docs_render_offline(api: Api, console: Pa
     await page.get_by_text("/v1/calls/stream").first.wait_for(timeout=WAIT)
     await page.get_by_text("/mcp", exact=True).first.wait_for(timeout=WAIT)
     await page.screenshot(path=str(SHOTS / "docs.png"))
+    await page.goto(console.base + "/redoc")
+    await page.locator("h1", has_text="Quiver").first.wait_for(timeout=WAIT)
+    await page.get_by_text("/v1/calls/stream").first.wait_for(timeout=WAIT)
+    await page.screenshot(path=str(SHOTS / "redoc.png"))
     assert outside == []  # nothing fetched from anywhere but this server
 
 
