@@ -162,7 +162,10 @@ class ArgumentChecker:
             if value is None and optional and name in self.properties and not allows_null(prop):
                 continue  # strict-mode models send null for "not given"
             value = absent_nulls(_coerce(value, prop), prop)
-            if value == "" and optional and "string" in _types(prop):
+            if value == "" and optional and isinstance(prop, dict) and "enum" in prop:
+                if "" not in prop["enum"]:
+                    continue  # an untouched choice in a form: absent, never a value outside it
+            elif value == "" and optional and "string" in _types(prop):
                 skip_validation.add(name)
             clean[name] = value
         checked = {k: v for k, v in clean.items() if k not in skip_validation}

@@ -119,6 +119,36 @@ tool = {"name": "order_lines", "description": "d", "execute": execute, "paramete
 """
 
 
+CHOICE_TOOL = """
+def execute(params, context):
+    return {"success": True, "seen": params}
+
+tool = {"name": "ship", "description": "d", "execute": execute, "parameters": {
+    "type": "object", "properties": {
+        "speed": {"type": "string", "enum": ["standard", "express"]},
+        "gift": {"type": "string", "enum": ["", "wrapped"]},
+        "note": {"type": "string"}},
+    "required": []}}
+"""
+
+
+async def test_an_empty_string_for_an_optional_choice_is_absent_never_outside_the_enum(
+    api: Api,
+) -> None:
+    """The console's Test form sent "" for an untouched optional enum: the tool never sees a
+    value outside the choices."""
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [python(CHOICE_TOOL)])
+
+    untouched = await call(acme, sid, "ship", {"speed": "", "gift": "", "note": ""})
+    chosen = await call(acme, sid, "ship", {"speed": "express"})
+    wrong = await call(acme, sid, "ship", {"speed": "teleport"})
+
+    assert untouched["result"]["seen"] == {"gift": "", "note": ""}  # "" is one of gift's choices
+    assert chosen["result"]["seen"] == {"speed": "express"}
+    assert wrong["success"] is False and wrong["error"]["code"] == "invalid_arguments"
+
+
 async def test_strings_are_coerced_inside_maps_and_arrays_as_at_the_top_level(api: Api) -> None:
     """Dict[str, int], List[bool] and lists of objects, as models send them: numbers as strings."""
     acme = await api.tenant("acme")
