@@ -523,7 +523,10 @@ def _decode_cursor(cursor: str) -> str:
 
 def _tool(entry: Any, tool: Any) -> types.Tool:
     """An MCP tool with what Quiver knows of it as hints: a cacheable tool's result depends on
-    its arguments only (read-only, idempotent); a once-per-session tool changes something."""
+    its arguments only (read-only, idempotent); a once-per-session tool changes something; a
+    webhook reaches the world outside; ``metadata.read_only``, ``destructive`` and ``idempotent``
+    say so outright. A tool without parameters takes a closed empty object, so clients that
+    make schemas strict (the Agents SDK) can."""
     metadata = tool.metadata if tool is not None else {}
     hints: dict[str, Any] = {}
     if metadata.get("cacheable") is True:
@@ -532,12 +535,22 @@ def _tool(entry: Any, tool: Any) -> types.Tool:
         hints.update(read_only_hint=False, idempotent_hint=False)
     if tool is not None and tool.kind == "webhook":
         hints["open_world_hint"] = True
+    for key, hint in (
+        ("read_only", "read_only_hint"),
+        ("destructive", "destructive_hint"),
+        ("idempotent", "idempotent_hint"),
+    ):
+        if isinstance(metadata.get(key), bool):
+            hints[hint] = metadata[key]
     title = metadata.get("title") if isinstance(metadata.get("title"), str) else None
+    schema = entry.parameters
+    if not schema.get("properties") and "additionalProperties" not in schema:
+        schema = {**schema, "type": "object", "properties": {}, "additionalProperties": False}
     return types.Tool(
         name=entry.name,
         title=title,
         description=entry.description,
-        input_schema=entry.parameters,
+        input_schema=schema,
         output_schema=metadata.get("output_schema"),
         annotations=types.ToolAnnotations(title=title, **hints) if hints or title else None,
     )

@@ -134,6 +134,17 @@ def _check_description(value: Any, problems: Problems, field_: str, line: int | 
     return value
 
 
+FLAGS = (
+    "cacheable",
+    "once_per_session",
+    "requires_approval",
+    "on_session_end",
+    "read_only",
+    "destructive",
+    "idempotent",
+)
+
+
 def check_metadata(
     raw: Any,
     problems: Problems,
@@ -160,7 +171,8 @@ def check_metadata(
     _int("cache_ttl", 0, MAX_CACHE_TTL_S)
     _int("fuel", 1_000, 50_000_000_000)  # WASM: instructions (roughly) a call may run
     _int("memory_mb", 1, 256)  # WASM: linear memory a call may grow to
-    for key in ("cacheable", "once_per_session", "requires_approval", "on_session_end"):
+    # read_only, destructive, idempotent: what an MCP client is told of the tool's effects
+    for key in FLAGS:
         if key in meta and not isinstance(meta[key], bool):
             problems.add(f"{field_}.{key}", "must be true or false", line)
     if "cache_scope" in meta and meta["cache_scope"] not in CACHE_SCOPES:
@@ -211,6 +223,9 @@ def check_metadata(
         "secrets",
         "requires_approval",
         "on_session_end",
+        "read_only",
+        "destructive",
+        "idempotent",
     }
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)

@@ -29,6 +29,17 @@ tool = {"name": "lookup", "description": "Looks up", "execute": execute,
 """)
 
 
+CANCEL = python("""
+def execute(params, context):
+    return {"success": True, "cancelled": params["order_id"]}
+
+
+tool = {"name": "cancel", "description": "Cancels an order", "execute": execute,
+        "parameters": {"order_id": {"type": "string", "required": True}},
+        "metadata": {"read_only": False, "destructive": True, "idempotent": False}}
+""")
+
+
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_initialize_advertises_list_changed_and_tools_carry_hints(
     api: Api, mode: str
@@ -36,6 +47,7 @@ async def test_initialize_advertises_list_changed_and_tools_carry_hints(
     acme = await api.tenant("acme")
     await ready(acme)
     assert (await acme.dev.post("/v1/tools", json=CACHED)).status_code == 201
+    assert (await acme.dev.post("/v1/tools", json=CANCEL)).status_code == 201
     async with served(api.app) as base, mcp_client(base, acme.agent_key, mode=mode) as client:
         capabilities = client.server_capabilities
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -44,6 +56,17 @@ async def test_initialize_advertises_list_changed_and_tools_carry_hints(
     lookup = tools["lookup"]
     assert lookup.title == "Look it up"
     assert lookup.annotations.read_only_hint is True and lookup.annotations.idempotent_hint is True
+    # no parameters: a closed empty object (clients that make schemas strict can)
+    assert lookup.input_schema == {
+        "type": "object",
+        "properties": {},
+        "additionalProperties": False,
+    }
+    cancel = tools["cancel"]
+    assert (
+        cancel.annotations.destructive_hint is True and cancel.annotations.idempotent_hint is False
+    )
+    assert cancel.annotations.read_only_hint is False
 
 
 async def test_a_handshake_era_client_hears_list_changed_without_listing_first(api: Api) -> None:
