@@ -56,9 +56,22 @@ ErrorCode = Literal[
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 
 
+def field_path(parts: tuple[str | int, ...] | list[str | int]) -> str:
+    """Where a problem is, in the one notation every error uses: names joined with dots, list
+    positions in brackets (``messages[0].content``, ``[1].expect.tools[0].name``)."""
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
 @dataclass(frozen=True)
 class FieldError:
-    """One problem with an input, located by a dotted ``field`` path and/or a source ``line``."""
+    """One problem with an input, located by a ``field`` path (``field_path``) and/or a source
+    ``line``."""
 
     message: str
     field: str | None = None

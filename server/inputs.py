@@ -18,6 +18,8 @@ from typing import Any
 
 import orjson
 
+from server.errors import field_path
+
 MAX_DEPTH = 64
 MAX_CONTAINERS = 200_000  # objects and arrays in one body: beyond, refused unread
 STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
@@ -54,7 +56,10 @@ def may_need_a_look(body: bytes) -> bool:
 
 
 def problem_in(
-    value: Any, path: tuple[str, ...] = (), nul_ok: frozenset[str] = frozenset(), depth: int = 0
+    value: Any,
+    path: tuple[str | int, ...] = (),
+    nul_ok: frozenset[str] = frozenset(),
+    depth: int = 0,
 ) -> tuple[str, str] | None:
     """``(field, message)`` for the first string that cannot be stored, or the first value
     nested too deep; ``None`` when all is well. NUL is allowed under a top-level key in
@@ -75,14 +80,14 @@ def problem_in(
                 return found
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            found = problem_in(item, (*path, str(index)), nul_ok, depth + 1)
+            found = problem_in(item, (*path, index), nul_ok, depth + 1)
             if found:
                 return found
     return None
 
 
 def _string_problem(
-    text: str, path: tuple[str, ...], nul_ok: frozenset[str]
+    text: str, path: tuple[str | int, ...], nul_ok: frozenset[str]
 ) -> tuple[str, str] | None:
     if "\x00" in text and not (path and path[0] in nul_ok):
         return _field(path), "contains a NUL character, which cannot be stored"
@@ -112,8 +117,8 @@ def storable(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def _field(path: tuple[str, ...]) -> str:
-    return ".".join(path) or "body"
+def _field(path: tuple[str | int, ...]) -> str:
+    return field_path(path) or "body"
 
 
 def json_text(value: Any) -> str:

@@ -12,7 +12,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
-from server.errors import QuiverError, UnavailableError
+from server.errors import QuiverError, UnavailableError, field_path
 from server.ratelimit import RateLimitedLog
 from server.storage.database import UNAVAILABLE, is_unavailable
 
@@ -38,8 +38,11 @@ def problem(
 
 
 def _field(loc: tuple[Any, ...]) -> str:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return ".".join(parts) or str(loc[0]) if loc else ""
+    parts = [p if isinstance(p, int) else str(p) for p in loc if p not in WHERE]
+    return field_path(parts) or (str(loc[0]) if loc else "")
+
+
+WHERE = ("body", "query", "path", "header")
 
 
 async def _quiver_error(request: Request, exc: Exception) -> JSONResponse:

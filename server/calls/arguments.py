@@ -7,6 +7,7 @@ argument is wrong and how.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from typing import Any
 
@@ -146,7 +147,7 @@ class ArgumentChecker:
         unusable = inputs.problem_in(arguments, nul_ok=frozenset(map(str, arguments)))
         if unusable is not None:
             field, message = unusable
-            raise ArgumentError(field.split(".")[0], f"argument {field!r} {message}")
+            raise ArgumentError(re.split(r"[.\[]", field)[0], f"argument {field!r} {message}")
         clean: dict[str, Any] = {}
         skip_validation: set[str] = set()
         names = list(self.properties)

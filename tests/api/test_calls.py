@@ -164,6 +164,9 @@ async def test_strings_are_coerced_inside_maps_and_arrays_as_at_the_top_level(ap
                                         "lines": [{"sku": "007", "qty": 2, "price": 9.5}]}  # fmt: skip
     assert wrong["success"] is False and wrong["error"]["code"] == "invalid_arguments"
     assert "counts.x" in wrong["error"]["message"]
+    body = '{"tool": "order_lines", "arguments": {"lines": [{"sku": "1"}, {"sku": "a\\ud800b"}]}}'
+    broken = await acme.agent.post(f"/v1/sessions/{sid}/calls", content=body, headers={"Content-Type": "application/json"})  # fmt: skip
+    assert "lines[1].sku" in broken.text  # list positions in brackets, as everywhere
 
 
 async def test_the_log_keeps_what_the_tool_received_capped_and_paged(api: Api) -> None:

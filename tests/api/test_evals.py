@@ -54,6 +54,8 @@ async def test_evals_run_cases_through_the_loop_in_test_mode(
     )
     await with_notify(agents, acme, upstream_http)
     unknown = await acme.dev.put("/v1/bots/b/evals", json=[{"name": "x", "messages": ["hi"], "expect": {"tools": [{"name": "nope"}]}}])  # fmt: skip
+    # the request's own shape errors, in the same notation as the checks' (one notation)
+    shaped = await acme.dev.put("/v1/bots/b/evals", json=[{"name": "x", "messages": ["hi", 7]}])  # fmt: skip
     stored = await acme.dev.put("/v1/bots/b/evals", json=CASES)
     fake.reply(*SCRIPT)
 
@@ -61,6 +63,7 @@ async def test_evals_run_cases_through_the_loop_in_test_mode(
     runs = (await acme.dev.get("/v1/bots/b/evals/runs")).json()["runs"]
 
     assert unknown.status_code == 422 and unknown.json()["errors"][0]["field"] == "[0].expect.tools[0].name"  # fmt: skip
+    assert shaped.status_code == 422 and shaped.json()["errors"][0]["field"] == "[0].messages[1]"  # fmt: skip
     assert stored.status_code == 200
     assert [(c["name"], c["passed"]) for c in report["cases"]] == [
         ("finds an order", True), ("leaves the CRM alone", False), ("notifies", True),
