@@ -245,14 +245,25 @@ class Problems:
         self.errors.append(FieldError(message=message, field=field_, line=line))
 
     def warn(self, field_: str | None, message: str, line: int | None = None) -> None:
-        self.warnings.append(FieldError(message=message, field=field_, line=line))
+        self._warning(FieldError(message=message, field=field_, line=line))
+
+    def _warning(self, warning: FieldError) -> None:
+        """Once per field and message: a file's declaration is checked as written and again as
+        it loaded; the first (which knows the line) is kept."""
+        for i, seen in enumerate(self.warnings):
+            if (seen.field, seen.message) == (warning.field, warning.message):
+                if seen.line is None and warning.line is not None:
+                    self.warnings[i] = warning
+                return
+        self.warnings.append(warning)
 
     def has(self, field_: str) -> bool:
         return any(e.field == field_ for e in self.errors)
 
     def extend(self, other: Problems) -> None:
         self.errors.extend(other.errors)
-        self.warnings.extend(other.warnings)
+        for warning in other.warnings:
+            self._warning(warning)
 
     def raise_if_any(self) -> None:
         if self.errors:

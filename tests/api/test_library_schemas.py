@@ -233,3 +233,13 @@ async def test_a_call_answers_the_message_to_append(api: Api, fmt: str) -> None:
     assert ok.json()["success"] is True and failed.json()["success"] is False
     assert failed.json()["modelMessage"] in orjson.dumps(failure).decode().replace('\\"', '"')
     assert bad.status_code == 422
+
+
+async def test_validate_says_each_warning_once_with_its_line(api: Api) -> None:
+    """A tool file's declaration is checked as written and again as it loaded: one warning."""
+    acme = await api.tenant("acme")
+    source = 'def execute(params, context):\n    return {"ok": True}\n\n\ntool = {"name": "w", "description": "d", "execute": execute,\n        "metadata": {"colour": "blue"}}\n'  # fmt: skip
+
+    warnings = (await acme.dev.post("/v1/tools/validate", json={"kind": "python", "source": source})).json()["warnings"]  # fmt: skip
+
+    assert warnings == [{"message": "not a key Quiver knows; kept as is", "field": "tool.metadata.colour", "line": 6}]  # fmt: skip
