@@ -417,3 +417,24 @@ async def test_the_end_user_browses_the_bots_faq_and_catalog_in_a_panel(api: Api
     assert other.status_code == 404
     assert catalog["dataset"] == "products" and len(catalog["items"]) == len(PRODUCTS)
     assert set(catalog["items"][0]) == {"id", "fields", "meta"}
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_a_bad_first_line_is_refused_before_the_rest_of_a_large_body_is_sent(api: Api) -> None:  # fmt: skip
+    """15 MB announced, one bad line and a few good ones sent: the 422 naming line 1 arrives
+    while the client has not sent the rest (a client on a slow link learns at once)."""
+    acme = await api.tenant("acme")
+    async with served(api.app) as base:
+        host, port = base.rsplit("/", 1)[1].split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        head = (f"PUT /v1/datasets/faq?kind=faq HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {acme.dev_key}\r\n"
+                f"Content-Type: application/x-ndjson\r\nContent-Length: {15 * 1024 * 1024}\r\n\r\n").encode()  # fmt: skip
+        good = b'{"id": "b", "question": "q?", "answer": "x"}\n'
+        writer.write(head + b'{"id": "a", "question": "q?"}\n' + good * 100)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(65536), 10)  # bounded: it must not wait
+        writer.close()
+
+    status, _, body = answer.partition(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 422")
+    assert b'"line":1' in body and b'"field":"answer"' in body
