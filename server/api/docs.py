@@ -47,6 +47,24 @@ MCP_PATH: dict[str, Any] = {
                 "content": {"application/json": {}, "text/event-stream": {}},
             },
             "202": {"description": "A notification or response was accepted"},
+            **{
+                status: {
+                    "description": f"{why} (a JSON-RPC error to an MCP client, problem+json else)",
+                    "content": {"application/json": {}, "application/problem+json": {}},
+                }
+                for status, why in (
+                    ("400", "Not a JSON-RPC message, or a session id that is not one"),
+                    ("401", "No key, or not a valid one (WWW-Authenticate names the metadata)"),
+                    ("403", "An admin key, or a page from an origin /mcp does not take"),
+                    ("404", "No such bot or session"),
+                    ("406", "Accept takes neither JSON nor an event stream"),
+                    ("413", "The body is larger than the server takes"),
+                    ("415", "Not application/json"),
+                    ("422", "No bot named (?bot=)"),
+                    ("429", "Over a rate, or too many sessions (Retry-After)"),
+                    ("503", "The database is unreachable"),
+                )
+            },
         },
     }
 }

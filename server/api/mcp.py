@@ -535,6 +535,8 @@ def _tool(entry: Any, tool: Any) -> types.Tool:
         hints.update(read_only_hint=False, idempotent_hint=False)
     if tool is not None and tool.kind == "webhook":
         hints["open_world_hint"] = True
+        if tool.method in ("GET", "HEAD"):  # reads, as HTTP says a GET does
+            hints.update(read_only_hint=True, idempotent_hint=True)
     for key, hint in (
         ("read_only", "read_only_hint"),
         ("destructive", "destructive_hint"),

@@ -31,6 +31,7 @@ class ToolDef:
     version_id: int = 0  # the stored version's row id; 0 for disk and built-in tools
     saved_at_us: int = 0  # when that version was stored (SQLite reuses a deleted row's id)
     on_error: bool | None = None  # declares an on_error handler (None: saved before it was kept)
+    method: str | None = None  # a webhook's HTTP method (what MCP clients are told of it)
 
     @property
     def identity(self) -> str:

@@ -653,6 +653,9 @@ def tool_def(tool: ToolRow, version: ToolVersionRow) -> ToolDef:
         version_id=version.id,
         saved_at_us=int(version.created_at.timestamp() * 1_000_000),
         on_error=version.on_error,
+        method=str((version.webhook or {}).get("method") or "POST").upper()
+        if version.kind == "webhook"
+        else None,
     )
 
 

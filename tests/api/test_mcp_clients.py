@@ -48,6 +48,10 @@ async def test_initialize_advertises_list_changed_and_tools_carry_hints(
     await ready(acme)
     assert (await acme.dev.post("/v1/tools", json=CACHED)).status_code == 201
     assert (await acme.dev.post("/v1/tools", json=CANCEL)).status_code == 201
+    for method in ("GET", "POST"):
+        hook = {"kind": "webhook", "name": f"hook_{method.lower()}", "description": "d", "method": method,
+                "webhook_url": "https://api.example.com/orders", "parameters": {"type": "object", "properties": {}}}  # fmt: skip
+        assert (await acme.dev.post("/v1/tools", json=hook)).status_code == 201
     async with served(api.app) as base, mcp_client(base, acme.agent_key, mode=mode) as client:
         capabilities = client.server_capabilities
         tools = {t.name: t for t in (await client.list_tools()).tools}
@@ -67,6 +71,9 @@ async def test_initialize_advertises_list_changed_and_tools_carry_hints(
         cancel.annotations.destructive_hint is True and cancel.annotations.idempotent_hint is False
     )
     assert cancel.annotations.read_only_hint is False
+    reads, writes = tools["hook_get"].annotations, tools["hook_post"].annotations
+    assert reads.read_only_hint is True and reads.idempotent_hint is True and reads.open_world_hint
+    assert writes.read_only_hint is None and writes.open_world_hint is True
 
 
 async def test_a_handshake_era_client_hears_list_changed_without_listing_first(api: Api) -> None:
