@@ -82,6 +82,13 @@ export class QuiverAgent {
   }
 
   async detach() {
+    if (this._webmcp) {  // the tools leave the browser's agent with the session
+      this._webmcp.stop();
+      for (const name of this._webmcp.offered.keys()) {
+        try { this._webmcp.modelContext.unregisterTool(name); } catch (err) { this._emit("error", err); }
+      }
+      this._webmcp = null;
+    }
     if (this._stream) this._stream.abort();
     this._stream = null;
     this.session = null;
@@ -157,6 +164,42 @@ export class QuiverAgent {
     return this.snapshot.tools.map((t) => ({
       name: t.name, description: t.description, input_schema: t.parameters,
     }));
+  }
+
+  // WebMCP: the session's tools (server tools and this page's actions) offered to an agent in
+  // the browser through navigator.modelContext, where the browser has it (feature-detected;
+  // false where it has not), kept in step with the snapshot. A call runs as call() does.
+  exposeToWebMCP({ modelContext = globalThis.navigator && globalThis.navigator.modelContext } = {}) {
+    if (!modelContext || typeof modelContext.registerTool !== "function") return false;
+    if (this._webmcp) return true;
+    const offered = new Map();  // name -> the entry offered (JSON)
+    const sync = () => {
+      const now = new Map(this.tools().map((t) => [t.name, t]));
+      for (const [name, was] of offered) {
+        const entry = now.get(name);
+        if (!entry || JSON.stringify(entry) !== was) {
+          try { modelContext.unregisterTool(name); } catch (err) { this._emit("error", err); }
+          offered.delete(name);
+        }
+      }
+      for (const [name, entry] of now) {
+        if (offered.has(name)) continue;
+        try {
+          modelContext.registerTool({
+            name, description: entry.description || name, inputSchema: entry.parameters || { type: "object", properties: {} },
+            execute: async (input) => {
+              const envelope = await this.call(name, input || {});
+              if (!envelope.success) throw new Error(envelope.modelMessage || (envelope.error && envelope.error.message) || "the tool failed");
+              return envelope.result;
+            },
+          });
+          offered.set(name, JSON.stringify(entry));
+        } catch (err) { this._emit("error", err); }
+      }
+    };
+    sync();
+    this._webmcp = { stop: this.on("change", sync), offered, modelContext };
+    return true;
   }
 
   async call(name, args = {}) {
@@ -402,6 +445,7 @@ export const setVariables = (variables) => agent.setVariables(variables);
 export const panel = (skill, options) => agent.panel(skill, options);
 export const toOpenAITools = () => agent.toOpenAITools();
 export const toAnthropicTools = () => agent.toAnthropicTools();
+export const exposeToWebMCP = (options) => agent.exposeToWebMCP(options);
 export function createAgent() {
   return new QuiverAgent();
 }

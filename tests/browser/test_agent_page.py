@@ -244,3 +244,63 @@ async def test_one_line_skills_from_the_page_with_a_developer_key(
     assert search["dataset"] == "products" and search["field_weights"] == {"title": 3, "body": 1}
     assert bot["skills"]["qa"]["dataset"] == "faq"  # each helper kept the others' skills
     assert by_agent == 403  # the data set and the bot are a developer's to change
+
+
+# navigator.modelContext as the WebMCP draft defines it (registerTool, unregisterTool), for a
+# browser that has none yet: the page's agent is then the test, calling tools as an agent would
+WEBMCP_POLYFILL = """
+window.webmcp = new Map();
+Object.defineProperty(navigator, 'modelContext', {value: {
+  registerTool(tool) {
+    if (window.webmcp.has(tool.name)) throw new Error('already registered: ' + tool.name);
+    window.webmcp.set(tool.name, tool);
+  },
+  unregisterTool(name) { window.webmcp.delete(name); },
+}});
+"""
+
+
+async def test_the_sessions_tools_are_offered_to_the_browsers_agent_through_webmcp(
+    api: Api, chromium: str, page_origin: str
+) -> None:
+    from playwright.async_api import async_playwright
+
+    acme = await api.tenant("acme")
+    await setup(acme)
+    async with served(api.app) as base, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
+        without = await browser.new_page()
+        await without.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
+        await without.wait_for_function("window.ready || window.failed", timeout=15_000)
+        absent = await without.evaluate("window.quiver.exposeToWebMCP()")
+
+        page = await browser.new_page()
+        await page.add_init_script(WEBMCP_POLYFILL)
+        await page.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
+        await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+        exposed = await page.evaluate("window.quiver.exposeToWebMCP()")
+        offered = await page.evaluate("[...window.webmcp.keys()].sort()")
+        schema = await page.evaluate("window.webmcp.get('highlight').inputSchema")
+        server_call = await page.evaluate("window.webmcp.get('steady').execute({})")
+        page_call = await page.evaluate(
+            "window.webmcp.get('highlight').execute({selector: '#cart'})"
+        )
+        failed = await page.evaluate(
+            "window.webmcp.get('pay').execute({}).then(() => 'ok', (e) => e.message)"
+        )
+        fresh = {**STEADY, "source": STEADY["source"].replace('"steady"', '"fresh"')}
+        assert (await acme.dev.post("/v1/tools", json=fresh)).status_code == 201
+        await page.wait_for_function("window.webmcp.has('fresh')", timeout=5_000)
+        await acme.dev.delete("/v1/tools/fresh")
+        await page.wait_for_function("!window.webmcp.has('fresh')", timeout=5_000)
+        await page.evaluate("window.quiver.detach()")
+        after_detach = await page.evaluate("window.webmcp.size")
+        await browser.close()
+
+    assert absent is False and exposed is True
+    assert offered == ["broken", "flaky", "highlight", "pay", "steady"]
+    assert schema["properties"]["selector"]["type"] == "string"
+    assert server_call["message"] == "steady"
+    assert page_call == {"highlighted": "#cart"}
+    assert "declined" in failed.lower()
+    assert after_detach == 0
