@@ -36,7 +36,8 @@ export async function request(method, path, { params, body, headers = {}, scoped
   }
   const response = await fetch(url(path, params, scoped), init);
   if (response.status === 401) {
-    auth.onExpired();  // revoked or expired mid-session: ask to sign in again
+    // revoked or expired mid-session: ask to sign in again (at sign-in, the form says why)
+    if (auth.who) auth.onExpired();
     throw new ApiError(401, await problem(response));
   }
   if (raw) return response;
