@@ -1,19 +1,73 @@
-// Line diff by longest common subsequence, rendered side by side (old left, new right).
+// Line diff (Myers' O((n+m)·D) algorithm, D the number of lines changed), rendered side by side
+// (old left, new right). The common head and tail are set aside first; past MAX_EDITS changed
+// lines the middle is shown as replaced whole rather than searched.
 import { h } from "./dom.js";
+
+const MAX_EDITS = 1000;  // the search keeps ~MAX_EDITS² numbers: ~4 MB at most
 
 export function lineDiff(before, after) {
   const a = before.split("\n"), b = after.split("\n");
-  const n = a.length, m = b.length;
-  const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const rows = [];
-  let i = 0, j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) { rows.push(["same", i + 1, a[i], j + 1, b[j]]); i++; j++; }
-    else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) { rows.push(["del", i + 1, a[i], null, ""]); i++; }
-    else { rows.push(["add", null, "", j + 1, b[j]]); j++; }
+  for (let i = 0; i < head; i++) rows.push(["same", i + 1, a[i], i + 1, b[i]]);
+  const middle = edits(a.slice(head, a.length - tail), b.slice(head, b.length - tail), head);
+  rows.push(...middle);
+  for (let i = tail; i > 0; i--) rows.push(["same", a.length - i + 1, a[a.length - i], b.length - i + 1, b[b.length - i]]);
+  return paired(grouped(rows));
+}
+
+// The edit script of a against b: rows of ["same"|"del"|"add", old line, old text, new line,
+// new text] (line numbers from `shift` + 1).
+function edits(a, b, shift) {
+  const n = a.length, m = b.length, max = n + m, off = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace = [];  // trace[d]: v before step d, for k in [-d-1, d+1]
+  for (let d = 0; d <= Math.min(max, MAX_EDITS); d++) {
+    trace.push(v.slice(off - d - 1, off + d + 2));
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) { x++; y++; }
+      v[off + k] = x;
+      if (x >= n && y >= m) return backtrack(trace, a, b, d, shift);
+    }
   }
-  return paired(rows);
+  return [  // too many changes to search: the old lines out, the new ones in
+    ...a.map((text, i) => ["del", shift + i + 1, text, null, ""]),
+    ...b.map((text, j) => ["add", null, "", shift + j + 1, text]),
+  ];
+}
+
+function backtrack(trace, a, b, last, shift) {
+  const rows = [];
+  let x = a.length, y = b.length;
+  for (let d = last; d > 0; d--) {
+    const before = trace[d], at = (k) => before[k + d + 1];
+    const k = x - y;
+    const back = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
+    const px = at(back), py = px - back;
+    while (x > px && y > py) { rows.push(["same", shift + x, a[x - 1], shift + y, b[y - 1]]); x--; y--; }
+    if (x === px) rows.push(["add", null, "", shift + y, b[y - 1]]);
+    else rows.push(["del", shift + x, a[x - 1], null, ""]);
+    x = px; y = py;
+  }
+  while (x > 0 && y > 0) { rows.push(["same", shift + x, a[x - 1], shift + y, b[y - 1]]); x--; y--; }
+  return rows.reverse();
+}
+
+// Within each run of changed rows, the removed lines first, then the added ones.
+function grouped(rows) {
+  const out = [];
+  for (let k = 0; k < rows.length;) {
+    if (rows[k][0] === "same") { out.push(rows[k++]); continue; }
+    const run = [];
+    while (k < rows.length && rows[k][0] !== "same") run.push(rows[k++]);
+    out.push(...run.filter((r) => r[0] === "del"), ...run.filter((r) => r[0] === "add"));
+  }
+  return out;
 }
 
 // A run of removed lines followed by a run of added ones shares rows: old beside new.
