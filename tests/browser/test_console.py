@@ -268,7 +268,9 @@ async def test_an_agent_key_sees_no_developer_page(api: Api, console: Pages) -> 
 async def test_a_wrong_key_at_sign_in_is_called_not_valid_not_expired(api: Api, console: Pages) -> None:  # fmt: skip
     page = await console.browser.new_page()
     await page.goto(f"{console.base}/")
-    await page.get_by_label("API key").fill("qk_0000000000000000_not-a-real-key-at-all-0000000000000000")
+    await page.get_by_label("API key").fill(
+        "qk_0000000000000000_not-a-real-key-at-all-0000000000000000"
+    )
     await page.get_by_role("button", name="Sign in").click()
     said = page.get_by_text("That key is not valid")
     await said.wait_for(timeout=WAIT)
