@@ -45,7 +45,12 @@ export async function tenant(main, id) {
   async function createKey(event) {
     event.preventDefault();
     const key = await post(`${base}/keys`, { role: role.value, label: label.value.trim() }, { scoped: false });
-    clear(secretBox, h("div", { class: "panel", role: "alert" }, h("p", {}, `New ${key.role} key ${key.id}. Copy it now: it is not shown again.`), h("p", { class: "secret" }, key.key)));
+    const copy = h("button", { type: "button", onclick: async () => {
+      try { await navigator.clipboard.writeText(key.key); copy.textContent = "Copied"; }
+      catch (_) { window.getSelection().selectAllChildren(secret); copy.textContent = "Selected: press Ctrl+C"; }
+    } }, "Copy key");
+    const secret = h("p", { class: "secret" }, key.key);
+    clear(secretBox, h("div", { class: "panel", role: "alert" }, h("p", {}, `New ${key.role} key ${key.id}. Copy it now: it is not shown again.`), secret, copy));
     await renderKeys();
   }
   const keysBody = h("tbody");

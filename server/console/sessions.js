@@ -44,8 +44,11 @@ export async function detail(main, sid) {
     section("Transcript", async () => {
       const { messages } = await get(`${base}/messages`);
       if (!messages.length) return h("p", { class: "muted" }, "No messages (the agent runs its own loop).");
-      return h("ol", {}, messages.map((m) => h("li", {}, h("strong", {}, m.role), m.name ? ` (${m.name})` : "", ": ",
-        typeof m.content === "string" ? m.content : JSON.stringify(m.content), m.tool_calls?.length ? h("div", { class: "muted" }, `calls ${m.tool_calls.map((t) => t.name).join(", ")}`) : "")));
+      // an assistant turn that only called tools has no text: its calls, with their arguments
+      return h("ol", {}, messages.map((m) => h("li", {}, h("strong", {}, m.role), m.name ? ` (${m.name})` : "",
+        m.content === null || m.content === undefined || m.content === "" ? "" : [": ", typeof m.content === "string" ? m.content : JSON.stringify(m.content)],
+        m.tool_calls?.length ? h("ul", { class: "calls" }, m.tool_calls.map((t) =>
+          h("li", {}, h("code", {}, t.name), " ", h("code", { class: "muted" }, JSON.stringify(t.arguments ?? {}))))) : "")));
     }),
   ]);
   clear(main, h("p", {}, h("a", { href: "#/sessions" }, "← Sessions")),

@@ -230,6 +230,10 @@ async def test_an_admin_creates_a_tenant_and_a_key_and_edits_an_allowlist(api: A
     await page.get_by_role("button", name="Create key").click()
     secret = await page.locator(".secret").inner_text()
     assert secret.startswith("qk_")
+    await page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=console.base)
+    await page.get_by_role("button", name="Copy key").click()
+    await page.get_by_role("button", name="Copied").wait_for(timeout=WAIT)
+    assert await page.evaluate("navigator.clipboard.readText()") == secret
     async with httpx.AsyncClient(base_url=console.base, headers={"Authorization": f"Bearer {secret}"}) as new:  # fmt: skip
         me = (await new.get("/v1/whoami")).json()
     assert (me["role"], me["tenant"]) == ("developer", "globex")  # the shown secret works
@@ -399,3 +403,28 @@ async def test_the_new_tool_templates_are_valid_tools(api: Api) -> None:
         assert found is not None, constant
         checked = (await acme.dev.post("/v1/tools/validate", json={"kind": kind, "source": found.group(1)})).json()  # fmt: skip
         assert checked["valid"], (kind, checked)
+
+
+async def test_the_transcript_shows_each_tool_call_with_its_arguments(agents: Api, fake, chromium: str) -> None:  # fmt: skip  # noqa: F811
+    """An assistant turn that only called tools has no text: the transcript shows its calls and
+    their arguments, never "assistant: null"."""
+    from playwright.async_api import async_playwright
+
+    from tests.api.test_agent_loop import setup
+
+    acme, sid = await setup(agents, fake)
+    fake.reply({"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]}, {"text": "It has shipped."})  # fmt: skip
+    answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "Where is AB1234?"})  # fmt: skip
+    assert answered.status_code == 200, answered.text
+    async with served(agents.app) as base, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
+        pages = Pages(browser, base)
+        page = await pages.signed_in(acme.dev_key, f"#/sessions/{sid}")
+        transcript = page.locator("section", has=page.get_by_role("heading", name="Transcript"))
+        await transcript.get_by_text('{"order_id":"AB1234"}').wait_for(timeout=WAIT)
+        shown = await transcript.inner_text()
+        await pages.check(page, "transcript")
+        await browser.close()
+
+    assert "check_order" in shown and "It has shipped." in shown
+    assert "null" not in shown
