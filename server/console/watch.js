@@ -19,7 +19,7 @@ export function barChart(title, bars, { max, second } = {}) {
   const width = 640, row = second ? 30 : 22, left = 180, height = bars.length * row + 8;
   const top = max ?? Math.max(1, ...bars.flatMap((b) => [b[1] || 0, second ? b[3] || 0 : 0]));
   const scale = (v) => Math.max(0, ((v || 0) / top) * (width - left - 90));
-  const chart = svg("svg", { width, height, role: "img", "aria-label": `${title}: ${bars.map((b) => `${b[0]} ${b[2]}${second ? `, ${second} ${b[4]}` : ""}`).join("; ") || "no data"}` });
+  const chart = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `${title}: ${bars.map((b) => `${b[0]} ${b[2]}${second ? `, ${second} ${b[4]}` : ""}`).join("; ") || "no data"}` });
   bars.forEach(([label, value, shown, other, otherShown], i) => {
     const y = i * row + 4;
     chart.append(svg("text", { x: left - 8, y: y + 13, "text-anchor": "end" }, label));

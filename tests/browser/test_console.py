@@ -428,3 +428,31 @@ async def test_the_transcript_shows_each_tool_call_with_its_arguments(agents: Ap
 
     assert "check_order" in shown and "It has shipped." in shown
     assert "null" not in shown
+
+
+async def test_no_page_scrolls_sideways_on_a_phone(api: Api, console: Pages) -> None:
+    """390 px wide (a phone): every page fits; a wide table scrolls inside itself."""
+    acme = await api.tenant("acme")
+    await acme.dev.post("/v1/tools", json={"kind": "python", "source": FIXED})
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    await acme.agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "greet", "arguments": {"name": "a-rather-long-name-for-a-narrow-screen"}})  # fmt: skip
+    await api.runtime.call_log.flush()
+    widths = {}
+    from tests.conftest import ADMIN_KEY
+
+    for key, pages in ((acme.dev_key, ("tools", "tools/greet", "calls", "analytics", "sessions", f"sessions/{sid}", "audit")),
+                       (ADMIN_KEY, ("tenants", "audit"))):  # fmt: skip
+        page = await console.browser.new_page(viewport={"width": 390, "height": 800})
+        await page.goto(f"{console.base}/")
+        await page.get_by_label("API key").fill(key)
+        await page.get_by_role("button", name="Sign in").click()
+        await page.wait_for_selector("#who button", timeout=WAIT)
+        for hash_ in pages:
+            await page.goto(f"{console.base}/#/{hash_}")
+            await page.locator("main h1").first.wait_for(timeout=WAIT)
+            await page.wait_for_function("!document.querySelector('main').textContent.includes('Loading…')", timeout=WAIT)  # fmt: skip
+            widths[hash_] = await page.evaluate("document.documentElement.scrollWidth")
+        await page.close()
+
+    assert {p: w for p, w in widths.items() if w > 390} == {}
