@@ -60,27 +60,65 @@ export const patch = (path, body, opts = {}) => request("PATCH", path, { body, .
 export const del = (path, opts = {}) => request("DELETE", path, opts);
 
 // Server-sent events over fetch (EventSource cannot send an Authorization header).
-export async function stream(path, params, onEvent, signal, onOpen = () => {}) {
-  const response = await request("GET", path, { params, raw: true, headers: { Accept: "text/event-stream" } });
-  if (!response.ok) throw new ApiError(response.status, await problem(response));
-  onOpen();
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  signal.addEventListener("abort", () => reader.cancel().catch(() => {}));
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let cut;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      let event = "message", data = "";
-      for (const line of block.split("\n")) {
-        if (line.startsWith("event:")) event = line.slice(6).trim();
-        else if (line.startsWith("data:")) data += line.slice(5).trim();
-      }
-      if (data) onEvent(event, JSON.parse(data));
+// Server-sent events until `signal` aborts: a dropped stream (the network, a node restarting)
+// is opened again after the server's `retry` delay with Last-Event-ID, so nothing sent between
+// is missed; a refusal (4xx) ends it. onOpen(true) each time it (re)connects, onDrop() when
+// it dropped and is about to try again.
+export async function stream(path, params, onEvent, signal, onOpen = () => {}, onDrop = () => {}) {
+  let lastId = null, retry = 1000;
+  while (!signal.aborted) {
+    let response;
+    try {
+      const headers = { Accept: "text/event-stream", ...(lastId !== null ? { "Last-Event-ID": lastId } : {}) };
+      response = await request("GET", path, { params, raw: true, headers });
+    } catch (error) {
+      if (error instanceof ApiError || signal.aborted) throw error;
+      response = null;  // unreachable: try again
     }
+    if (response && !response.ok) {
+      if (response.status < 500) throw new ApiError(response.status, await problem(response));
+      response = null;
+    }
+    if (response) {
+      onOpen();
+      try {
+        await readEvents(response, signal, onEvent, (id) => { lastId = id; }, (ms) => { retry = ms; });
+      } catch (error) {
+        if (signal.aborted) return;
+      }
+    }
+    if (signal.aborted) return;
+    onDrop();
+    await new Promise((resolve) => { const t = setTimeout(resolve, retry); signal.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true }); });
+  }
+}
+
+async function readEvents(response, signal, onEvent, onId, onRetry) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const cancel = () => reader.cancel().catch(() => {});
+  signal.addEventListener("abort", cancel, { once: true });
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        let event = "message", data = "", id = null;
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event:")) event = line.slice(6).trim();
+          else if (line.startsWith("data:")) data += line.slice(5).trim();
+          else if (line.startsWith("id:")) id = line.slice(3).trim();
+          else if (line.startsWith("retry:")) onRetry(Math.max(250, Number(line.slice(6)) || 1000));
+        }
+        if (id !== null) onId(id);
+        if (data) onEvent(event, JSON.parse(data));
+      }
+    }
+  } finally {
+    signal.removeEventListener("abort", cancel);
   }
 }

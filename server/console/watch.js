@@ -113,14 +113,15 @@ export async function calls(main) {
         if (event !== "call") return;
         tailBody.prepend(callRow(call, open));
         while (tailBody.children.length > 200) tailBody.lastChild.remove();
-      }, tail.signal, () => { tailStatus.textContent = "Following new calls…"; });
+      }, tail.signal, () => { tailStatus.textContent = "Following new calls…"; },
+      () => { tailStatus.textContent = "Connection lost: reconnecting…"; });
     } catch (error) {
       if (!tail?.signal.aborted) tailStatus.textContent = `The tail stopped: ${error.message}`;
     } finally {
       tail = null;
       tailButton.textContent = "Start live tail";
       tailButton.setAttribute("aria-pressed", "false");
-      if (/^(Following|Connecting)/.test(tailStatus.textContent)) tailStatus.textContent = "Stopped.";
+      if (/^(Following|Connecting|Connection lost)/.test(tailStatus.textContent)) tailStatus.textContent = "Stopped.";
     }
   }
   tailButton.addEventListener("click", toggleTail);

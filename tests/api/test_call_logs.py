@@ -142,6 +142,44 @@ async def test_the_live_tail_streams_new_calls_with_their_logs(api: Api) -> None
     assert missing.status_code == 404
 
 
+async def test_a_live_tail_resumes_after_the_last_event_it_received(api: Api) -> None:
+    """A dropped tail (the network, a node restarting) comes back with Last-Event-ID and gets
+    the calls logged while it was away, once each."""
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [NOISY])
+    await _call(acme.agent, sid, "noisy", q="first")
+    await api.runtime.call_log.flush()
+    first = (await acme.dev.get("/v1/calls")).json()["calls"][0]["id"]
+    await _call(acme.agent, sid, "noisy", q="while away 1")  # logged while no tail was open
+    await _call(acme.agent, sid, "noisy", q="while away 2")
+    async with (
+        served(api.app) as base,
+        httpx.AsyncClient(base_url=base, headers=acme.dev.headers) as dev,
+        dev.stream(
+            "GET", "/v1/calls/stream", headers={"Last-Event-ID": str(first)}, timeout=10
+        ) as stream,  # fmt: skip
+    ):
+        lines = stream.aiter_lines()
+
+        async def calls(n: int) -> list[tuple[int, str]]:
+            got, event, id_ = [], None, None
+            async for line in lines:
+                if line.startswith("event:"):
+                    event = line.split(":", 1)[1].strip()
+                elif line.startswith("id:"):
+                    id_ = int(line[3:])
+                elif line.startswith("data:") and event == "call":
+                    got.append((id_, json.loads(line[5:])["logs"][0]))
+                    if len(got) == n:
+                        return got
+            raise AssertionError("the stream ended")
+
+        resumed = await asyncio.wait_for(calls(2), 10)
+
+    assert [log for _, log in resumed] == ["info: looking up while away 1", "info: looking up while away 2"]  # fmt: skip
+    assert all(i > first for i, _ in resumed)
+
+
 async def test_the_audit_log_says_who_changed_what_with_before_and_after(api: Api) -> None:
     acme, globex = await api.tenant("acme"), await api.tenant("globex")
     await api.admin.put("/v1/tenants/acme/egress", json={"allow": ["intranet.example"]})

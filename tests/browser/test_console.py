@@ -456,3 +456,29 @@ async def test_no_page_scrolls_sideways_on_a_phone(api: Api, console: Pages) -> 
         await page.close()
 
     assert {p: w for p, w in widths.items() if w > 390} == {}
+
+
+async def test_the_live_tail_reconnects_when_its_stream_drops(api: Api, console: Pages) -> None:
+    acme = await api.tenant("acme")
+    await acme.dev.post("/v1/tools", json={"kind": "python", "source": FIXED})
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    page = await console.signed_in(acme.dev_key, "#/calls")
+    attempts = []
+
+    async def flaky_network(route) -> None:  # the first connection fails, as a dropped link does
+        attempts.append(route.request.headers.get("last-event-id"))
+        await (route.abort("connectionreset") if len(attempts) == 1 else route.continue_())
+
+    await page.route(re.compile(r".*/v1/calls/stream.*"), flaky_network)
+    await page.get_by_role("button", name="Start live tail").click()
+    await page.get_by_text("Following new calls…").wait_for(timeout=WAIT)
+    called = await acme.agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "greet", "arguments": {"name": "Back"}})  # fmt: skip
+    assert called.json()["success"]
+    live = page.locator('table[aria-label="Live calls"] tbody tr')
+    await live.first.wait_for(timeout=WAIT)
+
+    assert len(attempts) == 2  # dropped once, connected again on its own
+    assert "greet" in await live.first.inner_text()
+    await page.get_by_role("button", name="Stop live tail").click()
+    await page.get_by_text("Stopped.").wait_for(timeout=WAIT)

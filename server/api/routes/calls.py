@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
 
 from server.api import sse
@@ -102,14 +102,24 @@ async def tail_calls(
     store: StoreDep,
     tenant: TenantQuery = None,
     tool: Name = None,
+    last_event_id: Annotated[
+        int | None,
+        Header(
+            alias="Last-Event-ID",
+            ge=0,
+            description="resume after this call (the id of the last `call` event received)",
+        ),
+    ] = None,
 ) -> StreamingResponse:
     """Server-sent events: a `call` event for each call of the tenant as it is logged (every
-    node's), heartbeats in between. Starts with the calls logged from now on."""
+    node's), heartbeats in between. Starts with the calls logged from now on, or, resuming
+    (``Last-Event-ID``), with those logged after that one."""
     tenant_id = developer_tenant(principal, tenant)
     if principal.is_admin:
         await store.tenants.get(tenant_id)  # a tenant that does not exist: 404, not a stream
     await runtime.call_log.flush()
-    tail = Tail(await store.calls.newest_id(tenant_id))
+    newest = await store.calls.newest_id(tenant_id)
+    tail = Tail(newest if last_event_id is None else min(last_event_id, newest))
     hub = runtime.events
     watcher = sse.watch(runtime, tenant_id, f"calls:{tenant_id}")  # a stream of the tenant's
     poll_s = runtime.settings.call_tail_poll_s
