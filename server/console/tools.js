@@ -40,7 +40,7 @@ export async function list(main) {
     const q = search.value.toLowerCase();
     const shown = tools.filter((t) => (!q || t.name.includes(q) || (t.description || "").toLowerCase().includes(q)) && (!kind.value || t.kind === kind.value) && (!origin.value || t.origin === origin.value));
     clear(body, shown.map((t) => h("tr", {},
-      h("td", {}, t.origin === "tenant" ? h("a", { href: `#/tools/${encodeURIComponent(t.name)}` }, t.name) : t.name),
+      h("td", {}, h("a", { href: `#/tools/${encodeURIComponent(t.name)}` }, t.name)),
       h("td", {}, t.kind), h("td", {}, h("span", { class: "pill" }, t.origin)), h("td", {}, `v${t.version}`),
       h("td", { class: t.enabled ? "ok" : "muted" }, t.enabled ? "enabled" : "disabled"),
       h("td", { class: t.breaker === "closed" ? "ok" : "bad" }, t.breaker.replace("_", "-")),
@@ -58,6 +58,8 @@ export async function list(main) {
 
 export async function detail(main, name, tab = "edit") {
   if (name === "~new") return editorPage(main, null);
+  const shared = (await get("/v1/catalog")).tools.find((t) => t.name === name && t.origin !== "tenant");
+  if (shared) return readOnly(main, shared);
   const tool = await get(`/v1/tools/${encodeURIComponent(name)}`);
   const tabs = [["edit", "Edit"], ["test", "Test"], ["versions", "Versions"]];
   const panel = h("div", { role: "tabpanel", id: "tool-panel", "aria-labelledby": `tab-${tab}` });
@@ -79,6 +81,19 @@ export async function detail(main, name, tab = "edit") {
   if (tab === "test") return testPanel(panel, tool);
   if (tab === "versions") return versionsPanel(panel, tool);
   return editorPage(panel, tool);
+}
+
+// A global or built-in tool: what an agent is given (its source is not the tenant's to read)
+function readOnly(main, tool) {
+  clear(main,
+    h("p", {}, h("a", { href: "#/tools" }, "← Tools")),
+    h("h1", {}, tool.name, " ", h("span", { class: "pill" }, `v${tool.version}`), " ", h("span", { class: "pill" }, tool.kind), " ", h("span", { class: "pill" }, tool.origin)),
+    h("p", { class: "muted" }, tool.description),
+    h("p", { role: "note" }, tool.origin === "builtin"
+      ? "A built-in tool: it comes with Quiver and cannot be changed here."
+      : "A global tool, shared with this tenant by an admin: read-only here."),
+    h("h2", {}, "Parameters"), json(tool.parameters ?? {}),
+    h("p", { class: "muted" }, `${tool.enabled ? "Enabled" : "Disabled"} · breaker ${tool.breaker.replace("_", "-")} · ${tool.calls_last_day} calls in the last day`));
 }
 
 async function bodyOf(kind, sandbox, state) {

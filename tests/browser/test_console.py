@@ -482,3 +482,15 @@ async def test_the_live_tail_reconnects_when_its_stream_drops(api: Api, console:
     assert "greet" in await live.first.inner_text()
     await page.get_by_role("button", name="Stop live tail").click()
     await page.get_by_text("Stopped.").wait_for(timeout=WAIT)
+
+
+async def test_a_built_in_tool_opens_read_only(api: Api, console: Pages) -> None:
+    acme = await api.tenant("acme", shared=["escalate_to_human"])
+    page = await console.signed_in(acme.dev_key, "#/tools")
+    await page.get_by_role("link", name="escalate_to_human").click()
+    await page.get_by_text("A built-in tool").wait_for(timeout=WAIT)
+    shown = await page.locator("main").inner_text()
+
+    assert '"reason"' in shown and "builtin" in shown
+    assert await page.get_by_role("button", name="Delete…").count() == 0  # nothing to change
+    await console.check(page, "tool-read-only")

@@ -19,7 +19,9 @@ async def catalog(
 ) -> dict[str, Any]:
     """The tenant's own tools (disabled ones too), the shared global tools it may use and the
     built-in skills, by name: kind, origin (`tenant`, `global`, `builtin`), version, enabled,
-    breaker (`closed`, `open`, `half_open`) and the calls and success rate of the last day."""
+    its description and parameters (a global or built-in tool's source is not the tenant's to
+    read), breaker (`closed`, `open`, `half_open`) and the calls and success rate of the last
+    day."""
     tenant_id = developer_tenant(principal, tenant)
     view = await runtime.registry.view(store, tenant_id)
     breakers = await runtime.tracker.tenant_breakers(tenant_id)
@@ -37,6 +39,7 @@ async def catalog(
             "version": tool.version,
             "enabled": tool.enabled,
             "description": tool.description,
+            "parameters": tool.parameters,
         }
     for row, version in await store.tools.list(tenant_id):  # disabled ones are not visible
         entries[row.name] = {
@@ -46,6 +49,7 @@ async def catalog(
             "version": version.version,
             "enabled": row.enabled,
             "description": version.description,
+            "parameters": version.parameters,
         }
     for name, entry in entries.items():
         entry["breaker"] = (
