@@ -230,7 +230,8 @@ function testPanel(panel, tool) {
   const inputs = Object.entries(properties).map(([name, schema]) => {
     const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
     let control;
-    if (schema.enum) control = h("select", {}, ["", ...schema.enum].map((v) => h("option", { value: JSON.stringify(v) }, v === "" ? "(none)" : String(v))));
+    // the untouched choice sends nothing (its value is empty); an enum's own "" is a choice
+    if (schema.enum) control = h("select", {}, h("option", { value: "" }, "(none)"), schema.enum.map((v) => h("option", { value: JSON.stringify(v) }, v === "" ? '""' : String(v))));
     else if (type === "boolean") control = h("select", {}, ["", "true", "false"].map((v) => h("option", { value: v }, v || "(none)")));
     else if (type === "integer" || type === "number") control = h("input", { type: "number", step: type === "integer" ? 1 : "any" });
     else if (type === "object" || type === "array") control = h("textarea", { rows: 3, cols: 40, placeholder: "JSON" });

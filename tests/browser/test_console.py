@@ -494,3 +494,31 @@ async def test_a_built_in_tool_opens_read_only(api: Api, console: Pages) -> None
     assert '"reason"' in shown and "builtin" in shown
     assert await page.get_by_role("button", name="Delete…").count() == 0  # nothing to change
     await console.check(page, "tool-read-only")
+
+
+CHOOSER = """def execute(params, context):
+    return {"success": True, "seen": params}
+
+tool = {"name": "ship", "description": "Ships", "execute": execute, "parameters": {
+    "speed": {"type": "string", "enum": ["standard", "express"]},
+    "gift": {"type": "string", "enum": ["", "wrapped"]}}}
+"""
+
+
+async def test_the_test_form_sends_nothing_for_an_untouched_choice(
+    api: Api, console: Pages
+) -> None:
+    acme = await api.tenant("acme")
+    await acme.dev.post("/v1/tools", json={"kind": "python", "source": CHOOSER})
+    page = await console.signed_in(acme.dev_key, "#/tools/ship/test")
+    await page.get_by_role("button", name="Run test").click()
+    await page.get_by_text("Succeeded", exact=False).wait_for(timeout=WAIT)
+    untouched = await page.locator("main pre").first.inner_text()
+    await page.get_by_label("gift").select_option(label='""')
+    await page.get_by_label("speed").select_option("express".join('""'))
+    await page.get_by_role("button", name="Run test").click()
+    await page.get_by_text('"speed": "express"').wait_for(timeout=WAIT)
+    chosen = await page.locator("main pre").first.inner_text()
+
+    assert '"seen": {}' in untouched
+    assert '"gift": ""' in chosen  # the enum's own "" is a choice
