@@ -59,6 +59,26 @@ export const put = (path, body, opts = {}) => request("PUT", path, { body, ...op
 export const patch = (path, body, opts = {}) => request("PATCH", path, { body, ...opts });
 export const del = (path, opts = {}) => request("DELETE", path, opts);
 
+// A file sent as the body of a PUT, with its progress (fetch cannot report an upload's):
+// onProgress(sent, total) as it goes; the answer's JSON, or an ApiError.
+export function upload(path, params, file, contentType, onProgress) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("PUT", url(path, params).toString());
+    xhr.setRequestHeader("Authorization", `Bearer ${auth.key}`);
+    xhr.setRequestHeader("Content-Type", contentType);
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onerror = () => reject(new Error("the upload did not reach the server"));
+    xhr.onload = () => {
+      let body = {};
+      try { body = JSON.parse(xhr.responseText || "{}"); } catch (_) { body = {}; }
+      if (xhr.status === 401 && auth.who) auth.onExpired();
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body); else reject(new ApiError(xhr.status, body));
+    };
+    xhr.send(file);
+  });
+}
+
 // Server-sent events over fetch (EventSource cannot send an Authorization header).
 // Server-sent events until `signal` aborts: a dropped stream (the network, a node restarting)
 // is opened again after the server's `retry` delay with Last-Event-ID, so nothing sent between

@@ -2,6 +2,7 @@
 import { ApiError, auth, get } from "./api.js";
 import { clear, field, h } from "./dom.js";
 import * as admin from "./admin.js";
+import * as data from "./data.js";
 import * as sessions from "./sessions.js";
 import * as tools from "./tools.js";
 import * as watch from "./watch.js";
@@ -11,10 +12,12 @@ const DEVELOPER = [
   ["analytics", "Analytics", watch.analytics],
   ["calls", "Call log", watch.calls],
   ["sessions", "Sessions", sessions.list],
+  ["datasets", "Data sets", data.datasets],
+  ["secrets", "Secrets", data.secrets],
   ["audit", "Audit log", admin.audit],
 ];
 const ADMIN = [["tenants", "Tenants", admin.tenants]];
-const DETAIL = { tools: tools.detail, sessions: sessions.detail, tenants: admin.tenant };
+const DETAIL = { tools: tools.detail, sessions: sessions.detail, tenants: admin.tenant, datasets: data.dataset };
 
 const main = document.getElementById("main");
 let expired = false;

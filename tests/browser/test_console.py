@@ -522,3 +522,58 @@ async def test_the_test_form_sends_nothing_for_an_untouched_choice(
 
     assert '"seen": {}' in untouched
     assert '"gift": ""' in chosen  # the enum's own "" is a choice
+
+
+async def test_data_sets_upload_with_progress_page_their_items_and_delete(api: Api, console: Pages, tmp_path: Path) -> None:  # fmt: skip
+    acme = await api.tenant("acme")
+    faq = tmp_path / "faq.ndjson"
+    await asyncio.to_thread(faq.write_text, "".join(json.dumps({"id": f"q{i}", "question": f"Question {i}?", "answer": f"Answer {i}."}) + "\n" for i in range(120)))  # fmt: skip
+    broken = tmp_path / "broken.ndjson"
+    await asyncio.to_thread(broken.write_text, '{"id": "a", "question": "q?"}\n')
+    page = await console.signed_in(acme.dev_key, "#/datasets")
+    await page.get_by_role("heading", name="Data sets").wait_for(timeout=WAIT)
+
+    await page.get_by_label("File").set_input_files(str(broken))
+    await page.get_by_role("button", name="Upload").click()
+    await page.get_by_text("line 1: answer").wait_for(timeout=WAIT)  # the bad line, named
+    await page.get_by_label("Name").fill("faq")
+    await page.get_by_label("File").set_input_files(str(faq))
+    await page.get_by_role("button", name="Upload").click()
+    await page.get_by_text("faq: version 1, 120 items").wait_for(timeout=WAIT)
+    size = (await asyncio.to_thread(faq.stat)).st_size
+    await page.get_by_text(f"({size} bytes sent)").wait_for(
+        timeout=WAIT
+    )  # the progress, to the end
+    await console.check(page, "datasets")
+    await page.get_by_role("link", name="faq").click()
+    await page.get_by_text("Question 0?").wait_for(timeout=WAIT)
+    for shown in ("Question 50?", "Question 100?"):  # 50 a page
+        await page.get_by_role("button", name="Load more").click()
+        await page.get_by_text(shown).wait_for(timeout=WAIT)
+    await page.get_by_text("Question 119?").wait_for(timeout=WAIT)
+    assert await page.get_by_role("button", name="Load more").is_hidden()
+    await console.check(page, "dataset")
+    await page.get_by_role("button", name="Delete…").click()
+    await page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    await page.wait_for_url(re.compile(r"#/datasets$"), timeout=WAIT)
+
+    assert (await acme.dev.get("/v1/datasets/faq")).status_code == 404
+
+
+async def test_secrets_are_set_listed_by_name_and_never_shown(api: Api, console: Pages) -> None:
+    acme = await api.tenant("acme")
+    value = "crm-secret-value-7f3a9c"
+    page = await console.signed_in(acme.dev_key, "#/secrets")
+    await page.get_by_label("Name").fill("CRM_TOKEN")
+    await page.get_by_label("Value").fill(value)
+    await page.get_by_role("button", name="Set secret").click()
+    await page.get_by_text("CRM_TOKEN is set").wait_for(timeout=WAIT)
+    await page.get_by_role("cell", name="CRM_TOKEN", exact=True).wait_for(timeout=WAIT)
+    shown = await page.content()
+    await console.check(page, "secrets")
+    await page.get_by_role("button", name="Delete secret CRM_TOKEN").click()
+    await page.get_by_role("dialog").get_by_role("button", name="Delete").click()
+    await page.get_by_text("No secrets.").wait_for(timeout=WAIT)
+
+    assert value not in shown and await page.get_by_label("Value").input_value() == ""
+    assert (await acme.dev.get("/v1/secrets")).json()["secrets"] == []
