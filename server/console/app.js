@@ -2,6 +2,7 @@
 import { ApiError, auth, get } from "./api.js";
 import { clear, field, h } from "./dom.js";
 import * as admin from "./admin.js";
+import * as agents from "./agents.js";
 import * as data from "./data.js";
 import * as sessions from "./sessions.js";
 import * as tools from "./tools.js";
@@ -12,12 +13,14 @@ const DEVELOPER = [
   ["analytics", "Analytics", watch.analytics],
   ["calls", "Call log", watch.calls],
   ["sessions", "Sessions", sessions.list],
+  ["bots", "Bots", agents.bots],
+  ["providers", "Providers", agents.providers],
   ["datasets", "Data sets", data.datasets],
   ["secrets", "Secrets", data.secrets],
   ["audit", "Audit log", admin.audit],
 ];
 const ADMIN = [["tenants", "Tenants", admin.tenants]];
-const DETAIL = { tools: tools.detail, sessions: sessions.detail, tenants: admin.tenant, datasets: data.dataset };
+const DETAIL = { tools: tools.detail, sessions: sessions.detail, tenants: admin.tenant, datasets: data.dataset, bots: agents.bot };
 
 const main = document.getElementById("main");
 let expired = false;

@@ -577,3 +577,51 @@ async def test_secrets_are_set_listed_by_name_and_never_shown(api: Api, console:
 
     assert value not in shown and await page.get_by_label("Value").input_value() == ""
     assert (await acme.dev.get("/v1/secrets")).json()["secrets"] == []
+
+
+async def test_providers_and_bots_with_their_evals(agents: Api, fake, chromium: str) -> None:  # noqa: F811
+    """A provider saved (its key never shown), a bot made and set to use it, its evals run."""
+    from playwright.async_api import async_playwright
+
+    from tests.api.test_agent_loop import KEY, setup
+
+    acme, _ = await setup(agents, fake)  # a provider "main" on the fake model server, bot "b"
+    fake.reply({"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]}, {"text": "Shipped."})  # fmt: skip
+    async with served(agents.app) as base, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
+        pages = Pages(browser, base)
+        page = await pages.signed_in(acme.dev_key, "#/providers")
+        await page.get_by_role("cell", name="main", exact=True).wait_for(timeout=WAIT)
+        await page.get_by_role("button", name="Edit provider main").click()
+        await page.get_by_label("Models").fill("big, small, extra")
+        await page.get_by_role("button", name="Save provider").click()
+        await page.get_by_role("cell", name="big, small, extra").wait_for(timeout=WAIT)
+        shown = await page.content()
+        await pages.check(page, "providers")
+
+        await page.goto(f"{base}/#/bots")
+        await page.get_by_label("Name").fill("helper")
+        await page.get_by_role("button", name="Create bot").click()
+        await page.wait_for_url(re.compile(r"#/bots/helper$"), timeout=WAIT)
+        settings = page.get_by_label("Settings (JSON)")
+        assert json.loads(await settings.input_value()) == {"tools": None}  # as it is: every tool
+        await settings.fill(json.dumps({"tools": None, "model": "main/big", "max_rounds": 3}))
+        await page.get_by_role("button", name="Save bot").click()
+        await page.get_by_text("Saved: attached agents get the new snapshot.").wait_for(
+            timeout=WAIT
+        )
+        await settings.fill('{"tools": null, "max_rounds": 99}')
+        await page.get_by_role("button", name="Save bot").click()
+        await page.get_by_text("max_rounds").last.wait_for(
+            timeout=WAIT
+        )  # the field at fault, named
+        cases = [{"name": "finds an order", "messages": ["Where is AB1234?"], "expect": {"tools": [{"name": "check_order"}]}}]  # fmt: skip
+        await page.get_by_label("Eval cases (JSON)").fill(json.dumps(cases))
+        await page.get_by_role("button", name="Save and run evals").click()
+        await page.get_by_text("100% passed").wait_for(timeout=WAIT)
+        await pages.check(page, "bot")
+        await browser.close()
+    helper = (await acme.dev.get("/v1/bots/helper")).json()
+
+    assert KEY not in shown  # the provider's key is never on the page
+    assert (helper["model"], helper["max_rounds"]) == ("main/big", 3)
