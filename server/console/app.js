@@ -11,6 +11,7 @@ import * as watch from "./watch.js";
 const DEVELOPER = [
   ["tools", "Tools", tools.list],
   ["analytics", "Analytics", watch.analytics],
+  ["usage", "Usage", watch.usage],
   ["calls", "Call log", watch.calls],
   ["sessions", "Sessions", sessions.list],
   ["bots", "Bots", agents.bots],

@@ -33,6 +33,40 @@ export function barChart(title, bars, { max, second } = {}) {
   return h("figure", { class: "chart" }, h("figcaption", {}, h("strong", {}, title)), bars.length ? chart : h("p", { class: "muted" }, "No calls in this range."));
 }
 
+// One column per day, the oldest on the left; `days` is [{day, ...}], `key` the figure drawn.
+export function dayChart(title, days, key, color = "#2563eb") {
+  const width = 640, height = 160, bottom = 20, left = 40;
+  const top = Math.max(1, ...days.map((d) => d[key] || 0));
+  const step = (width - left) / Math.max(days.length, 1);
+  const busy = days.filter((d) => d[key]);
+  const chart = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": `${title}: ${busy.map((d) => `${d.day} ${d[key]}`).join("; ") || "none in this range"}` });
+  chart.append(svg("text", { x: left - 6, y: 12, "text-anchor": "end" }, String(top)));
+  chart.append(svg("text", { x: left - 6, y: height - bottom, "text-anchor": "end" }, "0"));
+  days.forEach((d, i) => {
+    const tall = ((d[key] || 0) / top) * (height - bottom - 8);
+    chart.append(svg("rect", { x: left + i * step + 1, y: height - bottom - tall, width: Math.max(step - 2, 1), height: tall, fill: color }));
+  });
+  chart.append(svg("text", { x: left, y: height - 4 }, days[0]?.day || ""));
+  chart.append(svg("text", { x: width, y: height - 4, "text-anchor": "end" }, days.at(-1)?.day || ""));
+  return h("figure", { class: "chart" }, h("figcaption", {}, h("strong", {}, title)), chart);
+}
+
+export async function usage(main) {
+  const [now, daily] = await Promise.all([get("/v1/usage"), get("/v1/usage/daily", { days: 30 })]);
+  const limits = Object.entries(now.limits || {});
+  const today = now.today || {};
+  clear(main, h("h1", {}, "Usage and limits"),
+    h("p", { class: "muted" }, "The limits this tenant runs under (the server's defaults and an admin's overrides) and what it used; days are UTC."),
+    h("table", { "aria-label": "Limits" }, h("thead", {}, h("tr", {}, ["Limit", "Value", "Used today"].map((c) => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, limits.map(([name, value]) => h("tr", {}, h("td", {}, name.replaceAll("_", " ")), h("td", {}, value ?? "none"),
+        h("td", {}, today[name.replace(/_per_day$/, "")] ?? ""))))),
+    h("div", { class: "grid2" },
+      dayChart("Calls per day (last 30 days)", daily.days, "calls"),
+      dayChart("Model tokens per day, input", daily.days, "input_tokens", "#7c3aed"),
+      dayChart("Model tokens per day, output", daily.days, "output_tokens", "#f59e0b")));
+}
+
 export async function analytics(main) {
   const range = h("select", {}, RANGES.map(([hours, label]) => h("option", { value: hours, selected: hours === "24" }, label)));
   const since = h("input", { type: "datetime-local" });

@@ -302,6 +302,27 @@ class CallRepository:
         )
         return [tool for tool, _ in rows.all()]
 
+    async def calls_by_day(
+        self, tenant: str, first: date, last: date
+    ) -> dict[date, tuple[int, int]]:
+        """Per UTC day from ``first`` to ``last`` (both in): the tenant's calls and successes,
+        from the daily rollups (test runs are not in them)."""
+        stmt = (
+            select(
+                ToolCallDailyRow.day,
+                func.sum(ToolCallDailyRow.calls),
+                func.sum(ToolCallDailyRow.successes),
+            )
+            .where(
+                ToolCallDailyRow.tenant_id == tenant,
+                ToolCallDailyRow.day >= first,
+                ToolCallDailyRow.day <= last,
+            )
+            .group_by(ToolCallDailyRow.day)
+        )
+        rows = (await self.session.execute(stmt)).all()
+        return {day: (int(calls or 0), int(ok or 0)) for day, calls, ok in rows}
+
     async def analytics(
         self, tenant: str | None, since: datetime, until: datetime, tool: str | None = None
     ) -> list[ToolFigures]:

@@ -17,7 +17,7 @@ from server.errors import ConflictError, NotFoundError, UnavailableError
 from server.records import StoredProvider
 from server.secretbox import SecretBox
 from server.storage import sqlite_driver, text_codec
-from server.storage.database import is_postgres, writer_gate
+from server.storage.database import dialect_name, is_postgres, writer_gate
 from server.storage.tables import EvalRunRow, JSONType, MessageRow, ProviderRow, utcnow
 
 
@@ -301,6 +301,34 @@ class MessageRepository:
         if after_seq is not None:
             stmt = stmt.where(MessageRow.seq > after_seq)
         return list(await self.session.scalars(stmt.order_by(MessageRow.seq).limit(limit)))
+
+    async def tokens_by_day(
+        self, tenant_id: str, since: datetime, until: datetime
+    ) -> dict[str, tuple[int, int]]:
+        """Per UTC day (``YYYY-MM-DD``) in the range: the input and output tokens of the
+        tenant's model calls."""
+        stamp = MessageRow.created_at
+        day = (
+            func.to_char(func.timezone("UTC", stamp), "YYYY-MM-DD")
+            if dialect_name(self.session) == "postgresql"
+            else func.substr(stamp, 1, 10)  # stored as ISO text in UTC
+        )
+        stmt = (
+            select(
+                day,
+                func.coalesce(func.sum(MessageRow.input_tokens), 0),
+                func.coalesce(func.sum(MessageRow.output_tokens), 0),
+            )
+            .where(
+                MessageRow.role == "assistant",
+                MessageRow.tenant_id == tenant_id,
+                stamp >= since,
+                stamp < until,
+            )
+            .group_by(day)
+        )
+        rows = (await self.session.execute(stmt)).all()
+        return {str(d): (int(i), int(o)) for d, i, o in rows}
 
     async def tokens(
         self,

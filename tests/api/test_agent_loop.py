@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import event
@@ -801,3 +802,22 @@ async def test_the_marker_never_streams_even_split_across_pieces(pieces: list[st
     await stream.end()
 
     assert "".join(sent) == "".join(pieces).replace("[[HANDOFF]]", "") and ended == [True]
+
+
+async def test_usage_per_day_counts_calls_and_tokens_for_a_chart(agents: Api, fake: FakeModel) -> None:  # fmt: skip
+    acme, sid = await setup(agents, fake)
+    fake.reply({"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]}, {"text": "Shipped."})  # fmt: skip
+    await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "Where is AB1234?"})
+    await acme.dev.post("/v1/tools/check_order/test", json={"arguments": {"order_id": "AB1234"}})  # a test run: not counted  # fmt: skip
+
+    week = (await acme.dev.get("/v1/usage/daily", params={"days": 7})).json()["days"]
+    bad = await acme.dev.get("/v1/usage/daily", params={"days": 0})
+    by_agent = await acme.agent.get("/v1/usage/daily")
+
+    assert len(week) == 7 and week[-1]["day"] == datetime.now(UTC).date().isoformat()
+    assert [d["day"] for d in week] == sorted(d["day"] for d in week)
+    today = week[-1]
+    assert today["calls"] == 1 and today["successes"] == 1
+    assert today["input_tokens"] > 0 and today["output_tokens"] > 0
+    assert all(d["calls"] == 0 and d["input_tokens"] == 0 for d in week[:-1])
+    assert bad.status_code == 422 and by_agent.status_code == 403

@@ -441,7 +441,7 @@ async def test_no_page_scrolls_sideways_on_a_phone(api: Api, console: Pages) -> 
     widths = {}
     from tests.conftest import ADMIN_KEY
 
-    for key, pages in ((acme.dev_key, ("tools", "tools/greet", "calls", "analytics", "sessions", f"sessions/{sid}", "audit")),
+    for key, pages in ((acme.dev_key, ("tools", "tools/greet", "calls", "analytics", "usage", "sessions", f"sessions/{sid}", "bots", "bots/b", "providers", "datasets", "secrets", "audit")),
                        (ADMIN_KEY, ("tenants", "audit"))):  # fmt: skip
         page = await console.browser.new_page(viewport={"width": 390, "height": 800})
         await page.goto(f"{console.base}/")
@@ -625,3 +625,25 @@ async def test_providers_and_bots_with_their_evals(agents: Api, fake, chromium: 
 
     assert KEY not in shown  # the provider's key is never on the page
     assert (helper["model"], helper["max_rounds"]) == ("main/big", 3)
+
+
+async def test_usage_shows_the_limits_and_calls_per_day(api: Api, console: Pages) -> None:
+    from datetime import UTC, datetime
+
+    acme = await api.tenant("acme")
+    await api.admin.put("/v1/tenants/acme/limits", json={"calls_per_day": 500})
+    await acme.dev.post("/v1/tools", json={"kind": "python", "source": FIXED})
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    for name in ("a", "b"):
+        await acme.agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "greet", "arguments": {"name": name}})  # fmt: skip
+    page = await console.signed_in(acme.dev_key, "#/usage")
+    today = datetime.now(UTC).date().isoformat()
+    calls = page.locator('svg[aria-label^="Calls per day"]')
+    await calls.wait_for(timeout=WAIT)
+    label = await calls.get_attribute("aria-label")
+    limits = await page.get_by_role("table", name="Limits").inner_text()
+    await console.check(page, "usage")
+
+    assert f"{today} 2" in label
+    assert "calls per day\t500\t2" in limits

@@ -3,7 +3,7 @@ model tokens its agent loops used over a range."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -58,3 +58,39 @@ async def usage(
             **await store.messages.tokens(tenant_id, start, end, bot),
         },
     }
+
+
+@router.get("/usage/daily")
+async def usage_daily(
+    principal: PrincipalDep,
+    runtime: RuntimeDep,
+    store: StoreDep,
+    tenant: TenantQuery = None,
+    days: Annotated[int, Query(ge=1, le=366, description="how many UTC days, to today")] = 30,
+) -> dict[str, Any]:
+    """The tenant's calls (test runs left out), successes and model tokens per UTC day, the
+    oldest first, every day of the range present (zeros included): a chart over time."""
+    require(principal, "developer")
+    tenant_id = acting_tenant(principal, tenant)
+    await store.tenants.get(tenant_id)
+    await runtime.call_log.flush()  # the calls answered so far are in the rollups
+    today = utcnow().date()
+    first = today - timedelta(days=days - 1)
+    calls = await store.calls.calls_by_day(tenant_id, first, today)
+    start = datetime.combine(first, datetime.min.time(), tzinfo=UTC)
+    tokens = await store.messages.tokens_by_day(tenant_id, start, start + timedelta(days=days))
+    out = []
+    for n in range(days):
+        day = first + timedelta(days=n)
+        made, ok = calls.get(day, (0, 0))
+        inp, outp = tokens.get(day.isoformat(), (0, 0))
+        out.append(
+            {
+                "day": day.isoformat(),
+                "calls": made,
+                "successes": ok,
+                "input_tokens": inp,
+                "output_tokens": outp,
+            }
+        )
+    return {"tenant": tenant_id, "days": out}
