@@ -1,15 +1,10 @@
 // The agent loop's settings: model providers (a key goes in, never comes back) and bots (their
 // tools, intents, skills, model and rounds as JSON, and their evals with a run button).
-import { ApiError, del, get, post, put } from "./api.js";
-import { clear, confirmDialog, field, h, json, toast, when } from "./dom.js";
+import { del, get, post, put } from "./api.js";
+import { clear, confirmDialog, field, h, json, problemsOf, toast, when } from "./dom.js";
 
 const KINDS = ["openai", "openai-responses", "anthropic", "gemini"];
 
-function problemsOf(error) {
-  const lines = error instanceof ApiError ? error.problem?.errors || [] : [];
-  return h("div", { role: "alert", class: "bad" }, h("p", {}, error.message || String(error)),
-    lines.length ? h("ul", {}, lines.map((e) => h("li", {}, `${e.field ? `${e.field}: ` : ""}${e.message}`))) : "");
-}
 
 export async function providers(main) {
   const { providers: rows } = await get("/v1/providers");

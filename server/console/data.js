@@ -1,15 +1,10 @@
 // Data sets (what the built-in skills answer from: upload with progress, items a page at a
 // time, delete) and secrets (names and dates only: a value goes in and never comes back).
-import { ApiError, del, get, put, upload } from "./api.js";
-import { clear, confirmDialog, field, h, json, pager, toast, when } from "./dom.js";
+import { del, get, put, upload } from "./api.js";
+import { clear, confirmDialog, field, h, json, pager, problemsOf, toast, when } from "./dom.js";
 
 const KINDS = ["faq", "catalog", "samples", "documents"];
 
-function problemsOf(error) {
-  const lines = error instanceof ApiError ? error.problem?.errors || [] : [];
-  return h("div", { role: "alert", class: "bad" }, h("p", {}, error.message || String(error)),
-    lines.length ? h("ul", {}, lines.map((e) => h("li", {}, `${e.line ? `line ${e.line}: ` : ""}${e.field ? `${e.field}: ` : ""}${e.message}`))) : "");
-}
 
 export async function datasets(main) {
   const body = h("tbody");

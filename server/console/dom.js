@@ -78,3 +78,10 @@ export function pager(body, more, load, row, empty, columns) {
   more.addEventListener("click", () => show(false));
   return show;
 }
+
+// An error as the page shows it: its message, and each problem the API named (line and field).
+export function problemsOf(error) {
+  const lines = error?.problem?.errors || [];
+  return h("div", { role: "alert", class: "bad" }, h("p", {}, error.message || String(error)),
+    lines.length ? h("ul", {}, lines.map((e) => h("li", {}, `${e.line ? `line ${e.line}: ` : ""}${e.field ? `${e.field}: ` : ""}${e.message}`))) : "");
+}

@@ -40,6 +40,16 @@ def chromium() -> str:
     return CHROMIUM
 
 
+async def open_page(browser, page_origin: str, base: str, key: str, init_script: str | None = None):
+    """tests/browser/page.html from the second origin, attached with ``key`` to bot ``b``."""
+    page = await browser.new_page()
+    if init_script:
+        await page.add_init_script(init_script)
+    await page.goto(f"{page_origin}/page.html#base={base}&key={key}&bot=b")
+    await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+    return page
+
+
 @pytest.fixture
 def page_origin() -> Iterator[str]:
     handler = functools.partial(SimpleHTTPRequestHandler, directory=str(Path(__file__).parent))
@@ -59,9 +69,7 @@ async def test_a_page_attaches_registers_actions_and_calls_tools(
     await setup(acme)
     async with served(api.app) as base, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
-        page = await browser.new_page()
-        await page.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
-        await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+        page = await open_page(browser, page_origin, base, acme.agent_key)
         assert await page.evaluate("window.failed || null") is None
 
         sid = await page.evaluate("window.quiver.default.session")
@@ -144,9 +152,7 @@ async def test_send_lets_the_server_run_the_model_and_the_page_its_actions(
         )  # fmt: skip
         async with served(api.app) as base, async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
-            page = await browser.new_page()
-            await page.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
-            await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+            page = await open_page(browser, page_origin, base, acme.agent_key)
             assert await page.evaluate("window.failed || null") is None
             outcome = await page.evaluate(
                 """async () => {
@@ -177,9 +183,7 @@ async def test_the_page_hears_when_a_person_takes_over(
     await setup(acme)
     async with served(api.app) as base, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
-        page = await browser.new_page()
-        await page.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
-        await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+        page = await open_page(browser, page_origin, base, acme.agent_key)
         assert await page.evaluate("window.failed || null") is None
         sid = await page.evaluate("window.quiver.default.session")
         escalated = await acme.agent.post(
@@ -206,9 +210,7 @@ async def test_one_line_skills_from_the_page_with_a_developer_key(
     assert (await acme.dev.post("/v1/bots", json={"name": "b", "tools": []})).status_code == 201
     async with served(api.app) as base, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
-        page = await browser.new_page()
-        await page.goto(f"{page_origin}/page.html#base={base}&key={acme.dev_key}&bot=b")
-        await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+        page = await open_page(browser, page_origin, base, acme.dev_key)
         assert await page.evaluate("window.failed || null") is None
         made = await page.evaluate("""async () => [
             await window.quiver.tools.registerQA({items: [
@@ -269,15 +271,10 @@ async def test_the_sessions_tools_are_offered_to_the_browsers_agent_through_webm
     await setup(acme)
     async with served(api.app) as base, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=FLAGS)
-        without = await browser.new_page()
-        await without.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
-        await without.wait_for_function("window.ready || window.failed", timeout=15_000)
+        without = await open_page(browser, page_origin, base, acme.agent_key)
         absent = await without.evaluate("window.quiver.exposeToWebMCP()")
 
-        page = await browser.new_page()
-        await page.add_init_script(WEBMCP_POLYFILL)
-        await page.goto(f"{page_origin}/page.html#base={base}&key={acme.agent_key}&bot=b")
-        await page.wait_for_function("window.ready || window.failed", timeout=15_000)
+        page = await open_page(browser, page_origin, base, acme.agent_key, WEBMCP_POLYFILL)
         exposed = await page.evaluate("window.quiver.exposeToWebMCP()")
         offered = await page.evaluate("[...window.webmcp.keys()].sort()")
         schema = await page.evaluate("window.webmcp.get('highlight').inputSchema")
