@@ -148,7 +148,7 @@ def allow_entry(item: str) -> tuple[str | Network, int | None] | None:
             return None
     try:
         return ipaddress.ip_network(item, strict=False), port
-    except ValueError:
+    except ValueError:  # not an address or CIDR: a host name, if it is one
         return (item, port) if HOST_NAME.fullmatch(item) else None
 
 

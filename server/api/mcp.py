@@ -159,13 +159,13 @@ class SessionManager(StreamableHTTPSessionManager):
 def _loopback_origin(origin: str) -> bool:
     try:
         host = urlsplit(origin).hostname or ""
-    except ValueError:
+    except ValueError:  # not a URL (a bracketed host that is not an address): not loopback
         return False
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
-    except ValueError:
+    except ValueError:  # a name other than localhost: not loopback
         return False
 
 

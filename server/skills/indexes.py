@@ -234,7 +234,7 @@ class Faq:
         def observe(query: str, right: int | None) -> None:
             try:
                 words = self._words(query)
-            except EmptyQuery:
+            except EmptyQuery:  # a sample with no words teaches nothing
                 return
             hits = self.index.search_terms(words, FAQ_WEIGHTS, 2)
             if hits:
