@@ -91,7 +91,7 @@ class KeyTouches:
             return
         try:
             await self.write(pending)
-        except BaseException:
+        except BaseException:  # whatever stopped the write (a cancel too): kept, then re-raised
             for key_id, when in pending.items():
                 self.pending.setdefault(key_id, when)
             raise
