@@ -19,7 +19,8 @@ from server.api.deps import (
     require,
     same_name,
 )
-from server.api.paging import CursorQuery, LimitQuery, decode_cursor, keyset, page
+from server.api.paging import CursorQuery, LimitQuery, page
+from server.api.routes.datasets import items_page
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import BotBody, EvalCase, bot_public
 from server.errors import FieldError, NotFoundError, ValidationFailedError
@@ -127,13 +128,9 @@ async def panel(
     dataset = await store.datasets.get(tenant_id, name)
     if dataset.kind != kind:
         raise NotFoundError(f"data set {name!r} is not a {kind} data set")
-    after = decode_cursor(cursor, 1)
-    read = await store.datasets.page(
-        tenant_id, name, dataset.version, int(after[0]) if after else -1, limit + 1
-    )
-    rows, next_cursor = keyset(read, limit, lambda r: [r[0]])
-    items = [_panel_item(kind, data) for _, data in rows]
-    return {"bot": bot, "skill": skill, "dataset": name, "items": items, "next_cursor": next_cursor}
+    items, next_cursor = await items_page(store, tenant_id, dataset, limit, cursor)
+    shown = [_panel_item(kind, data) for data in items]
+    return {"bot": bot, "skill": skill, "dataset": name, "items": shown, "next_cursor": next_cursor}
 
 
 def _panel_item(kind: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from server.api.paging import CursorQuery, LimitQuery, decode_cursor, keyset, pa
 from server.api.views import TOOL_NAME, iso
 from server.skills.datasets import Kind
 from server.skills.uploads import UploadLimits, replace_dataset
+from server.storage.repositories import Store
 
 router = APIRouter(prefix="/v1/datasets", tags=["datasets"])
 DatasetName = Annotated[str, Path(pattern=TOOL_NAME, examples=["faq"])]
@@ -90,12 +91,20 @@ async def get_dataset(
     """A data set and a page of its items, in upload order."""
     tenant_id = developer_tenant(principal, tenant)
     row = await store.datasets.get(tenant_id, name)
+    items, next_cursor = await items_page(store, tenant_id, row, limit, cursor)
+    return {**_public(row), "data": items, "next_cursor": next_cursor}
+
+
+async def items_page(
+    store: Store, tenant_id: str, row: Any, limit: int, cursor: str | None
+) -> tuple[list[dict[str, Any]], str | None]:
+    """A page of a data set's current items in upload order, and the cursor of the next."""
     after = decode_cursor(cursor, 1)
     read = await store.datasets.page(
-        tenant_id, name, row.version, int(after[0]) if after else -1, limit + 1
+        tenant_id, row.name, row.version, int(after[0]) if after else -1, limit + 1
     )
     rows, next_cursor = keyset(read, limit, lambda r: [r[0]])
-    return {**_public(row), "data": [data for _, data in rows], "next_cursor": next_cursor}
+    return [data for _, data in rows], next_cursor
 
 
 @router.delete("/{name}", status_code=204)
