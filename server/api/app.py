@@ -153,7 +153,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         "send_message": sessions.send_message,
     }
     app.add_middleware(DirectDoor, **hot)  # the hot paths, unrouted
-    app.door = DirectDoor(app, **hot, max_body_bytes=settings.max_body_bytes)  # past the stack
+    app.door = DirectDoor(  # past the stack
+        app, **hot, max_body_bytes=settings.max_body_bytes, mcp=mcp
+    )
     app.add_middleware(RateLimitHeadersMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestIdMiddleware)

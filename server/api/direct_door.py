@@ -1,5 +1,6 @@
 """The hot paths served outside FastAPI's routing and dependency solving: a tool call
-(``POST /v1/sessions/{sid}/calls``) and an agent loop's turn (``POST …/messages``).
+(``POST /v1/sessions/{sid}/calls``), an agent loop's turn (``POST …/messages``) and an MCP
+client's request (``POST /mcp``, handed to the MCP door with the stack's work done for it).
 
 Their routers' matching and generic dependency chains cost more than the sandbox's round trip
 or the loop's own work. This ASGI middleware takes the plain case — a JSON body, no
@@ -25,7 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from server import logs
 from server.api import problems
 from server.api.deps import RATE_STATE, admit, authenticate, unit_of_work
-from server.api.limits import checked_body, rate_headers
+from server.api.limits import checked_body, rate_headers, replayed
 from server.api.views import CallBody, MessageBody
 from server.calls.messages import MessageFormat
 from server.errors import UnauthenticatedError
@@ -35,14 +36,21 @@ FORMAT: TypeAdapter[MessageFormat] = TypeAdapter(MessageFormat)
 JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
 
 
-Hot = tuple[str, str]  # a session id, and "calls" or "messages"
+Hot = tuple[str, str]  # a session id, and "calls" or "messages"; or ("", "mcp")
+MCP: Hot = ("", "mcp")
 
 
 class DirectDoor:
     def __init__(
-        self, app: ASGIApp, answer_call: Any, send_message: Any, max_body_bytes: int = 0
+        self,
+        app: ASGIApp,
+        answer_call: Any,
+        send_message: Any,
+        max_body_bytes: int = 0,
+        mcp: ASGIApp | None = None,
     ) -> None:
         self.app = app
+        self.mcp = mcp  # the MCP door (server.api.mcp.QuiverMcp), past the stack only
         self.answer_call = answer_call  # server.api.routes.sessions.answer_call
         self.send_message = send_message  # server.api.routes.sessions.send_message
         self.max_body_bytes = max_body_bytes  # the direct door's cap (the stack's, inside it)
@@ -60,6 +68,8 @@ class DirectDoor:
     def direct(self, scope: Scope) -> Hot | None:
         """The hot path a plain request without ``Origin`` takes by the direct door (else None)."""
         hot = _plain(scope)
+        if hot is None and self.mcp is not None and _mcp_post(scope):
+            hot = MCP
         if hot is None:
             return None
         for name, _ in scope["headers"]:
@@ -80,6 +90,9 @@ class DirectDoor:
             body = await checked_body(scope, receive, send_refusal, self.max_body_bytes)
             if body is None:
                 return  # refused (answered) or the client left
+            if hot == MCP and self.mcp is not None:
+                await self.mcp(scope, replayed(body, receive), send_refusal)
+                return
             request = Request(scope, receive)
             response = await self._respond(request, hot, body)
             response.raw_headers.append(request_id)
@@ -174,6 +187,10 @@ def _plain(scope: Scope) -> Hot | None:
         if name == b"content-type":
             content_type = value.lower()
     return (match.group(1), match.group(2)) if content_type in JSON_TYPES else None
+
+
+def _mcp_post(scope: Scope) -> bool:
+    return bool(scope["method"] == "POST" and scope["path"] == "/mcp")
 
 
 def _bearer(request: Request) -> str:

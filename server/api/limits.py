@@ -188,3 +188,14 @@ def rate_headers(admitted: Admitted) -> list[tuple[bytes, bytes]]:
         (b"ratelimit-remaining", str(admitted.remaining).encode()),
         (b"ratelimit-reset", str(admitted.reset_s).encode()),
     ]
+
+
+def replayed(body: bytes, receive: Receive) -> Receive:
+    """``receive`` for an app after the body was read: that body, then what the connection says
+    next (a disconnect)."""
+    pending: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> Message:
+        return pending.pop() if pending else await receive()
+
+    return replay

@@ -11,7 +11,9 @@ low-level ``Server``: the same registry and call pipeline as the HTTP API.
   page with an opaque cursor.
 * ``tools/call``: through the call pipeline. Argument and tool failures are ``isError``
   results carrying the envelope's ``modelMessage``; a name the snapshot does not hold is a
-  protocol error.
+  protocol error. A plain one is read and answered past the SDK's per-request machinery
+  (``server.api.mcp_direct``: the same ``_call``, the SDK's answer word for word); a POST
+  without ``Origin`` comes past the middleware stack too (``server.api.direct_door``).
 * ``list_changed`` (advertised as ``tools.listChanged``): on every change of the tenant (this
   node's commits, other nodes' NOTIFY, breakers), to ``subscriptions/listen`` streams
   (2026-07-28 clients) and to handshake-era sessions as ``notifications/tools/list_changed``,
@@ -43,7 +45,7 @@ import logging
 import re
 import weakref
 from collections import OrderedDict
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import mcp_types as types
@@ -51,6 +53,7 @@ import orjson
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, AuthorizationContext
 from mcp.server.auth.provider import AccessToken
 from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.server.runner import modern_error_data
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
@@ -59,6 +62,8 @@ from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from server.api.deps import admit, authenticate, role_of, unit_of_work
+from server.api.limits import replayed
+from server.api.mcp_direct import InFlight, answer, plain_call, stamped
 from server.api.problems import problem
 from server.calls.session_calls import SessionState, attach, call_in_session, load_state
 from server.errors import (
@@ -83,6 +88,15 @@ SESSION_ID = re.compile(r"\b[0-9a-f]{32}\b")
 # the SDK's modules that log session ids
 SDK_LOGGERS = ("mcp.server.streamable_http_manager", "mcp.server.streamable_http")
 log = logging.getLogger("quiver.mcp")
+
+
+class Caller(NamedTuple):
+    """Who sends an MCP request: the key, the bot it names, and its ``Mcp-Session-Id`` (``""``
+    for the stateless era)."""
+
+    principal: Principal
+    bot: str
+    mcp_session: str
 
 
 class HideSessionIds(logging.Filter):
@@ -143,6 +157,16 @@ class SessionManager(StreamableHTTPSessionManager):
             self.per_tenant_open[tenant] = self.per_tenant_open.get(tenant, 0) + 1
         return transport
 
+    def held(self, session_id: str, key_id: str) -> Any:
+        """The transport of an open session of ``key_id`` that is not expiring, else None."""
+        transport = self._server_instances.get(session_id)
+        owner = self.owners.get(session_id)
+        if transport is None or owner is None or owner[0] != key_id or transport.is_terminated:
+            return None
+        if transport.idle_scope is not None and transport.idle_scope.cancel_called:
+            return None
+        return transport
+
     async def _discard_session(self, session_id: str, transport: Any) -> None:
         owner = self.owners.pop(session_id, None)
         if owner is not None:
@@ -178,8 +202,10 @@ class QuiverMcp:
         per_tenant: int = 1_000,
         idle_s: float | None = 600.0,
         origins: tuple[str, ...] = (),
+        direct: bool = True,
     ) -> None:
         self.origins = origins
+        self.direct = direct  # plain tools/call past the SDK's machinery (False: tests compare)
         self.server: Server[Any] = _Server(
             "quiver",
             version=VERSION,
@@ -208,6 +234,7 @@ class QuiverMcp:
         self.asgi = StreamableHTTPASGIApp(self.manager)
         self._buses: dict[str, tuple[InMemorySubscriptionBus, ListenHandler]] = {}
         self._legacy: dict[str, weakref.WeakSet[Any]] = {}
+        self._ready: dict[str, Any] = {}  # handshake done: MCP session id -> its connection
         self._sessions: OrderedDict[tuple[str, str, str], str] = OrderedDict()
         self._creating: dict[tuple[str, str, str], asyncio.Lock] = {}  # first requests racing
         self._runtime: Any = None
@@ -273,11 +300,48 @@ class QuiverMcp:
                 response.headers["Retry-After"] = "60"
                 await response(scope, receive, send)
                 return
+        if scope.get("method") == "POST":
+            body = await _body(receive)
+            if body is None:
+                return  # the client left
+            if self.direct and await self._direct_call(
+                scope, send, body, Caller(principal, bot, "")
+            ):
+                return
+            receive = replayed(body, receive)
         scope["user"] = _owner(principal)
         scope.setdefault("state", {})
         scope["state"]["quiver_principal"] = principal
         scope["state"]["quiver_bot"] = bot
         await self.asgi(scope, receive, send)
+
+    async def _direct_call(self, scope: Scope, send: Send, body: bytes, caller: Caller) -> bool:
+        """A plain ``tools/call`` answered here, through the same ``_call`` as the SDK's handler
+        (``server.api.mcp_direct``); False when the SDK is to take the request."""
+        call = plain_call(scope, body)
+        if call is None:
+            return False
+        guard: Any = contextlib.nullcontext()
+        if call.mcp_session:
+            transport = self.manager.held(call.mcp_session, caller.principal.key_id)
+            connection = self._ready.get(call.mcp_session)
+            if transport is None or connection is None:
+                return False  # not ready, not this key's, closed, or expiring: the SDK says so
+            if connection.protocol_version != call.version:
+                return False
+            guard = InFlight(transport)
+        with guard:
+            try:
+                result = await self._call(
+                    caller._replace(mcp_session=call.mcp_session), call.name, call.arguments
+                )
+            except Exception as exc:  # noqa: BLE001 - as the SDK does: an MCPError is its own
+                # JSON-RPC error; anything else is logged and answered as an internal error
+                error = modern_error_data(exc).model_dump(by_alias=True, exclude_none=True)
+                await answer(send, call, error=error)
+                return True
+        await answer(send, call, result=stamped(call, result, self.server.server_info_stamp))
+        return True
 
     def _check_origin(self, scope: Scope) -> None:
         """The transport spec: a request from a browser page (it sends ``Origin``) must come from
@@ -332,19 +396,29 @@ class QuiverMcp:
             self._legacy.setdefault(tenant, weakref.WeakSet()).add(connection)
 
     async def _initialized(self, ctx: Any, params: Any) -> None:
-        principal, _bot, _sid = self._caller(ctx)
-        self._remember_connection(ctx, self._tenant(principal))
+        """A handshake-era session is ready: list_changed reaches it from now on, and its
+        ``tools/call`` may take the direct way (``_direct_call``)."""
+        self._caller(ctx)
+        connection = getattr(ctx.session, "_connection", None)
+        mcp_session = ctx.request.headers.get("mcp-session-id", "")
+        if connection is not None and mcp_session:
+            self._ready[mcp_session] = connection
 
     def _forget(self, key_id: str, mcp_session: str) -> None:
         """A closed or expired MCP session: its Quiver session is no longer remembered here."""
+        self._ready.pop(mcp_session, None)
         for key in [k for k in self._sessions if k[0] == key_id and k[2] == mcp_session]:
             del self._sessions[key]
 
     # handlers ---------------------------------------------------------------------------------
-    def _caller(self, ctx: Any) -> tuple[Principal, str, str]:
+    def _caller(self, ctx: Any) -> Caller:
+        """Who sends an SDK handler's request; handshake-era clients are remembered for
+        list_changed on the way."""
         state = ctx.request.scope["state"]
         mcp_session = ctx.request.headers.get("mcp-session-id", "")
-        return state["quiver_principal"], state["quiver_bot"], mcp_session
+        principal = state["quiver_principal"]
+        self._remember_connection(ctx, self._tenant(principal))
+        return Caller(principal, state["quiver_bot"], mcp_session)
 
     @staticmethod
     def _tenant(principal: Principal) -> str:
@@ -352,13 +426,12 @@ class QuiverMcp:
         assert principal.tenant_id is not None
         return principal.tenant_id
 
-    async def _state(self, ctx: Any, store: Any) -> tuple[SessionState, Snapshot]:
+    async def _state(self, caller: Caller, store: Any) -> tuple[SessionState, Snapshot]:
         """The caller's Quiver session (created on first use) and its snapshot, in ``store``'s
         transaction — a call must change the session in that same one."""
-        principal, bot, mcp_session = self._caller(ctx)
+        principal, bot, mcp_session = caller
         runtime = self._runtime
         tenant = self._tenant(principal)
-        self._remember_connection(ctx, tenant)
         key = (principal.key_id, bot, mcp_session)
         view = await runtime.registry.view(store, tenant)
         try:
@@ -400,7 +473,7 @@ class QuiverMcp:
         self, ctx: Any, params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         async with unit_of_work(self._runtime) as store:
-            state, snapshot = await self._state(ctx, store)
+            state, snapshot = await self._state(self._caller(ctx), store)
         # By name, and the cursor is the last name of the page: stable while tools come and go
         # (an offset repeated one tool and missed a new one when another was saved meanwhile)
         entries = sorted((e for e in snapshot.entries if e.executor == "server"), key=_by_name)
@@ -421,48 +494,49 @@ class QuiverMcp:
     ) -> types.CallToolResult:
         # a commit that fails because the database went away after the tool answered still
         # lets the answer out (the unit of work logs it), as over HTTP
+        return types.CallToolResult.model_validate(
+            await self._call(self._caller(ctx), params.name, params.arguments)
+        )
+
+    async def _call(self, caller: Caller, name: str, arguments: dict[str, Any] | None) -> Any:
+        """A ``tools/call``'s result, as the wire carries it (both ways to it share this)."""
+        # a commit that fails because the database went away after the tool answered still
+        # lets the answer out (the unit of work logs it), as over HTTP
         async with unit_of_work(self._runtime) as store:
-            result = await self._call_in(ctx, params, store)
+            result = await self._call_in(caller, name, arguments or {}, store)
             store.answered = True
         return result
 
     async def _call_in(
-        self, ctx: Any, params: types.CallToolRequestParams, store: Any
-    ) -> types.CallToolResult:
+        self, caller: Caller, name: str, arguments: dict[str, Any], store: Any
+    ) -> dict[str, Any]:
         """``tools/call`` is the session's call use case, as over HTTP and in the agent loop: the
         same gate, ended sessions, handoff, breakers and once-per-session. MCP's own part: a name
         the client was never offered is a protocol error (``Unknown tool``), and the session's
         refusals are protocol errors too; a tool's failure is a result (``is_error``)."""
-        state, snapshot = await self._state(ctx, store)
-        name = params.name
+        state, snapshot = await self._state(caller, store)
         entry = snapshot.entry(name)
         held_out = name in state.inputs.open_breakers  # answered by the gate: circuit_open
         if (entry is None or entry.executor != "server") and not held_out:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")  # browser actions too
         try:
-            principal, _bot, _mcp_session = self._caller(ctx)
             envelope = await call_in_session(
                 self._runtime.services,
                 store,
                 state,
                 name,
-                params.arguments or {},
-                caller=role_of(principal),
+                arguments,
+                caller=role_of(caller.principal),
             )
         except QuotaExceededError as exc:  # to the model as a failed call, as HTTP says 429
-            return types.CallToolResult(
-                content=[types.TextContent(type="text", text=exc.detail)],
-                structured_content={"error": {"code": exc.code, "message": exc.detail}},
-                is_error=True,
-            )
+            return _failed(exc.detail, {"code": exc.code, "message": exc.detail})
         except QuiverError as exc:  # the session refuses (ended): HTTP's 409; or the node
             data = {"code": exc.code, **exc.extra()}  # cannot record calls (toolRan says more)
             raise MCPError(types.INVALID_REQUEST, exc.detail, data) from None
         return _result(envelope)
 
     async def _listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams) -> Any:
-        principal, _bot, _sid = self._caller(ctx)
-        _bus, handler = self._bus(self._tenant(principal))
+        _bus, handler = self._bus(self._tenant(self._caller(ctx).principal))
         return await handler(ctx, params)
 
     def _bus(self, tenant: str) -> tuple[InMemorySubscriptionBus, ListenHandler]:
@@ -610,21 +684,41 @@ async def _request_id(receive: Receive) -> str | int | None:
     return found if isinstance(found, str | int) and not isinstance(found, bool) else None
 
 
+async def _body(receive: Receive) -> bytes | None:
+    """A POST's whole body (its size is capped before it gets here), or None if the client
+    left."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
 def _header(scope: Scope, name: bytes) -> bytes:
     return next((value for key, value in scope["headers"] if key == name), b"")
 
 
-def _result(envelope: dict[str, Any]) -> types.CallToolResult:
+def _result(envelope: dict[str, Any]) -> dict[str, Any]:
+    """A ``CallToolResult`` on the wire: the result as text, and as structured content when it
+    is an object; a failure as the message the model reads, with its error."""
     if envelope["success"]:
-        text = orjson.dumps(envelope["result"]).decode()
-        structured = envelope["result"] if isinstance(envelope["result"], dict) else None
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text)],
-            structured_content=structured,
-            is_error=False,
-        )
-    return types.CallToolResult(
-        content=[types.TextContent(type="text", text=envelope["modelMessage"])],
-        structured_content={"error": envelope["error"]},
-        is_error=True,
-    )
+        answer = envelope["result"]
+        result: dict[str, Any] = {
+            "content": [{"type": "text", "text": orjson.dumps(answer).decode()}]
+        }
+        if isinstance(answer, dict):
+            result["structuredContent"] = answer
+        result["isError"] = False
+        return result
+    return _failed(envelope["modelMessage"], envelope["error"])
+
+
+def _failed(message: str, error: Any) -> dict[str, Any]:
+    return {
+        "content": [{"type": "text", "text": message}],
+        "structuredContent": {"error": error},
+        "isError": True,
+    }
