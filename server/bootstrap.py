@@ -36,6 +36,7 @@ from server.calls.journal import DiskRoom, Journal
 from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
 from server.calls.pipeline import CallPipeline
 from server.calls.services import Services
+from server.calls.session_marks import marks_from
 from server.calls.session_state import SessionStates
 from server.calls.sessions import SessionTracker, UsageRanking
 from server.calls.webhook import WebhookEngine
@@ -283,10 +284,10 @@ class Runtime:
         """Make this node's caches see what a committed unit of work changed (called by the
         unit of work as it commits: ``server.storage.database.UnitOfWork``)."""
         for record in store.sessions.committed_creations():  # its first request reads nothing
-            self.session_states.put(record, {}, self.session_states.epoch)
+            self.session_states.put(record, {}, self.session_states.seen(record.id))
             self.agent.histories.keep(record.id, [], 1)
         if store.sessions.touched:
-            self.session_states.forget(store.sessions.touched)
+            self.session_states.changed(store.sessions.touched)
             store.sessions.touched = set()
         if store.changed_tenants:
             self.registry.invalidate(store.changed_tenants)
@@ -555,7 +556,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
     pipeline.wasm_max_memory_mb = settings.wasm_max_memory_mb
     box = load_secret_box(settings)
     storage = DatabaseStorage(sessions, box)
-    session_states = SessionStates(settings.session_cache_size)
+    session_states = SessionStates(settings.session_cache_size, marks_from(settings.session_marks))
     indexes = Indexes(
         lambda tenant, name, version: _read(sessions, lambda s: s.items(tenant, name, version)),
         lambda tenant: _read(sessions, lambda s: s.versions(tenant)),

@@ -309,6 +309,13 @@ async def _with_runtime(settings: Settings, action: Callable[[Any], Any]) -> Any
     is_flag=True,
     help="do not build the Python WASM runner at start if it is missing",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="serving processes behind the port, each a node (PostgreSQL; SQLite is served by one)",
+)
 def serve(
     data_dir: Path | None,
     database_url: str | None,
@@ -318,6 +325,7 @@ def serve(
     tools_dir: Path | None,
     watch: bool,
     no_python_runner: bool,
+    workers: int,
 ) -> None:
     """Run the HTTP server (creates the database on first start)."""
     import uvicorn
@@ -339,6 +347,23 @@ def serve(
     _database(settings, create=True)
     if not no_python_runner:
         _ensure_python_runner(settings)
+    if workers > 1 and settings.is_sqlite:
+        click.echo(
+            "warning: SQLite is served by one process (one writer): --workers ignored; "
+            "several processes need PostgreSQL",
+            err=True,
+        )
+    elif workers > 1:
+        options = {
+            "data_dir": data_dir,
+            "database_url": database_url,
+            "host": host,
+            "port": port,
+            "demo": demo,
+            "tools_dir": tools_dir,
+            "watch": watch,
+        }
+        sys.exit(_supervise(settings, options, workers))
     app = create_app(settings)
 
     class Server(uvicorn.Server):
@@ -368,7 +393,34 @@ def serve(
         timeout_graceful_shutdown=10,
         http=OneWriteHttpTools.bounded(_connection_cap(settings.max_connections)),
     )
+    if settings.session_marks:  # one of `serve --workers N`'s processes: the port is shared
+        from server.serving import reuse_port_socket
+
+        Server(config).run(sockets=[reuse_port_socket(settings.host, settings.port)])
+        return
     Server(config).run()
+
+
+def _supervise(settings: Settings, options: dict[str, Any], workers: int) -> int:
+    """``serve --workers N``: the processes, their shared session marks, their supervisor."""
+    import os
+
+    from server.calls.session_marks import SharedMarks, shared_directory
+    from server.serving import Supervisor, child_command, remove
+
+    marks = SharedMarks.create(shared_directory())
+    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104
+    host = f"[{host}]" if ":" in host else host
+    try:
+        return Supervisor(
+            command=child_command(options),
+            env={**os.environ, "QUIVER_SESSION_MARKS": str(marks)},
+            workers=workers,
+            ready_url=f"http://{host}:{settings.port}/readyz",
+            say=lambda line: click.echo(line, err=True),
+        ).run()
+    finally:
+        remove(marks)
 
 
 def _preflight(settings: Settings) -> None:

@@ -147,6 +147,11 @@ class Settings(BaseSettings):
     wasm_max_memory_mb: int = Field(
         default=256, description="the most linear memory a WASM tool's metadata may ask for"
     )
+    session_marks: str | None = Field(
+        default=None,
+        description="set by `serve --workers N` for its processes: the table of marks that keeps "
+        "their cached session states exact between them (not to be set by hand)",
+    )
     session_cache_size: int = Field(
         default=20_000,
         ge=0,

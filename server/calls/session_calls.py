@@ -134,9 +134,9 @@ async def load_state(
     states = services.session_states
     hit = None if sid in store.sessions.touched else states.get(sid)
     if hit is None:
-        epoch = states.epoch
+        seen = states.seen(sid)
         record, variables = await store.sessions.get_with_variables(tenant_id, sid)
-        states.put(record, variables, epoch)
+        states.put(record, variables, seen)
     else:
         record, variables = hit
         if record.tenant_id != tenant_id:

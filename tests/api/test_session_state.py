@@ -6,10 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from server.calls.session_marks import NoMarks, SharedMarks
 from server.calls.session_state import SessionStates
 from server.registry.model import SessionRecord
 from server.settings import Settings
@@ -35,10 +37,10 @@ def record(sid: str, tenant: str = "acme") -> SessionRecord:
 
 def test_a_state_read_before_a_change_is_not_kept_after_the_change_was_forgotten() -> None:
     states = SessionStates()
-    epoch = states.epoch  # a reader looks at the epoch, then reads the database…
+    seen = states.seen("s1")  # a reader looks at the epoch, then reads the database…
     states.forget(["s1"])  # …while a change to s1 commits on this node
 
-    states.put(record("s1"), {"n": 1}, epoch)  # what it read may predate the change
+    states.put(record("s1"), {"n": 1}, seen)  # what it read may predate the change
 
     assert states.get("s1") is None
 
@@ -46,7 +48,7 @@ def test_a_state_read_before_a_change_is_not_kept_after_the_change_was_forgotten
 def test_states_are_kept_until_forgotten_and_bounded() -> None:
     states = SessionStates(max_sessions=2)
     for sid in ("s1", "s2", "s3"):
-        states.put(record(sid), {}, states.epoch)
+        states.put(record(sid), {}, states.seen(sid))
     kept = [sid for sid in ("s1", "s2", "s3") if states.get(sid) is not None]
     states.forget(["s3"])
     after_forget = states.get("s3")
@@ -54,6 +56,41 @@ def test_states_are_kept_until_forgotten_and_bounded() -> None:
 
     assert kept == ["s2", "s3"]  # the least recently used went first
     assert after_forget is None and len(states) == 0
+
+
+def test_a_change_another_process_of_the_host_commits_is_seen_by_the_next_read(
+    tmp_path: Path,
+) -> None:
+    """Two processes' caches over one table of marks: what one commits, the other no longer
+    serves from its cache — nor keeps, if it read the state before the change was marked."""
+    path = SharedMarks.create(tmp_path)
+    mine, theirs = SessionStates(marks=SharedMarks(path)), SessionStates(marks=SharedMarks(path))
+    mine.put(record("s1"), {"n": 1}, mine.seen("s1"))
+    mine.put(record("s2"), {"n": 1}, mine.seen("s2"))
+    reading = mine.seen("s3")  # mine reads s3 from the database, while…
+
+    theirs.changed(["s1", "s3"])  # …the other process commits changes to s1 and s3
+    mine.put(record("s3"), {"n": 1}, reading)
+
+    assert mine.get("s1") is None  # read again from the database
+    assert mine.get("s3") is None  # what it read may predate the change
+    assert mine.get("s2") is not None  # untouched (unless it shares a slot: then read again)
+    mine.put(record("s1"), {"n": 2}, mine.seen("s1"))
+    assert mine.get("s1") == (record("s1"), {"n": 2})  # until the next change
+
+
+def test_two_processes_writing_one_slot_at_once_leave_it_changed_for_both(tmp_path: Path) -> None:
+    """Tokens, not counts: a lost increment would look unchanged to one of the writers."""
+    path = SharedMarks.create(tmp_path)
+    first, second = SharedMarks(path), SharedMarks(path)
+    second._pid += 1  # another process
+    before = first.token("s1")
+    first.mark(["s1"])
+    mine = first.token("s1")
+    second.mark(["s1"])
+
+    assert len({before, mine, second.token("s1")}) == 3
+    assert NoMarks().token("s1") == 0
 
 
 # through HTTP, on both databases ----------------------------------------------------------------
