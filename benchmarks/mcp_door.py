@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import httpx
 import orjson
 
-from benchmarks.restricted import ADMIN, TOOL, bench_mcp, free_port, quiver_server, wait_ready
+from benchmarks.restricted import bench_mcp, free_port, one_tenant, quiver_server, wait_ready
 from benchmarks.tenants import cpu_s
 
 CONNECTIONS = 8
@@ -182,21 +182,7 @@ def run(database: str, seconds: float, rounds: int) -> None:
     proc, base = quiver_server(database, port, workers=2)
     try:
         wait_ready(base, "/readyz")
-        admin = {"Authorization": f"Bearer {ADMIN}"}
-        httpx.post(f"{base}/v1/tenants", json={"id": "bench"}, headers=admin).raise_for_status()
-        keys = f"{base}/v1/tenants/bench/keys"
-        dev = httpx.post(keys, json={"role": "developer"}, headers=admin).json()["key"]
-        agent = httpx.post(keys, json={"role": "agent"}, headers=admin).json()["key"]
-        as_dev = {"Authorization": f"Bearer {dev}"}
-        httpx.post(
-            f"{base}/v1/tools", json={"kind": "python", "source": TOOL}, headers=as_dev
-        ).raise_for_status()
-        httpx.post(
-            f"{base}/v1/bots", json={"name": "b", "tools": None}, headers=as_dev
-        ).raise_for_status()
-        sid = httpx.post(
-            f"{base}/v1/sessions", json={"bot": "b"}, headers={"Authorization": f"Bearer {agent}"}
-        ).json()["id"]
+        agent, sid = one_tenant(base)
         requests = requests_for(agent, sid, handshake(base, agent))
         for door in requests.values():  # warm up, and every door answers
             asyncio.run(load(port, door, 1.0))

@@ -21,10 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-import httpx
-
 from benchmarks.databases import fresh_postgres
-from benchmarks.restricted import ADMIN, TOOL, free_port, load, wait_ready
+from benchmarks.restricted import ADMIN, free_port, load, one_tenant, wait_ready
 from server.secretbox import generate_key
 
 
@@ -57,21 +55,6 @@ def bare(workers: int, port: int) -> subprocess.Popen[bytes]:
     )  # fmt: skip
 
 
-def prepare(base: str) -> tuple[str, str]:
-    admin = {"Authorization": f"Bearer {ADMIN}"}
-    httpx.post(f"{base}/v1/tenants", json={"id": "bench"}, headers=admin).raise_for_status()
-    keys = f"{base}/v1/tenants/bench/keys"
-    dev = httpx.post(keys, json={"role": "developer"}, headers=admin).json()["key"]
-    agent = httpx.post(keys, json={"role": "agent"}, headers=admin).json()["key"]
-    as_dev = {"Authorization": f"Bearer {dev}"}
-    httpx.post(f"{base}/v1/tools", json={"kind": "python", "source": TOOL}, headers=as_dev)
-    httpx.post(f"{base}/v1/bots", json={"name": "b", "tools": None}, headers=as_dev)
-    session = httpx.post(
-        f"{base}/v1/sessions", json={"bot": "b"}, headers={"Authorization": f"Bearer {agent}"}
-    )
-    return agent, session.json()["id"]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=6.0, help="per server, over all rounds")
@@ -92,7 +75,7 @@ def main() -> None:
             base = f"http://127.0.0.1:{port}"
             if name.startswith("quiver"):
                 wait_ready(base, "/readyz")
-                agent, sid = prepare(base)
+                agent, sid = one_tenant(base)
                 targets[name] = (port, f"/v1/sessions/{sid}/calls", agent)
             else:
                 wait_ready(base, "/docs")

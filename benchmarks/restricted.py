@@ -241,6 +241,26 @@ async def bench_mcp(base: str, key: str, seconds: float, concurrency: int = 8) -
     return Load(len(latencies) / took, statistics.median(latencies) * 1000, 0)
 
 
+def one_tenant(base: str) -> tuple[str, str]:
+    """A tenant ``bench`` with the trivial tool and a bot ``b`` offering it: an agent key and a
+    session of that bot."""
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    httpx.post(f"{base}/v1/tenants", json={"id": "bench"}, headers=admin).raise_for_status()
+    keys = f"{base}/v1/tenants/bench/keys"
+    dev = httpx.post(keys, json={"role": "developer"}, headers=admin).json()["key"]
+    agent = httpx.post(keys, json={"role": "agent"}, headers=admin).json()["key"]
+    as_dev = {"Authorization": f"Bearer {dev}"}
+    tool = {"kind": "python", "source": TOOL}
+    httpx.post(f"{base}/v1/tools", json=tool, headers=as_dev).raise_for_status()
+    bot = {"name": "b", "tools": None}
+    httpx.post(f"{base}/v1/bots", json=bot, headers=as_dev).raise_for_status()
+    session = httpx.post(
+        f"{base}/v1/sessions", json={"bot": "b"}, headers={"Authorization": f"Bearer {agent}"}
+    )
+    session.raise_for_status()
+    return agent, session.json()["id"]
+
+
 def quiver_server(database: str, port: int, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     tmp = Path(tempfile.mkdtemp())
     env = {
@@ -281,20 +301,7 @@ def bench_http(
         wait_ready(base, "/readyz")
         wait_ready(f"http://127.0.0.1:{bare_port}", "/docs")
         wait_ready(f"http://127.0.0.1:{floor_port}", "/docs")
-        admin = {"Authorization": f"Bearer {ADMIN}"}
-        httpx.post(f"{base}/v1/tenants", json={"id": "bench"}, headers=admin).raise_for_status()
-        keys = f"{base}/v1/tenants/bench/keys"
-        dev = httpx.post(keys, json={"role": "developer"}, headers=admin).json()["key"]
-        agent = httpx.post(keys, json={"role": "agent"}, headers=admin).json()["key"]
-        as_dev = {"Authorization": f"Bearer {dev}"}
-        tool = {"kind": "python", "source": TOOL}
-        httpx.post(f"{base}/v1/tools", json=tool, headers=as_dev).raise_for_status()
-        bot = {"name": "b", "tools": None}
-        httpx.post(f"{base}/v1/bots", json=bot, headers=as_dev).raise_for_status()
-        session = {"bot": "b"}
-        sid = httpx.post(
-            f"{base}/v1/sessions", json=session, headers={"Authorization": f"Bearer {agent}"}
-        ).json()["id"]
+        agent, sid = one_tenant(base)
         body = b'{"tool": "echo", "arguments": {"x": "1"}}'
         path = f"/v1/sessions/{sid}/calls"
         asyncio.run(load(quiver_port, path, body, agent, 1.0))  # warm up

@@ -135,6 +135,13 @@ def gone(pid: int) -> bool:
     return not Path(f"/proc/{pid}").exists()
 
 
+def ready(base: str) -> bool:
+    try:
+        return httpx.get(f"{base}/readyz", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 def until(check, within: float = 60.0):
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
@@ -160,13 +167,7 @@ async def test_serve_with_workers_runs_each_process_behind_one_port(
     try:
         first = until(lambda: len(children(supervisor.pid)) == 2 and children(supervisor.pid))
 
-        def ready() -> bool:
-            try:
-                return httpx.get(f"{base}/readyz", timeout=2).status_code == 200
-            except httpx.HTTPError:
-                return False
-
-        until(ready)
+        until(lambda: ready(base))
         counts = []
         for _ in range(12):  # a new connection each: the kernel picks the process
             async with bearer_client(base, acme.agent_key) as client:
@@ -195,14 +196,7 @@ def test_sqlite_is_served_by_one_process_and_says_so(settings: Settings) -> None
     env.pop("QUIVER_DATABASE_URL")
     server = serve_with_workers(env)
     try:
-
-        def ready() -> bool:
-            try:
-                return httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200
-            except httpx.HTTPError:
-                return False
-
-        until(ready)
+        until(lambda: ready(f"http://127.0.0.1:{port}"))
         alone = children(server.pid)
     finally:
         server.terminate()
