@@ -53,7 +53,7 @@ def _request(path: str, body: bytes, headers: dict[str, str]) -> bytes:
 
 async def read_response(reader: asyncio.StreamReader) -> tuple[int, dict[bytes, bytes], bytes]:
     """One HTTP/1.1 response: its status, headers (lower-cased names) and body, whether sized by
-    ``Content-Length`` or sent in chunks (an SSE answer)."""
+    ``Content-Length``, sent in chunks (an SSE answer) or none (a 304)."""
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.split(b"\r\n")
     status = int(lines[0].split()[1])
@@ -64,6 +64,8 @@ async def read_response(reader: asyncio.StreamReader) -> tuple[int, dict[bytes, 
             headers[name.strip().lower()] = value.strip()
     if b"content-length" in headers:
         return status, headers, await reader.readexactly(int(headers[b"content-length"]))
+    if headers.get(b"transfer-encoding", b"").lower() != b"chunked":
+        return status, headers, b""  # a 304, a 204
     body = b""
     while True:
         size = int((await reader.readuntil(b"\r\n")).strip(), 16)

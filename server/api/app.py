@@ -151,6 +151,8 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     hot: dict[str, Any] = {
         "answer_call": sessions.answer_call,
         "send_message": sessions.send_message,
+        "bot_snapshot": bots.answer_bot_snapshot,
+        "session_snapshot": sessions.answer_session_snapshot,
     }
     app.add_middleware(DirectDoor, **hot)  # the hot paths, unrouted
     app.door = DirectDoor(  # past the stack

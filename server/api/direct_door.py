@@ -1,13 +1,16 @@
 """The hot paths served outside FastAPI's routing and dependency solving: a tool call
-(``POST /v1/sessions/{sid}/calls``), an agent loop's turn (``POST …/messages``) and an MCP
-client's request (``POST /mcp``, handed to the MCP door with the stack's work done for it).
+(``POST /v1/sessions/{sid}/calls``), an agent loop's turn (``POST …/messages``), a snapshot
+(``GET /v1/bots/{bot}/snapshot`` and ``GET /v1/sessions/{sid}/snapshot``: measured, FastAPI's
+route matching and dependency solving were four fifths of a warm snapshot's server time) and an
+MCP client's request (``POST /mcp``, handed to the MCP door with the stack's work done for it).
 
 Their routers' matching and generic dependency chains cost more than the sandbox's round trip
 or the loop's own work. This ASGI middleware takes the plain case — a JSON body, no
-``Idempotency-Key`` — and answers it with the same pieces the FastAPI routes use
-(``authenticate``, ``admit``, ``unit_of_work``, ``answer_call``, ``send_message``, the problem
-renderer), so the behaviour exists once; anything else (an idempotent retry, another content
-type) goes on to the route, which stays the documented one. It sits inside the request id, body
+``Idempotency-Key``; a snapshot asked for with at most ``format`` — and answers it with the
+same pieces the FastAPI routes use (``authenticate``, ``admit``, ``unit_of_work``, the routes'
+own ``answer_…`` and ``send_message``, the problem renderer), so the behaviour exists once;
+anything else (an idempotent retry, another content type, another query) goes on to the route,
+which stays the documented one. It sits inside the request id, body
 cap, rate-limit header and CORS middlewares, which see it as any route; a request without
 ``Origin`` (an agent's server, not a page) may take its direct door past them all.
 """
@@ -30,13 +33,16 @@ from server.api.limits import checked_body, rate_headers, replayed
 from server.api.views import CallBody, MessageBody
 from server.calls.messages import MessageFormat
 from server.errors import UnauthenticatedError
+from server.registry.formats import FORMATS
 
 HOT_PATH = re.compile(r"^/v1/sessions/([^/]+)/(calls|messages)$")
+SNAPSHOT_PATH = re.compile(r"^/v1/(bots|sessions)/([^/]+)/snapshot$")
 FORMAT: TypeAdapter[MessageFormat] = TypeAdapter(MessageFormat)
 JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
 
 
-Hot = tuple[str, str]  # a session id, and "calls" or "messages"; or ("", "mcp")
+Hot = tuple[str, str]  # a session id and "calls" or "messages"; a bot or session id and
+# "bots" or "sessions" (their snapshot); or ("", "mcp")
 MCP: Hot = ("", "mcp")
 
 
@@ -46,10 +52,13 @@ class DirectDoor:
         app: ASGIApp,
         answer_call: Any,
         send_message: Any,
+        bot_snapshot: Any,
+        session_snapshot: Any,
         max_body_bytes: int = 0,
         mcp: ASGIApp | None = None,
     ) -> None:
         self.app = app
+        self.snapshots = {"bots": bot_snapshot, "sessions": session_snapshot}  # the routes' own
         self.mcp = mcp  # the MCP door (server.api.mcp.QuiverMcp), past the stack only
         self.answer_call = answer_call  # server.api.routes.sessions.answer_call
         self.send_message = send_message  # server.api.routes.sessions.send_message
@@ -108,7 +117,9 @@ class DirectDoor:
         try:
             if kind == "calls":
                 return await self._call(request, sid, body)
-            return await self._message(request, sid, body)
+            if kind == "messages":
+                return await self._message(request, sid, body)
+            return await self._snapshot(request, kind, sid)
         except Exception as exc:  # noqa: BLE001 - the route's own error handling, outside routing:
             # a QuiverError answers its code, the database away 503 `unavailable`, anything else
             # is logged with its traceback and answers 500 `internal` (problems.render)
@@ -126,6 +137,17 @@ class DirectDoor:
             return await self.answer_call(
                 sid, call, principal, runtime, store, query.get("tenant"), fmt
             )
+
+    async def _snapshot(self, request: Request, kind: str, name: str) -> Any:
+        """As the route: the caller, then the snapshot (its format checked by ``_plain``)."""
+        runtime = request.app.state.runtime
+        token = _bearer(request)
+        fmt = _query(request).get("format", "native")
+        if_none_match = request.headers.get("if-none-match")
+        async with unit_of_work(runtime) as store:
+            principal = await _caller(runtime, store, token, request)
+            answer = self.snapshots[kind]
+            return await answer(name, principal, runtime, store, None, fmt, if_none_match)
 
     async def _message(self, request: Request, sid: str, body: bytes | None) -> Any:
         """As the route: the caller in a unit of work of its own, over before the turn (which
@@ -175,7 +197,11 @@ def _format(given: str | None) -> MessageFormat | None:
 
 def _plain(scope: Scope) -> Hot | None:
     """The hot path of a plain request (else None: the route takes it)."""
-    if scope["type"] != "http" or scope["method"] != "POST":
+    if scope["type"] != "http":
+        return None
+    if scope["method"] == "GET":
+        return _plain_snapshot(scope)
+    if scope["method"] != "POST":
         return None
     match = HOT_PATH.match(scope["path"])
     if match is None:
@@ -187,6 +213,18 @@ def _plain(scope: Scope) -> Hot | None:
         if name == b"content-type":
             content_type = value.lower()
     return (match.group(1), match.group(2)) if content_type in JSON_TYPES else None
+
+
+def _plain_snapshot(scope: Scope) -> Hot | None:
+    """A snapshot asked for with no query but a known ``format`` (anything else — ``strict``,
+    ``tenant``, an unknown format — is the route's to parse and answer)."""
+    match = SNAPSHOT_PATH.match(scope["path"])
+    if match is None:
+        return None
+    query = parse_qsl(scope["query_string"].decode("latin-1"), True)
+    if any(name != "format" or value not in FORMATS for name, value in query) or len(query) > 1:
+        return None
+    return (match.group(2), match.group(1))
 
 
 def _mcp_post(scope: Scope) -> bool:

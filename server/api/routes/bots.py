@@ -23,9 +23,12 @@ from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.routes.datasets import items_page
 from server.api.snapshots import snapshot_format, snapshot_response
 from server.api.views import BotBody, EvalCase, bot_public
+from server.bootstrap import Runtime
 from server.errors import FieldError, NotFoundError, ValidationFailedError
+from server.keys import Principal
+from server.registry.formats import Format
 from server.registry.model import SessionInputs
-from server.storage.repositories import BOT_MODEL_FIELDS
+from server.storage.repositories import BOT_MODEL_FIELDS, Store
 
 MAX_EVAL_CASES = 200
 
@@ -156,8 +159,21 @@ async def bot_snapshot(
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
     """The bot's tools in a provider format, with an ETag (send `If-None-Match` for a 304)."""
-    require(principal, "developer", "agent")
     fmt = snapshot_format(format, strict)
+    return await answer_bot_snapshot(bot, principal, runtime, store, tenant, fmt, if_none_match)
+
+
+async def answer_bot_snapshot(
+    bot: str,
+    principal: Principal,
+    runtime: Runtime,
+    store: Store,
+    tenant: str | None,
+    fmt: Format,
+    if_none_match: str | None,
+) -> Response:
+    """The route's answer, for the route and its direct door (``server.api.direct_door``)."""
+    require(principal, "developer", "agent")
     tenant_id = acting_tenant(principal, tenant)
     view = await runtime.registry.view(store, tenant_id)
     view.bot(bot)

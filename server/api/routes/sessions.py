@@ -79,7 +79,7 @@ from server.errors import (
 )
 from server.events import diff, fingerprints
 from server.keys import Principal
-from server.registry.formats import native
+from server.registry.formats import Format, native
 from server.registry.model import SessionRecord, Snapshot
 from server.storage.repositories import Store
 from server.storage.tables import SessionRow, utcnow
@@ -164,6 +164,19 @@ async def session_snapshot(
     """The session's tools now: the bot's tools for the current intent, minus completed and
     broken ones, capped by the bot's budget, plus the session's browser actions."""
     fmt = snapshot_format(format, strict)
+    return await answer_session_snapshot(sid, principal, runtime, store, tenant, fmt, if_none_match)
+
+
+async def answer_session_snapshot(
+    sid: str,
+    principal: Principal,
+    runtime: Runtime,
+    store: Store,
+    tenant: str | None,
+    fmt: Format,
+    if_none_match: str | None,
+) -> Response:
+    """The route's answer, for the route and its direct door (``server.api.direct_door``)."""
     state = await _state(principal, runtime, store, sid, tenant)
     return snapshot_response(
         runtime.registry, state.view, state.session.bot, fmt, if_none_match, state.inputs
@@ -395,8 +408,9 @@ async def events(
 async def _current_snapshot(
     runtime: Runtime, tenant_id: str, sid: str
 ) -> tuple[Snapshot, SessionRecord] | None:
-    async with runtime.sessions() as session, session.begin():
-        store = runtime.store(session)
+    """The session's snapshot now — from what the node holds when nothing changed (a stream
+    woken for another session's change opens no database session)."""
+    async with unit_of_work(runtime) as store:
         try:
             state = await load_state(runtime.services, store, tenant_id, sid)
         except NotFoundError:
