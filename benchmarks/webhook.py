@@ -1,13 +1,15 @@
 """Webhook benchmark: a webhook tool through the call pipeline against a direct pooled httpx
 call to the same loopback server, in one run.
 
-    python -m benchmarks.webhook [--calls 3000] [--concurrency 64] [--host 127.0.0.1]
+    python -m benchmarks.webhook [--calls 3000] [--concurrency 8,64] [--host 127.0.0.1]
 
 The upstream is a tiny ASGI app under uvicorn on 127.0.0.1 (admitted by the allowlist); with
 ``--host localhost`` both paths name it, so the guard resolves a name on every call. The
 pipeline path includes argument validation, the egress guard (checks, address pinning, redirect
 handling, capped read), the envelope and the call log; the baseline is ``client.get`` on a
-pooled ``httpx.AsyncClient``.
+pooled ``httpx.AsyncClient``. Each number of calls in flight is measured twice: with the call
+log's row synced to disk before the call answers (the default, ``QUIVER_CALL_LOG_FSYNC``), and
+without (the row written, not synced) — the sync is the disk's cost, not the pipeline's.
 """
 
 from __future__ import annotations
@@ -69,7 +71,9 @@ async def measure(call, calls: int, concurrency: int) -> tuple[float, float, flo
     )
 
 
-async def run(calls: int, concurrency: int, port: int, host: str = "127.0.0.1") -> None:
+async def run(
+    calls: int, concurrency: int, port: int, host: str = "127.0.0.1", fsync: bool = True
+) -> None:
     url = f"http://{host}:{port}"
     tmp = Path(tempfile.mkdtemp())
     settings = Settings(
@@ -80,6 +84,7 @@ async def run(calls: int, concurrency: int, port: int, host: str = "127.0.0.1") 
         egress_allow=host,
         workers=1,
         tenant_egress_concurrency=concurrency,
+        call_log_fsync=fsync,
     )
     app = create_app(settings)
     async with app.router.lifespan_context(app):
@@ -133,7 +138,8 @@ async def run(calls: int, concurrency: int, port: int, host: str = "127.0.0.1") 
             base = await measure(direct, calls, concurrency)
             piped = await measure(through_pipeline, calls, concurrency)
         await store.session.close()
-    print(f"{concurrency} concurrent calls, {calls} each")
+    synced = "the call log's row synced" if fsync else "the call log's row written, not synced"
+    print(f"\n{concurrency} concurrent calls, {calls} each, {synced}")
     print(f"{'':<22}{'p50 ms':>10}{'p99 ms':>10}{'calls/s':>10}")
     for name, (p50, p99, rate) in (("direct httpx", base), ("webhook pipeline", piped)):
         print(f"{name:<22}{p50:>10.2f}{p99:>10.2f}{rate:>10.0f}")
@@ -143,7 +149,7 @@ async def run(calls: int, concurrency: int, port: int, host: str = "127.0.0.1") 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=3000)
-    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--concurrency", default="8,64", help="calls in flight, e.g. 8,64")
     parser.add_argument("--host", default="127.0.0.1", help="the name or address calls use")
     args = parser.parse_args()
     port = free_port()
@@ -173,7 +179,9 @@ def main() -> None:
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            asyncio.run(run(args.calls, args.concurrency, port, args.host))
+            for concurrency in (int(c) for c in args.concurrency.split(",")):
+                for fsync in (True, False):
+                    asyncio.run(run(args.calls, concurrency, port, args.host, fsync))
         finally:
             server.terminate()
             server.wait(timeout=10)
