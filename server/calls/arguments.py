@@ -18,6 +18,9 @@ from server import inputs
 TRUE = frozenset({"true", "1", "yes", "on"})
 FALSE = frozenset({"false", "0", "no", "off"})
 MAX_VALIDATORS = 16_384  # as many as the node keeps tools' sources
+# OpenAPI's integer formats, checked as the ranges they name (the validator checks formats of
+# strings only)
+INTEGER_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 
 class ArgumentError(Exception):
@@ -137,7 +140,7 @@ class ArgumentChecker:
         self.required = set(schema.get("required", ()))
         extra = schema.get("additionalProperties")
         self.open = extra is True or isinstance(extra, dict)  # a map: its keys are the arguments
-        self.validator = jsonschema_rs.validator_for(schema, validate_formats=True)
+        self.validator = jsonschema_rs.validator_for(with_ranges(schema), validate_formats=True)
 
     def prepare(self, arguments: Any) -> dict[str, Any]:
         """The arguments the tool will see, or ``ArgumentError``."""
@@ -197,3 +200,25 @@ class ArgumentCheckers:
             if len(self._cache) > MAX_VALIDATORS:
                 self._cache.popitem(last=False)
         return checker
+
+
+def with_ranges(schema: Any) -> Any:
+    """``schema`` with each ``int32``/``int64`` format also given as bounds it does not have
+    (subschemas only: values such as ``default`` or ``enum`` are data, left as they are)."""
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(schema)
+    fmt = schema.get("format")
+    bounds = INTEGER_RANGES.get(fmt) if isinstance(fmt, str) else None
+    if bounds is not None:
+        out.setdefault("minimum", bounds[0])
+        out.setdefault("maximum", bounds[1])
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            out[key] = with_ranges(schema[key])
+    if isinstance(schema.get("properties"), dict):
+        out["properties"] = {k: with_ranges(v) for k, v in schema["properties"].items()}
+    for key in ("anyOf", "oneOf", "allOf"):
+        if isinstance(schema.get(key), list):
+            out[key] = [with_ranges(v) for v in schema[key]]
+    return out

@@ -6,6 +6,14 @@ and property keeps its schema (local ``$ref`` inlined, OpenAPI 3.0 ``nullable`` 
 operation's security scheme and the credential the caller gives become the encrypted auth
 header. Nothing outside the document is fetched: an external ``$ref`` is refused. Every
 problem names its place in the document (``paths./pets/{id}.get.parameters[0]``).
+
+A document is refused whole only for what concerns all of it (not OpenAPI 3, no paths, no server,
+too many operations, an operationId asked for that it lacks). An operation that cannot become a
+tool (a body that is not JSON, a reference outside the document, two operations making one name)
+is left out and reported with its reasons (``ImportPlan.skipped``); when no operation is left,
+those reasons are the refusal. Every format JSON Schema and OpenAPI define is kept on the type
+it describes; another (a tool's own, such as ``datetime``) is moved into the description, where
+the model still reads it.
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.errors import Problems
+from server.registry.schema import FORMATS
 
 METHODS = ("get", "post", "put", "patch", "delete")
 MAX_OPERATIONS = 10_000  # in a document at all
@@ -32,6 +41,23 @@ NAME = re.compile(r"[^A-Za-z0-9_-]+")
 class ImportPlan:
     tools: list[dict[str, Any]] = field(default_factory=list)  # webhook tool bodies
     operations: list[str] = field(default_factory=list)  # "GET /pets/{id}" per tool
+    operation_ids: list[str | None] = field(default_factory=list)  # its operationId, per tool
+    skipped: list[dict[str, Any]] = field(default_factory=list)  # operations left out, and why
+
+    def skip(self, operation: str, operation_id: Any, problems: Problems) -> None:
+        self.skipped.append({
+            "operation": operation,
+            "operationId": operation_id if isinstance(operation_id, str) else None,
+            "errors": [{"field": e.field, "message": e.message} for e in problems.errors],
+        })  # fmt: skip
+
+    def refuse_if_nothing_left(self, problems: Problems) -> None:
+        """No operation could be imported: the reasons are the refusal."""
+        if self.tools or not self.skipped:
+            return
+        for skipped in self.skipped:
+            for error in skipped["errors"]:
+                problems.add(error["field"], error["message"])
 
 
 def parse_document(text: str, problems: Problems) -> dict[str, Any] | None:
@@ -110,20 +136,24 @@ def plan_import(
     names: set[str] = set()
     for path, method, op in selected:
         where = f"paths.{path}.{method}"
-        before = len(problems.errors)
+        found_here = Problems()
         body = _tool(
-            document, path, method, op, where, base, credentials or {}, prefix, timeout_ms, problems
-        )
-        if body is None or len(problems.errors) > before:
-            continue
-        if body["name"] in names:
-            problems.add(
+            document, path, method, op, where, base, credentials or {}, prefix, timeout_ms,
+            found_here,
+        )  # fmt: skip
+        if body is not None and not found_here and body["name"] in names:
+            found_here.add(
                 f"{where}.operationId", f"two operations make the tool name {body['name']!r}"
             )
+        if body is None or found_here:
+            plan.skip(f"{method.upper()} {path}", op.get("operationId"), found_here)
             continue
         names.add(body["name"])
         plan.tools.append(body)
         plan.operations.append(f"{method.upper()} {path}")
+        operation_id = op.get("operationId")
+        plan.operation_ids.append(operation_id if isinstance(operation_id, str) else None)
+    plan.refuse_if_nothing_left(problems)
     return plan
 
 
@@ -161,7 +191,8 @@ def _tool(
     shared = document["paths"][path].get("parameters") or []
     path_item = {"parameters": resolve(document, shared, f"paths.{path}.parameters", problems)}
     raw_name = op.get("operationId") or f"{method}_{path}"
-    name = (prefix + NAME.sub("_", str(raw_name)).strip("_"))[:64]
+    joined = f"{prefix.rstrip('_')}_" if prefix else ""
+    name = (joined + NAME.sub("_", str(raw_name)).strip("_"))[:64]
     if not name or not name[0].isalpha():
         name = ("op_" + name)[:64]
     properties: dict[str, Any] = {}
@@ -266,10 +297,22 @@ def _auth(
 
 def _schema(schema: Any) -> dict[str, Any]:
     """An OpenAPI schema as the tool schema subset: 3.0's ``nullable`` becomes a null type,
-    annotations the subset does not carry are left out."""
+    annotations the subset does not carry are left out, a format the schema's type has no such
+    name for goes into the description."""
     if not isinstance(schema, dict):
         return {}
-    out = {k: v for k, v in schema.items() if k not in ANNOTATIONS}
+    schema = _merged_all_of(schema)
+    # vendor extensions (x-…) are annotations for other tools
+    out = {k: v for k, v in schema.items() if k not in ANNOTATIONS and not k.startswith("x-")}
+    if "format" in out:
+        types = out.get("type")
+        types = [types] if isinstance(types, str) else types if isinstance(types, list) else []
+        if out["format"] not in {
+            f for t in types if isinstance(t, str) for f in FORMATS.get(t, ())
+        }:
+            described = str(out.pop("format"))
+            note = f"(format: {described})"
+            out["description"] = f"{out['description']} {note}" if out.get("description") else note
     if schema.get("nullable") is True and isinstance(out.get("type"), str):
         out["type"] = [out["type"], "null"]
     for key in ("items", "additionalProperties"):
@@ -281,6 +324,29 @@ def _schema(schema: Any) -> dict[str, Any]:
         if isinstance(out.get(key), list):
             out[key] = [_schema(v) for v in out[key]]
     return out
+
+
+def _merged_all_of(schema: dict[str, Any]) -> dict[str, Any]:
+    """``allOf`` of object schemas (a common way to extend a model) as the one object it
+    describes: their properties and required names together. Anything else is left as it is."""
+    parts = schema.get("allOf")
+    if not isinstance(parts, list) or not all(isinstance(part, dict) for part in parts):
+        return schema
+    merged = {k: v for k, v in schema.items() if k != "allOf"}
+    properties = dict(merged.get("properties") or {})
+    required = list(merged.get("required") or [])
+    for part in map(_merged_all_of, parts):
+        if part.get("type", "object") != "object" or "allOf" in part:
+            return schema
+        properties.update(part.get("properties") or {})
+        required += [name for name in part.get("required") or () if name not in required]
+        for key in ("title", "description"):
+            if key in part:
+                merged.setdefault(key, part[key])
+    merged.update(type="object", properties=properties)
+    if required:
+        merged["required"] = required
+    return merged
 
 
 def resolve(

@@ -27,7 +27,12 @@ from server.api.views import (
 )
 from server.calls import tool_saves
 from server.calls.loading import checked_draft
-from server.errors import Problems, VersionConflictError
+from server.errors import (
+    LoadTimeoutError,
+    Problems,
+    ValidationFailedError,
+    VersionConflictError,
+)
 from server.keys import Principal
 from server.registry.definitions import check_tool_body
 from server.registry.openapi_import import parse_document, plan_import
@@ -133,8 +138,10 @@ async def import_openapi(
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
     """One webhook tool per operation of an OpenAPI 3.x document (all, or those named by
-    `operations` or `tags`). Every tool is checked as a save would; one problem anywhere and
-    nothing is stored. `dry_run` shows the tools without storing them."""
+    `operations` or `tags`). Every tool is checked as a save would; an operation that cannot
+    become one is left out and listed in `skipped` with its reasons (none left: 422 with them).
+    A name already taken is a 409 and nothing is stored. `dry_run` shows the tools without
+    storing them."""
     tenant_id = _developer_scope(principal, tenant)
     problems = Problems()
     if (body.document is None) == (body.source is None):
@@ -154,19 +161,41 @@ async def import_openapi(
         timeout_ms=body.timeout_ms,
     )
     problems.raise_if_any()
-    drafts = []
-    for tool_body in plan.tools:
+    drafts, kept, operations, ids = [], [], [], []
+    for tool_body, operation, operation_id in zip(
+        plan.tools, plan.operations, plan.operation_ids, strict=True
+    ):
         draft, found = check_tool_body(tool_body, runtime.limits)
-        for error in found.errors:  # named by the tool they would have made
-            problems.add(
-                f"tools.{tool_body['name']}.{error.field or ''}".rstrip("."), error.message
-            )
         if draft is not None and not found.errors:
-            drafts.append(await checked_draft(runtime.services, store, tenant_id, draft))
+            try:
+                draft = await checked_draft(runtime.services, store, tenant_id, draft)
+            except ValidationFailedError as exc:  # a load timeout is not this tool's to skip
+                if isinstance(exc, LoadTimeoutError):
+                    raise
+                found.errors.extend(exc.errors)
+        if draft is None or found.errors:  # left out, named by the tool it would have made
+            named = Problems()
+            for error in found.errors:
+                named.add(
+                    f"tools.{tool_body['name']}.{error.field or ''}".rstrip("."), error.message
+                )
+            plan.skip(operation, operation_id, named)
+            continue
+        drafts.append(draft)
+        kept.append(tool_body)
+        operations.append(operation)
+        ids.append(operation_id)
+    plan.tools, plan.operations, plan.operation_ids = kept, operations, ids
+    plan.refuse_if_nothing_left(problems)
     problems.raise_if_any()
     shown = [{**t, "auth_header": "********"} if "auth_header" in t else t for t in plan.tools]
     if body.dry_run:
-        return {"dry_run": True, "tools": shown, "operations": plan.operations}
+        return {
+            "dry_run": True,
+            "tools": shown,
+            "operations": plan.operations,
+            "skipped": plan.skipped,
+        }
     if tenant_id != "*":
         await store.tenants.get(tenant_id)
     created = []
@@ -181,7 +210,12 @@ async def import_openapi(
         {"tools": [t["name"] for t in created]},
     )
     response.status_code = 201
-    return {"dry_run": False, "tools": created, "operations": plan.operations}
+    return {
+        "dry_run": False,
+        "tools": created,
+        "operations": plan.operations,
+        "skipped": plan.skipped,
+    }
 
 
 @router.get("")
