@@ -286,6 +286,10 @@ class _Requests:
     def run_evals(self, bot: str) -> Request[dict[str, Any]]:
         return Request("POST", f"/v1/bots/{bot}/evals/run", _json, self._scoped())
 
+    def import_openapi(self, source: str, options: dict[str, Any]) -> Request[dict[str, Any]]:
+        body = {"source": source, **{k: v for k, v in options.items() if v is not None}}
+        return Request("POST", "/v1/tools/import/openapi", _json, self._scoped(), body)
+
     # usage, sessions and calls
     def usage(self) -> Request[Usage]:
         return Request("GET", "/v1/usage", _model(Usage), self._scoped())
@@ -478,6 +482,29 @@ class Quiver:
     def delete_dataset(self, name: str) -> None:
         self.send(Request("DELETE", f"/v1/datasets/{name}", _nothing, self.requests._scoped()))
 
+    def import_openapi(
+        self,
+        source: str,
+        *,
+        operations: list[str] | None = None,
+        tags: list[str] | None = None,
+        server: str | None = None,
+        prefix: str | None = None,
+        credentials: dict[str, str] | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """Webhook tools from an OpenAPI 3 document (JSON or YAML text): the tools made, the
+        operations they came from, and the operations left out with their reasons."""
+        options = {
+            "operations": operations,
+            "tags": tags,
+            "server": server,
+            "prefix": prefix,
+            "credentials": credentials,
+            "dry_run": dry_run,
+        }
+        return self.send(self.requests.import_openapi(source, options))
+
     def put_evals(self, bot: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
         return self.send(self.requests.put_evals(bot, cases))
 
@@ -612,6 +639,28 @@ class AsyncQuiver:
 
     async def delete_secret(self, name: str) -> None:
         await self.send(self.requests.delete_secret(name))
+
+    async def import_openapi(
+        self,
+        source: str,
+        *,
+        operations: list[str] | None = None,
+        tags: list[str] | None = None,
+        server: str | None = None,
+        prefix: str | None = None,
+        credentials: dict[str, str] | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """As ``Quiver.import_openapi``."""
+        options = {
+            "operations": operations,
+            "tags": tags,
+            "server": server,
+            "prefix": prefix,
+            "credentials": credentials,
+            "dry_run": dry_run,
+        }
+        return await self.send(self.requests.import_openapi(source, options))
 
     async def put_evals(self, bot: str, cases: list[dict[str, Any]]) -> dict[str, Any]:
         return await self.send(self.requests.put_evals(bot, cases))

@@ -149,12 +149,16 @@ def _json_option(value: str | None, name: str) -> dict[str, Any]:
     return parsed
 
 
-def _tool_body(path: Path, sandbox: str) -> dict[str, Any]:
-    """A tool file (``.py``, ``.js``) or a JSON body (``.json``) as the API's tool body."""
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text()
+        return path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise Failed(f"cannot read {path}: {exc}", EXIT_USAGE) from None
+
+
+def _tool_body(path: Path, sandbox: str) -> dict[str, Any]:
+    """A tool file (``.py``, ``.js``) or a JSON body (``.json``) as the API's tool body."""
+    text = _read_text(path)
     if path.suffix == ".js":
         return {"kind": "javascript", "source": text}
     if path.suffix != ".json":
@@ -1135,6 +1139,69 @@ def tools_test(
     _emit(as_json, result, human)
     if not result.success:
         sys.exit(EXIT_REFUSED)
+
+
+@cli.group("import")
+def import_group() -> None:
+    """Make tools from a description of an API (over the HTTP API)."""
+
+
+@import_group.command("openapi")
+@FILE
+@click.option("--operation", "operations", multiple=True, help="an operationId (repeatable)")
+@click.option("--tag", "tags", multiple=True, help="operations with this tag (repeatable)")
+@click.option("--server", default=None, help="the API's base URL (default: the document's)")
+@click.option("--prefix", default=None, help="put before every tool name, joined with _")
+@click.option(
+    "--credential",
+    "credentials",
+    multiple=True,
+    help="SCHEME=VALUE: the credential for a security scheme (kept encrypted); repeatable",
+)
+@click.option("--dry-run", is_flag=True, help="show what would be made; store nothing")
+@api_command
+def import_openapi(
+    client: Quiver,
+    as_json: bool,
+    file: Path,
+    operations: tuple[str, ...],
+    tags: tuple[str, ...],
+    server: str | None,
+    prefix: str | None,
+    credentials: tuple[str, ...],
+    dry_run: bool,
+) -> None:
+    """Webhook tools from an OpenAPI 3 document (JSON or YAML): one per operation; the
+    operations that cannot be tools are listed with their reasons."""
+    given = {}
+    for item in credentials:
+        scheme, sep, value = item.partition("=")
+        if not sep or not scheme:
+            raise Failed(f"--credential {item!r}: give it as SCHEME=VALUE", EXIT_USAGE)
+        given[scheme] = value
+    answer = client.import_openapi(
+        _read_text(file),
+        operations=list(operations) or None,
+        tags=list(tags) or None,
+        server=server,
+        prefix=prefix,
+        credentials=given or None,
+        dry_run=dry_run,
+    )
+
+    def human() -> None:
+        verb = "would make" if dry_run else "made"
+        click.echo(f"{file}: {verb} {len(answer['tools'])} tools")
+        for tool, operation in zip(answer["tools"], answer["operations"], strict=True):
+            click.echo(f"  {tool['name']}  ({operation})")
+        for skipped in answer.get("skipped", []):
+            reasons = "; ".join(
+                f"{e['field']}: {e['message']}" if e.get("field") else e["message"]
+                for e in skipped["errors"]
+            )
+            click.echo(f"left out {skipped['operation']}: {reasons}")
+
+    _emit(as_json, answer, human)
 
 
 # admin: allowlists and limits; usage ----------------------------------------------------------

@@ -457,3 +457,26 @@ def test_a_complete_production_configuration_has_nothing_unsafe() -> None:
         "quotas on its own"
     ]
     assert [listens_beyond_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "10.1.2.3", "example.com")] == [False, False, False, True, True, True]  # fmt: skip
+
+
+def test_import_openapi_makes_tools_and_says_what_it_left_out(tmp_path: Path) -> None:
+    document = Path(__file__).parent / "data" / "openapi" / "mlserver-1.7.1-dataplane.json"
+    with demo_server(tmp_path) as (base, lines):
+        env = {**_env(tmp_path / "data"), "QUIVER_URL": base, "QUIVER_KEY": _key(lines, "developer")}  # fmt: skip
+        dry = quiver("import", "openapi", str(document), "--server", "https://ml.example", "--dry-run", env=env, cwd=tmp_path)  # fmt: skip
+        made = quiver("import", "openapi", str(document), "--server", "https://ml.example", "--prefix", "ml", "--json", env=env, cwd=tmp_path)  # fmt: skip
+        bad_credential = quiver("import", "openapi", str(document), "--credential", "nokey", env=env, cwd=tmp_path)  # fmt: skip
+        listed = json.loads(quiver("tools", "list", "--json", env=env, cwd=tmp_path).stdout)
+        helped = quiver("import", "openapi", "--help", env=env, cwd=tmp_path)
+
+    assert dry.returncode == 0, dry.stderr
+    assert "would make 7 tools" in dry.stdout and "left out POST /v2/models/" in dry.stdout
+    assert "unknown type 'bytes'" in dry.stdout
+    answer = json.loads(made.stdout)
+    assert made.returncode == 0 and len(answer["tools"]) == 7 and len(answer["skipped"]) == 8
+    assert all(t["name"].startswith("ml_") for t in answer["tools"])
+    assert {t["name"] for t in answer["tools"]} <= {t["name"] for t in listed}
+    user_error(bad_credential, 2, "SCHEME=VALUE")
+    assert (
+        helped.returncode == 0 and "--operation" in helped.stdout and "--dry-run" in helped.stdout
+    )

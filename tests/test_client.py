@@ -4,6 +4,7 @@ async client, typed answers, refusals as ``ApiError`` with the problem's fields.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +32,8 @@ async def test_the_async_client_covers_a_developers_day(api: Api) -> None:
         tested = await client.test_tool("hello", {"who": "Ada"})
         rolled = await client.rollback("hello", 1)
         usage = await client.usage()
+        document = (Path(__file__).parent / "data" / "openapi" / "mlserver-1.7.1-model_repository.json").read_text()  # fmt: skip
+        imported = await client.import_openapi(document, server="https://ml.example", dry_run=True)
         with pytest.raises(ApiError) as invalid:
             await client.push_tool("hello", {"kind": "python", "source": "tool = 1"})
         with pytest.raises(ApiError) as missing:
@@ -43,6 +46,7 @@ async def test_the_async_client_covers_a_developers_day(api: Api) -> None:
     assert isinstance(tested, Envelope) and tested.success and tested.result["message"] == "hi Ada"
     assert rolled.version == 3
     assert usage.tenant == "acme" and usage.today["calls"] == 1
+    assert len(imported["tools"]) == 3 and imported["skipped"] == [] and imported["dry_run"]
     assert invalid.value.status == 422 and invalid.value.code == "validation_error"
     assert invalid.value.errors and invalid.value.errors[0].message
     assert missing.value.status == 404 and missing.value.code == "not_found"
