@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 import httpx
+from httpx_sse import connect_sse
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
@@ -404,20 +405,15 @@ class Quiver:
         params = self.requests._scoped({"tool": tool} if tool else {})
         timeout = httpx.Timeout(self.http.timeout.connect, read=None)
         try:
-            with self.http.stream(
-                "GET", "/v1/calls/stream", params=params, timeout=timeout
-            ) as response:
-                if response.is_error:
-                    response.read()
-                    _raise_for(response)
-                event: str | None = None
-                for line in response.iter_lines():
-                    if line.startswith("event:"):
-                        event = line[6:].strip()
-                    elif line.startswith("data:") and event == "call":
-                        yield json.loads(line[5:])
-                    elif not line:
-                        event = None
+            with connect_sse(
+                self.http, "GET", "/v1/calls/stream", params=params, timeout=timeout
+            ) as source:
+                if source.response.is_error:
+                    source.response.read()
+                    _raise_for(source.response)
+                for event in source.iter_sse():
+                    if event.event == "call":
+                        yield json.loads(event.data)
         except httpx.TransportError as exc:
             raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
 
