@@ -18,11 +18,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 import httpx
-from httpx_sse import connect_sse
+from httpx_sse import aconnect_sse, connect_sse
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
@@ -161,6 +161,16 @@ class Request(Generic[T]):
     params: dict[str, Any] | None = None
     json: Any = None
     headers: dict[str, str] | None = None
+    content: Any = None  # a body that is not JSON (bytes, or chunks to stream)
+
+
+@dataclasses.dataclass(frozen=True)
+class Listing:
+    """A paged list: where it is read, the key of its items, its filters."""
+
+    path: str
+    key: str
+    params: dict[str, Any] | None = None
 
 
 def _model(cls: type[T]) -> Callable[[httpx.Response], T]:
@@ -178,6 +188,10 @@ def _nothing(response: httpx.Response) -> None:
 
 def _json(response: httpx.Response) -> Any:
     return response.json()
+
+
+def _text(response: httpx.Response) -> str:
+    return response.text
 
 
 def _raise_for(response: httpx.Response) -> None:
@@ -287,6 +301,24 @@ class _Requests:
     def run_evals(self, bot: str) -> Request[dict[str, Any]]:
         return Request("POST", f"/v1/bots/{bot}/evals/run", _json, self._scoped())
 
+    def push_dataset(self, name: str, lines: Any, kind: str | None) -> Request[dict[str, Any]]:
+        params = self._scoped({"kind": kind} if kind else {})
+        headers = {"Content-Type": "application/x-ndjson"}
+        return Request("PUT", f"/v1/datasets/{name}", _json, params, headers=headers, content=lines)
+
+    def list_datasets(self) -> Listing:
+        return Listing("/v1/datasets", "datasets")
+
+    def delete_dataset(self, name: str) -> Request[None]:
+        return Request("DELETE", f"/v1/datasets/{name}", _nothing, self._scoped())
+
+    def tail_calls(self, tool: str | None) -> Request[None]:
+        params = self._scoped({"tool": tool} if tool else {})
+        return Request("GET", "/v1/calls/stream", _nothing, params)
+
+    def session_events(self, sid: str) -> Request[None]:
+        return Request("GET", f"/v1/sessions/{sid}/events", _nothing, self._scoped())
+
     def import_openapi(self, source: str, options: dict[str, Any]) -> Request[dict[str, Any]]:
         body = {"source": source, **{k: v for k, v in options.items() if v is not None}}
         return Request("POST", "/v1/tools/import/openapi", _json, self._scoped(), body)
@@ -302,6 +334,190 @@ class _Requests:
     def call(self, session: str, tool: str, arguments: dict[str, Any]) -> Request[Envelope]:
         body = {"tool": tool, "arguments": arguments}
         return Request("POST", f"/v1/sessions/{session}/calls", _model(Envelope), json=body)
+
+    # the rest of the API, one request each ------------------------------------------------
+    def _get(self, path: str, params: dict[str, Any] | None = None) -> Request[Any]:
+        return Request("GET", path, _json, self._scoped(params))
+
+    def _send(self, method: str, path: str, body: Any = None) -> Request[Any]:
+        return Request(method, path, _json, self._scoped(), body)
+
+    def _delete(self, path: str) -> Request[None]:
+        return Request("DELETE", path, _nothing, self._scoped())
+
+    def page(self, listing: Listing, cursor: str | None) -> Request[dict[str, Any]]:
+        query = {"limit": 500, **(listing.params or {}), **({"cursor": cursor} if cursor else {})}
+        return Request("GET", listing.path, _json, self._scoped(query))
+
+    def health(self) -> Request[Any]:
+        return Request("GET", "/healthz", _json)
+
+    def ready(self) -> Request[Any]:
+        return Request("GET", "/readyz", _json)
+
+    def metrics(self) -> Request[str]:
+        return Request("GET", "/metrics", _text)
+
+    def whoami(self) -> Request[Any]:
+        return self._get("/v1/whoami")
+
+    def disk_tools(self) -> Request[Any]:
+        return self._get("/v1/disk-tools")
+
+    def reload_disk_tools(self) -> Request[Any]:
+        return self._send("POST", "/v1/disk-tools/reload")
+
+    def list_keys(self, tenant: str) -> Listing:
+        return Listing(f"/v1/tenants/{tenant}/keys", "keys", None)
+
+    def set_modules(self, tenant: str, modules: list[str]) -> Request[Tenant]:
+        return Request(
+            "PUT", f"/v1/tenants/{tenant}/modules", _model(Tenant), json={"modules": modules}
+        )
+
+    def set_egress(self, tenant: str, allow: list[str]) -> Request[Tenant]:
+        return Request("PUT", f"/v1/tenants/{tenant}/egress", _model(Tenant), json={"allow": allow})
+
+    def create_tool(self, body: dict[str, Any]) -> Request[Tool]:
+        return Request("POST", "/v1/tools", _tool, self._scoped(), body)
+
+    def put_provider(self, name: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("PUT", f"/v1/providers/{name}", body)
+
+    def get_provider(self, name: str) -> Request[Any]:
+        return self._get(f"/v1/providers/{name}")
+
+    def delete_provider(self, name: str) -> Request[None]:
+        return self._delete(f"/v1/providers/{name}")
+
+    def list_providers(self) -> Request[Any]:
+        return self._get("/v1/providers")
+
+    def create_bot(self, body: dict[str, Any]) -> Request[Any]:
+        return self._send("POST", "/v1/bots", body)
+
+    def list_bots(self) -> Listing:
+        return Listing("/v1/bots", "bots", None)
+
+    def get_bot(self, bot: str) -> Request[Any]:
+        return self._get(f"/v1/bots/{bot}")
+
+    def put_bot(self, bot: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("PUT", f"/v1/bots/{bot}", body)
+
+    def delete_bot(self, bot: str) -> Request[None]:
+        return self._delete(f"/v1/bots/{bot}")
+
+    def bot_panel(self, bot: str, skill: str, params: dict[str, Any]) -> Request[Any]:
+        return self._get(f"/v1/bots/{bot}/panel/{skill}", params)
+
+    def bot_snapshot(self, bot: str, format: str) -> Request[Any]:
+        return self._get(f"/v1/bots/{bot}/snapshot", {"format": format})
+
+    def get_evals(self, bot: str) -> Request[Any]:
+        return self._get(f"/v1/bots/{bot}/evals")
+
+    def eval_runs(self, bot: str) -> Request[Any]:
+        return self._get(f"/v1/bots/{bot}/evals/runs")
+
+    def list_sessions(self, params: dict[str, Any]) -> Listing:
+        return Listing("/v1/sessions", "sessions", params)
+
+    def get_session(self, sid: str) -> Request[Any]:
+        return self._get(f"/v1/sessions/{sid}")
+
+    def session_snapshot(self, sid: str, format: str) -> Request[Any]:
+        return self._get(f"/v1/sessions/{sid}/snapshot", {"format": format})
+
+    def set_intent(self, sid: str, intent: str | None) -> Request[Any]:
+        return self._send("PUT", f"/v1/sessions/{sid}/intent", {"intent": intent})
+
+    def detect_intent(self, sid: str, text: str) -> Request[Any]:
+        return self._send("POST", f"/v1/sessions/{sid}/intent/detect", {"text": text})
+
+    def set_actions(self, sid: str, actions: list[dict[str, Any]]) -> Request[Any]:
+        return self._send("PUT", f"/v1/sessions/{sid}/actions", {"actions": actions})
+
+    def get_variables(self, sid: str) -> Request[Any]:
+        return self._get(f"/v1/sessions/{sid}/variables")
+
+    def set_variables(self, sid: str, values: dict[str, Any]) -> Request[Any]:
+        return self._send("PATCH", f"/v1/sessions/{sid}/variables", {"variables": values})
+
+    def list_session_calls(self, sid: str) -> Listing:
+        return Listing(f"/v1/sessions/{sid}/calls", "calls", None)
+
+    def report_outcome(self, sid: str, call_id: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("POST", f"/v1/sessions/{sid}/calls/{call_id}/result", body)
+
+    def send_message(self, sid: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("POST", f"/v1/sessions/{sid}/messages", body)
+
+    def list_messages(self, sid: str) -> Listing:
+        return Listing(f"/v1/sessions/{sid}/messages", "messages", None)
+
+    def answer_actions(self, sid: str, mid: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("POST", f"/v1/sessions/{sid}/messages/{mid}/results", body)
+
+    def end_session(self, sid: str, reason: str | None) -> Request[Any]:
+        return self._send("POST", f"/v1/sessions/{sid}/end", {"reason": reason} if reason else {})
+
+    def resume_session(self, sid: str) -> Request[Any]:
+        return self._send("POST", f"/v1/sessions/{sid}/resume", {})
+
+    def set_handoff(self, body: dict[str, Any]) -> Request[Any]:
+        return self._send("PUT", "/v1/handoff", body)
+
+    def get_handoff(self) -> Request[Any]:
+        return self._get("/v1/handoff")
+
+    def tool_analytics(self, params: dict[str, Any]) -> Request[Any]:
+        return self._get("/v1/analytics/tools", params)
+
+    def list_calls(self, params: dict[str, Any]) -> Listing:
+        return Listing("/v1/calls", "calls", params)
+
+    def catalog(self) -> Request[Any]:
+        return self._get("/v1/catalog")
+
+    def audit(self, params: dict[str, Any]) -> Listing:
+        return Listing("/v1/audit", "entries", params)
+
+    def usage_daily(self, params: dict[str, Any]) -> Request[Any]:
+        return self._get("/v1/usage/daily", params)
+
+    def get_dataset(self, name: str, params: dict[str, Any]) -> Request[Any]:
+        return self._get(f"/v1/datasets/{name}", params)
+
+    def list_leads(self) -> Listing:
+        return Listing("/v1/leads", "leads", None)
+
+    def put_form(self, name: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("PUT", f"/v1/forms/{name}", body)
+
+    def get_form(self, name: str) -> Request[Any]:
+        return self._get(f"/v1/forms/{name}")
+
+    def delete_form(self, name: str) -> Request[None]:
+        return self._delete(f"/v1/forms/{name}")
+
+    def list_forms(self) -> Listing:
+        return Listing("/v1/forms", "forms", None)
+
+    def form_submissions(self, name: str) -> Listing:
+        return Listing(f"/v1/forms/{name}/submissions", "submissions", None)
+
+    def put_calendar(self, name: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("PUT", f"/v1/calendars/{name}", body)
+
+    def get_calendar(self, name: str) -> Request[Any]:
+        return self._get(f"/v1/calendars/{name}")
+
+    def delete_calendar(self, name: str) -> Request[None]:
+        return self._delete(f"/v1/calendars/{name}")
+
+    def list_calendars(self) -> Listing:
+        return Listing("/v1/calendars", "calendars", None)
 
 
 def _settings(url: str | None, key: str | None) -> tuple[str, str | None]:
@@ -350,6 +566,7 @@ class Quiver:
                 params=request.params,
                 json=request.json,
                 headers=request.headers,
+                content=request.content,
             )
         except httpx.TransportError as exc:
             raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
@@ -366,6 +583,9 @@ class Quiver:
             cursor = body.get("next_cursor")
             if not cursor:
                 return
+
+    def _list(self, listing: Listing) -> list[Any]:
+        return list(self._pages(lambda cursor: self.requests.page(listing, cursor), listing.key))
 
     def list_tools(self) -> list[Tool]:
         return [Tool.model_validate(t) for t in self._pages(self.requests.tools_page, "tools")]
@@ -400,22 +620,29 @@ class Quiver:
     ) -> Envelope:
         return self.send(self.requests.test_tool(name, arguments, variables))
 
-    def tail_calls(self, tool: str | None = None) -> Iterator[dict[str, Any]]:
-        """The tenant's calls as they are logged (``GET /v1/calls/stream``), until closed."""
-        params = self.requests._scoped({"tool": tool} if tool else {})
+    def _events(self, request: Request[None], wanted: str) -> Iterator[dict[str, Any]]:
+        """The ``wanted`` events of a stream of server-sent events, until it ends."""
         timeout = httpx.Timeout(self.http.timeout.connect, read=None)
         try:
             with connect_sse(
-                self.http, "GET", "/v1/calls/stream", params=params, timeout=timeout
+                self.http, "GET", request.path, params=request.params, timeout=timeout
             ) as source:
                 if source.response.is_error:
                     source.response.read()
                     _raise_for(source.response)
                 for event in source.iter_sse():
-                    if event.event == "call":
+                    if event.event == wanted:
                         yield json.loads(event.data)
         except httpx.TransportError as exc:
             raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
+
+    def tail_calls(self, tool: str | None = None) -> Iterator[dict[str, Any]]:
+        """The tenant's calls as they are logged (``GET /v1/calls/stream``), until closed."""
+        return self._events(self.requests.tail_calls(tool), "call")
+
+    def session_events(self, sid: str) -> Iterator[dict[str, Any]]:
+        """The session's snapshots as its tools change (``snapshot`` events), until closed."""
+        return self._events(self.requests.session_events(sid), "snapshot")
 
     def list_tenants(self) -> list[Tenant]:
         pages = self._pages(self.requests.tenants_page, "tenants")
@@ -454,29 +681,14 @@ class Quiver:
         self, name: str, lines: bytes | Iterable[bytes], kind: str | None = None
     ) -> dict[str, Any]:
         """Replace a data set with NDJSON ``lines`` (bytes, or an iterable of chunks: streamed)."""
-        params = self.requests._scoped({"kind": kind} if kind else {})
-        try:
-            response = self.http.request(
-                "PUT",
-                f"/v1/datasets/{name}",
-                params=params,
-                content=lines,
-                headers={"Content-Type": "application/x-ndjson"},
-            )
-        except httpx.TransportError as exc:
-            raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
-        _raise_for(response)
-        return dict(response.json())
+        answer: dict[str, Any] = self.send(self.requests.push_dataset(name, lines, kind))
+        return answer
 
     def list_datasets(self) -> list[dict[str, Any]]:
-        def page(cursor: str | None) -> Request[dict[str, Any]]:
-            query = {"limit": 500, **({"cursor": cursor} if cursor else {})}
-            return Request("GET", "/v1/datasets", _json, self.requests._scoped(query))
-
-        return list(self._pages(page, "datasets"))
+        return self._list(self.requests.list_datasets())
 
     def delete_dataset(self, name: str) -> None:
-        self.send(Request("DELETE", f"/v1/datasets/{name}", _nothing, self.requests._scoped()))
+        self.send(self.requests.delete_dataset(name))
 
     def import_openapi(
         self,
@@ -517,6 +729,231 @@ class Quiver:
     def call(self, session: str, tool: str, arguments: dict[str, Any] | None = None) -> Envelope:
         return self.send(self.requests.call(session, tool, arguments or {}))
 
+    # the rest of the API --------------------------------------------------------------------
+    def health(self) -> dict[str, Any]:
+        """`/healthz`: the process answers."""
+        return self.send(self.requests.health())
+
+    def ready(self) -> dict[str, Any]:
+        """`/readyz`: the node can serve (database, schema, call log)."""
+        return self.send(self.requests.ready())
+
+    def metrics(self) -> str:
+        """This node's Prometheus metrics (text)."""
+        return self.send(self.requests.metrics())
+
+    def whoami(self) -> dict[str, Any]:
+        """The key's role and tenant."""
+        return self.send(self.requests.whoami())
+
+    def disk_tools(self) -> dict[str, Any]:
+        """The tools folder's global tools and their problems (admin)."""
+        return self.send(self.requests.disk_tools())
+
+    def reload_disk_tools(self) -> dict[str, Any]:
+        """Read the tools folder again (admin)."""
+        return self.send(self.requests.reload_disk_tools())
+
+    def list_keys(self, tenant: str) -> list[dict[str, Any]]:
+        """A tenant's keys (admin; never their secrets)."""
+        return self._list(self.requests.list_keys(tenant))
+
+    def set_modules(self, tenant: str, modules: list[str]) -> Tenant:
+        """The reviewed extra modules a tenant's code tools may import (admin)."""
+        return self.send(self.requests.set_modules(tenant, modules))
+
+    def set_egress(self, tenant: str, allow: list[str]) -> Tenant:
+        """The hosts and networks a tenant's tools may reach (admin)."""
+        return self.send(self.requests.set_egress(tenant, allow))
+
+    def create_tool(self, body: dict[str, Any]) -> Tool:
+        """Create a tool (409 if the name is taken; ``push_tool`` saves a new version)."""
+        return self.send(self.requests.create_tool(body))
+
+    def put_provider(self, name: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a model provider (its key is kept encrypted)."""
+        return self.send(self.requests.put_provider(name, body))
+
+    def get_provider(self, name: str) -> dict[str, Any]:
+        """A model provider (without its key)."""
+        return self.send(self.requests.get_provider(name))
+
+    def delete_provider(self, name: str) -> None:
+        """Delete a model provider."""
+        self.send(self.requests.delete_provider(name))
+
+    def list_providers(self) -> dict[str, Any]:
+        """The tenant's model providers."""
+        return self.send(self.requests.list_providers())
+
+    def create_bot(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a bot."""
+        return self.send(self.requests.create_bot(body))
+
+    def list_bots(self) -> list[dict[str, Any]]:
+        """The tenant's bots."""
+        return self._list(self.requests.list_bots())
+
+    def get_bot(self, bot: str) -> dict[str, Any]:
+        """A bot."""
+        return self.send(self.requests.get_bot(bot))
+
+    def put_bot(self, bot: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a bot."""
+        return self.send(self.requests.put_bot(bot, body))
+
+    def delete_bot(self, bot: str) -> None:
+        """Delete a bot."""
+        self.send(self.requests.delete_bot(bot))
+
+    def bot_panel(self, bot: str, skill: str, **params: Any) -> dict[str, Any]:
+        """A page of a bot's FAQ (``qa``) or catalog (``search``) for an end user's panel."""
+        return self.send(self.requests.bot_panel(bot, skill, params))
+
+    def bot_snapshot(self, bot: str, format: str = "native") -> dict[str, Any]:
+        """The bot's tools in a provider format."""
+        return self.send(self.requests.bot_snapshot(bot, format))
+
+    def get_evals(self, bot: str) -> dict[str, Any]:
+        """A bot's eval cases."""
+        return self.send(self.requests.get_evals(bot))
+
+    def eval_runs(self, bot: str) -> dict[str, Any]:
+        """A bot's eval runs, newest first."""
+        return self.send(self.requests.eval_runs(bot))
+
+    def list_sessions(self, **params: Any) -> list[dict[str, Any]]:
+        """The tenant's sessions (filters as query parameters)."""
+        return self._list(self.requests.list_sessions(params))
+
+    def get_session(self, sid: str) -> dict[str, Any]:
+        """A session."""
+        return self.send(self.requests.get_session(sid))
+
+    def session_snapshot(self, sid: str, format: str = "native") -> dict[str, Any]:
+        """The session's tools now, in a provider format."""
+        return self.send(self.requests.session_snapshot(sid, format))
+
+    def set_intent(self, sid: str, intent: str | None) -> dict[str, Any]:
+        """Set (or clear) the session's intent."""
+        return self.send(self.requests.set_intent(sid, intent))
+
+    def detect_intent(self, sid: str, text: str) -> dict[str, Any]:
+        """The intent of a text by the bot's detection (a new one becomes the session's)."""
+        return self.send(self.requests.detect_intent(sid, text))
+
+    def set_actions(self, sid: str, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Replace the session's browser actions."""
+        return self.send(self.requests.set_actions(sid, actions))
+
+    def get_variables(self, sid: str) -> dict[str, Any]:
+        """The session's variables."""
+        return self.send(self.requests.get_variables(sid))
+
+    def set_variables(self, sid: str, values: dict[str, Any]) -> dict[str, Any]:
+        """Set some of the session's variables (the others are kept)."""
+        return self.send(self.requests.set_variables(sid, values))
+
+    def list_session_calls(self, sid: str) -> list[dict[str, Any]]:
+        """The session's calls, newest first."""
+        return self._list(self.requests.list_session_calls(sid))
+
+    def report_outcome(self, sid: str, call_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A browser action's outcome."""
+        return self.send(self.requests.report_outcome(sid, call_id, body))
+
+    def send_message(self, sid: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A user's message: the agent loop's turn (not streamed)."""
+        return self.send(self.requests.send_message(sid, body))
+
+    def list_messages(self, sid: str) -> list[dict[str, Any]]:
+        """The session's conversation."""
+        return self._list(self.requests.list_messages(sid))
+
+    def answer_actions(self, sid: str, mid: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The results of a paused turn's actions or approvals: the turn goes on."""
+        return self.send(self.requests.answer_actions(sid, mid, body))
+
+    def end_session(self, sid: str, reason: str | None = None) -> dict[str, Any]:
+        """End a session."""
+        return self.send(self.requests.end_session(sid, reason))
+
+    def resume_session(self, sid: str) -> dict[str, Any]:
+        """Give a handed-off session back to the agent."""
+        return self.send(self.requests.resume_session(sid))
+
+    def set_handoff(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Where the tenant's handoffs are announced."""
+        return self.send(self.requests.set_handoff(body))
+
+    def get_handoff(self) -> dict[str, Any]:
+        """The tenant's handoff announcements."""
+        return self.send(self.requests.get_handoff())
+
+    def tool_analytics(self, **params: Any) -> dict[str, Any]:
+        """Calls, failures and latency per tool."""
+        return self.send(self.requests.tool_analytics(params))
+
+    def list_calls(self, **params: Any) -> list[dict[str, Any]]:
+        """The tenant's call log (filters as query parameters)."""
+        return self._list(self.requests.list_calls(params))
+
+    def catalog(self) -> dict[str, Any]:
+        """The tools this key may use: its tenant's, shared and built-in."""
+        return self.send(self.requests.catalog())
+
+    def audit(self, **params: Any) -> list[dict[str, Any]]:
+        """The audit log (filters as query parameters)."""
+        return self._list(self.requests.audit(params))
+
+    def usage_daily(self, **params: Any) -> dict[str, Any]:
+        """Calls and tokens per day."""
+        return self.send(self.requests.usage_daily(params))
+
+    def get_dataset(self, name: str, **params: Any) -> dict[str, Any]:
+        """A data set and a page of its items."""
+        return self.send(self.requests.get_dataset(name, params))
+
+    def list_leads(self) -> list[dict[str, Any]]:
+        """The leads the lead-capture skill collected."""
+        return self._list(self.requests.list_leads())
+
+    def put_form(self, name: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a form."""
+        return self.send(self.requests.put_form(name, body))
+
+    def get_form(self, name: str) -> dict[str, Any]:
+        """A form."""
+        return self.send(self.requests.get_form(name))
+
+    def delete_form(self, name: str) -> None:
+        """Delete a form."""
+        self.send(self.requests.delete_form(name))
+
+    def list_forms(self) -> list[dict[str, Any]]:
+        """The tenant's forms."""
+        return self._list(self.requests.list_forms())
+
+    def form_submissions(self, name: str) -> list[dict[str, Any]]:
+        """A form's submissions."""
+        return self._list(self.requests.form_submissions(name))
+
+    def put_calendar(self, name: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a booking calendar."""
+        return self.send(self.requests.put_calendar(name, body))
+
+    def get_calendar(self, name: str) -> dict[str, Any]:
+        """A calendar."""
+        return self.send(self.requests.get_calendar(name))
+
+    def delete_calendar(self, name: str) -> None:
+        """Delete a calendar."""
+        self.send(self.requests.delete_calendar(name))
+
+    def list_calendars(self) -> list[dict[str, Any]]:
+        """The tenant's calendars."""
+        return self._list(self.requests.list_calendars())
+
 
 class AsyncQuiver:
     """The async client: the same methods as ``Quiver``, awaited."""
@@ -553,6 +990,7 @@ class AsyncQuiver:
                 params=request.params,
                 json=request.json,
                 headers=request.headers,
+                content=request.content,
             )
         except httpx.TransportError as exc:
             raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
@@ -570,6 +1008,9 @@ class AsyncQuiver:
             cursor = body.get("next_cursor")
             if not cursor:
                 return items
+
+    async def _list(self, listing: Listing) -> list[Any]:
+        return await self._all(lambda cursor: self.requests.page(listing, cursor), listing.key)
 
     async def list_tools(self) -> list[Tool]:
         return [Tool.model_validate(t) for t in await self._all(self.requests.tools_page, "tools")]
@@ -636,6 +1077,43 @@ class AsyncQuiver:
     async def delete_secret(self, name: str) -> None:
         await self.send(self.requests.delete_secret(name))
 
+    async def _events(self, request: Request[None], wanted: str) -> AsyncIterator[dict[str, Any]]:
+        """The ``wanted`` events of a stream of server-sent events, until it ends."""
+        timeout = httpx.Timeout(self.http.timeout.connect, read=None)
+        try:
+            async with aconnect_sse(
+                self.http, "GET", request.path, params=request.params, timeout=timeout
+            ) as source:
+                if source.response.is_error:
+                    await source.response.aread()
+                    _raise_for(source.response)
+                async for event in source.aiter_sse():
+                    if event.event == wanted:
+                        yield json.loads(event.data)
+        except httpx.TransportError as exc:
+            raise Unreachable(f"{self.url}: {exc or type(exc).__name__}") from exc
+
+    def tail_calls(self, tool: str | None = None) -> AsyncIterator[dict[str, Any]]:
+        """The tenant's calls as they are logged (``GET /v1/calls/stream``), until closed."""
+        return self._events(self.requests.tail_calls(tool), "call")
+
+    def session_events(self, sid: str) -> AsyncIterator[dict[str, Any]]:
+        """The session's snapshots as its tools change (``snapshot`` events), until closed."""
+        return self._events(self.requests.session_events(sid), "snapshot")
+
+    async def push_dataset(
+        self, name: str, lines: bytes | AsyncIterable[bytes], kind: str | None = None
+    ) -> dict[str, Any]:
+        """Replace a data set with NDJSON ``lines`` (bytes, or async chunks: streamed)."""
+        answer: dict[str, Any] = await self.send(self.requests.push_dataset(name, lines, kind))
+        return answer
+
+    async def list_datasets(self) -> list[dict[str, Any]]:
+        return await self._list(self.requests.list_datasets())
+
+    async def delete_dataset(self, name: str) -> None:
+        await self.send(self.requests.delete_dataset(name))
+
     async def import_openapi(
         self,
         source: str,
@@ -674,3 +1152,228 @@ class AsyncQuiver:
         self, session: str, tool: str, arguments: dict[str, Any] | None = None
     ) -> Envelope:
         return await self.send(self.requests.call(session, tool, arguments or {}))
+
+    # the rest of the API --------------------------------------------------------------------
+    async def health(self) -> dict[str, Any]:
+        """`/healthz`: the process answers."""
+        return await self.send(self.requests.health())
+
+    async def ready(self) -> dict[str, Any]:
+        """`/readyz`: the node can serve (database, schema, call log)."""
+        return await self.send(self.requests.ready())
+
+    async def metrics(self) -> str:
+        """This node's Prometheus metrics (text)."""
+        return await self.send(self.requests.metrics())
+
+    async def whoami(self) -> dict[str, Any]:
+        """The key's role and tenant."""
+        return await self.send(self.requests.whoami())
+
+    async def disk_tools(self) -> dict[str, Any]:
+        """The tools folder's global tools and their problems (admin)."""
+        return await self.send(self.requests.disk_tools())
+
+    async def reload_disk_tools(self) -> dict[str, Any]:
+        """Read the tools folder again (admin)."""
+        return await self.send(self.requests.reload_disk_tools())
+
+    async def list_keys(self, tenant: str) -> list[dict[str, Any]]:
+        """A tenant's keys (admin; never their secrets)."""
+        return await self._list(self.requests.list_keys(tenant))
+
+    async def set_modules(self, tenant: str, modules: list[str]) -> Tenant:
+        """The reviewed extra modules a tenant's code tools may import (admin)."""
+        return await self.send(self.requests.set_modules(tenant, modules))
+
+    async def set_egress(self, tenant: str, allow: list[str]) -> Tenant:
+        """The hosts and networks a tenant's tools may reach (admin)."""
+        return await self.send(self.requests.set_egress(tenant, allow))
+
+    async def create_tool(self, body: dict[str, Any]) -> Tool:
+        """Create a tool (409 if the name is taken; ``push_tool`` saves a new version)."""
+        return await self.send(self.requests.create_tool(body))
+
+    async def put_provider(self, name: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a model provider (its key is kept encrypted)."""
+        return await self.send(self.requests.put_provider(name, body))
+
+    async def get_provider(self, name: str) -> dict[str, Any]:
+        """A model provider (without its key)."""
+        return await self.send(self.requests.get_provider(name))
+
+    async def delete_provider(self, name: str) -> None:
+        """Delete a model provider."""
+        await self.send(self.requests.delete_provider(name))
+
+    async def list_providers(self) -> dict[str, Any]:
+        """The tenant's model providers."""
+        return await self.send(self.requests.list_providers())
+
+    async def create_bot(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a bot."""
+        return await self.send(self.requests.create_bot(body))
+
+    async def list_bots(self) -> list[dict[str, Any]]:
+        """The tenant's bots."""
+        return await self._list(self.requests.list_bots())
+
+    async def get_bot(self, bot: str) -> dict[str, Any]:
+        """A bot."""
+        return await self.send(self.requests.get_bot(bot))
+
+    async def put_bot(self, bot: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a bot."""
+        return await self.send(self.requests.put_bot(bot, body))
+
+    async def delete_bot(self, bot: str) -> None:
+        """Delete a bot."""
+        await self.send(self.requests.delete_bot(bot))
+
+    async def bot_panel(self, bot: str, skill: str, **params: Any) -> dict[str, Any]:
+        """A page of a bot's FAQ (``qa``) or catalog (``search``) for an end user's panel."""
+        return await self.send(self.requests.bot_panel(bot, skill, params))
+
+    async def bot_snapshot(self, bot: str, format: str = "native") -> dict[str, Any]:
+        """The bot's tools in a provider format."""
+        return await self.send(self.requests.bot_snapshot(bot, format))
+
+    async def get_evals(self, bot: str) -> dict[str, Any]:
+        """A bot's eval cases."""
+        return await self.send(self.requests.get_evals(bot))
+
+    async def eval_runs(self, bot: str) -> dict[str, Any]:
+        """A bot's eval runs, newest first."""
+        return await self.send(self.requests.eval_runs(bot))
+
+    async def list_sessions(self, **params: Any) -> list[dict[str, Any]]:
+        """The tenant's sessions (filters as query parameters)."""
+        return await self._list(self.requests.list_sessions(params))
+
+    async def get_session(self, sid: str) -> dict[str, Any]:
+        """A session."""
+        return await self.send(self.requests.get_session(sid))
+
+    async def session_snapshot(self, sid: str, format: str = "native") -> dict[str, Any]:
+        """The session's tools now, in a provider format."""
+        return await self.send(self.requests.session_snapshot(sid, format))
+
+    async def set_intent(self, sid: str, intent: str | None) -> dict[str, Any]:
+        """Set (or clear) the session's intent."""
+        return await self.send(self.requests.set_intent(sid, intent))
+
+    async def detect_intent(self, sid: str, text: str) -> dict[str, Any]:
+        """The intent of a text by the bot's detection (a new one becomes the session's)."""
+        return await self.send(self.requests.detect_intent(sid, text))
+
+    async def set_actions(self, sid: str, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """Replace the session's browser actions."""
+        return await self.send(self.requests.set_actions(sid, actions))
+
+    async def get_variables(self, sid: str) -> dict[str, Any]:
+        """The session's variables."""
+        return await self.send(self.requests.get_variables(sid))
+
+    async def set_variables(self, sid: str, values: dict[str, Any]) -> dict[str, Any]:
+        """Set some of the session's variables (the others are kept)."""
+        return await self.send(self.requests.set_variables(sid, values))
+
+    async def list_session_calls(self, sid: str) -> list[dict[str, Any]]:
+        """The session's calls, newest first."""
+        return await self._list(self.requests.list_session_calls(sid))
+
+    async def report_outcome(self, sid: str, call_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A browser action's outcome."""
+        return await self.send(self.requests.report_outcome(sid, call_id, body))
+
+    async def send_message(self, sid: str, body: dict[str, Any]) -> dict[str, Any]:
+        """A user's message: the agent loop's turn (not streamed)."""
+        return await self.send(self.requests.send_message(sid, body))
+
+    async def list_messages(self, sid: str) -> list[dict[str, Any]]:
+        """The session's conversation."""
+        return await self._list(self.requests.list_messages(sid))
+
+    async def answer_actions(self, sid: str, mid: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The results of a paused turn's actions or approvals: the turn goes on."""
+        return await self.send(self.requests.answer_actions(sid, mid, body))
+
+    async def end_session(self, sid: str, reason: str | None = None) -> dict[str, Any]:
+        """End a session."""
+        return await self.send(self.requests.end_session(sid, reason))
+
+    async def resume_session(self, sid: str) -> dict[str, Any]:
+        """Give a handed-off session back to the agent."""
+        return await self.send(self.requests.resume_session(sid))
+
+    async def set_handoff(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Where the tenant's handoffs are announced."""
+        return await self.send(self.requests.set_handoff(body))
+
+    async def get_handoff(self) -> dict[str, Any]:
+        """The tenant's handoff announcements."""
+        return await self.send(self.requests.get_handoff())
+
+    async def tool_analytics(self, **params: Any) -> dict[str, Any]:
+        """Calls, failures and latency per tool."""
+        return await self.send(self.requests.tool_analytics(params))
+
+    async def list_calls(self, **params: Any) -> list[dict[str, Any]]:
+        """The tenant's call log (filters as query parameters)."""
+        return await self._list(self.requests.list_calls(params))
+
+    async def catalog(self) -> dict[str, Any]:
+        """The tools this key may use: its tenant's, shared and built-in."""
+        return await self.send(self.requests.catalog())
+
+    async def audit(self, **params: Any) -> list[dict[str, Any]]:
+        """The audit log (filters as query parameters)."""
+        return await self._list(self.requests.audit(params))
+
+    async def usage_daily(self, **params: Any) -> dict[str, Any]:
+        """Calls and tokens per day."""
+        return await self.send(self.requests.usage_daily(params))
+
+    async def get_dataset(self, name: str, **params: Any) -> dict[str, Any]:
+        """A data set and a page of its items."""
+        return await self.send(self.requests.get_dataset(name, params))
+
+    async def list_leads(self) -> list[dict[str, Any]]:
+        """The leads the lead-capture skill collected."""
+        return await self._list(self.requests.list_leads())
+
+    async def put_form(self, name: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a form."""
+        return await self.send(self.requests.put_form(name, body))
+
+    async def get_form(self, name: str) -> dict[str, Any]:
+        """A form."""
+        return await self.send(self.requests.get_form(name))
+
+    async def delete_form(self, name: str) -> None:
+        """Delete a form."""
+        await self.send(self.requests.delete_form(name))
+
+    async def list_forms(self) -> list[dict[str, Any]]:
+        """The tenant's forms."""
+        return await self._list(self.requests.list_forms())
+
+    async def form_submissions(self, name: str) -> list[dict[str, Any]]:
+        """A form's submissions."""
+        return await self._list(self.requests.form_submissions(name))
+
+    async def put_calendar(self, name: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace a booking calendar."""
+        return await self.send(self.requests.put_calendar(name, body))
+
+    async def get_calendar(self, name: str) -> dict[str, Any]:
+        """A calendar."""
+        return await self.send(self.requests.get_calendar(name))
+
+    async def delete_calendar(self, name: str) -> None:
+        """Delete a calendar."""
+        await self.send(self.requests.delete_calendar(name))
+
+    async def list_calendars(self) -> list[dict[str, Any]]:
+        """The tenant's calendars."""
+        return await self._list(self.requests.list_calendars())

@@ -869,6 +869,7 @@ def datasets_list(client: Quiver, as_json: bool) -> None:
 @click.argument("name")
 @api_command
 def datasets_delete(client: Quiver, as_json: bool, name: str) -> None:
+    """Delete a data set and its items."""
     client.delete_dataset(name)
     _emit(as_json, {"deleted": name}, lambda: click.echo(f"{name}: deleted"))
 

@@ -480,3 +480,25 @@ def test_import_openapi_makes_tools_and_says_what_it_left_out(tmp_path: Path) ->
     assert (
         helped.returncode == 0 and "--operation" in helped.stdout and "--dry-run" in helped.stdout
     )
+
+
+def test_every_command_says_what_it_does() -> None:
+    """``--help`` on every command and group, each with a line of its own."""
+    import click
+    from click.testing import CliRunner
+
+    from server.cli import cli
+
+    def walk(group: click.Group, path: list[str]):
+        for name, command in group.commands.items():
+            yield [*path, name], command
+            if isinstance(command, click.Group):
+                yield from walk(command, [*path, name])
+
+    runner = CliRunner()
+    found = list(walk(cli, []))
+    silent = [" ".join(p) for p, c in found if not (c.help or "").strip()]
+    helped = [runner.invoke(cli, [*p, "--help"]) for p, _ in found]
+
+    assert len(found) > 40 and silent == []
+    assert all(h.exit_code == 0 and "Usage:" in h.output for h in helped)

@@ -88,3 +88,77 @@ def test_no_server_is_unreachable_not_a_transport_traceback() -> None:
     client = Quiver(f"http://127.0.0.1:{free_port()}", "qk_x_y", timeout=2)
     with client, pytest.raises(Unreachable):
         client.list_tools()
+
+
+async def test_the_rest_of_the_api_through_the_async_client(api: Api) -> None:
+    """Each new part of the client once, against a real server: bots, sessions and their state,
+    the logs, data sets, forms, calendars, providers, handoff and the admin's tenant settings."""
+    acme = await api.tenant("acme")
+    form = {"schema": {"type": "object", "properties": {"when": {"type": "string"}}}}
+    slot = {"start": "2030-01-07T09:00:00Z", "end": "2030-01-07T09:30:00Z"}
+    async with (
+        served(api.app) as base,
+        AsyncQuiver(base, acme.dev_key) as dev,
+        AsyncQuiver(base, acme.agent_key) as agent,
+        AsyncQuiver(base, ADMIN_KEY) as admin,
+    ):
+        await dev.push_tool("hello", HELLO)
+        bot = await dev.create_bot({"name": "b", "tools": None})
+        bots = await dev.list_bots()
+        replaced = await dev.put_bot("b", {"name": "b", "tools": ["hello"]})
+        snapshot = await agent.bot_snapshot("b", format="anthropic")
+        sid = (await agent.attach("b"))["id"]
+        events = agent.session_events(sid)
+        first_event = await anext(events)
+        await events.aclose()
+        await agent.set_variables(sid, {"order_id": "AB1234"})
+        variables = await agent.get_variables(sid)
+        await agent.call(sid, "hello", {"who": "Ada"})
+        session_calls = await agent.list_session_calls(sid)
+        session = await agent.get_session(sid)
+        ended = await agent.end_session(sid, "done")
+        sessions = await dev.list_sessions()
+        logged = await dev.list_calls(tool="hello")
+        analytics = await dev.tool_analytics()
+        audit = await dev.audit()
+        daily = await dev.usage_daily()
+        await dev.push_dataset("faq", b'{"id": "a", "question": "q?", "answer": "a."}\n', "faq")
+        datasets = await dev.list_datasets()
+        dataset = await dev.get_dataset("faq")
+        await dev.delete_dataset("faq")
+        await dev.put_form("booking", form)
+        forms = await dev.list_forms()
+        submissions = await dev.form_submissions("booking")
+        await dev.delete_form("booking")
+        await dev.put_calendar("desk", {"slots": [slot]})
+        calendar = await dev.get_calendar("desk")
+        await dev.delete_calendar("desk")
+        await dev.put_provider("main", {"kind": "openai", "models": ["gpt-x"], "api_key": "sk-1"})
+        provider = await dev.get_provider("main")
+        await dev.delete_provider("main")
+        await dev.set_handoff({"url": None})
+        handoff = await dev.get_handoff()
+        who = await agent.whoami()
+        ready, metrics = await agent.ready(), await admin.metrics()
+        keys = await admin.list_keys("acme")
+        egress = await admin.set_egress("acme", ["crm.example"])
+        catalog = await dev.catalog()
+
+    assert (
+        bot["name"] == "b" and [b["name"] for b in bots] == ["b"] and replaced["tools"] == ["hello"]
+    )
+    assert [t["name"] for t in snapshot["tools"]] == ["hello"]
+    assert [t["name"] for t in first_event["tools"]] == ["hello"]
+    assert variables["variables"] == {"order_id": "AB1234"}
+    assert [c["tool"] for c in session_calls] == ["hello"] and session["id"] == sid
+    assert ended["status"] == "ended" and sid in [s["id"] for s in sessions]
+    assert [c["tool"] for c in logged] == ["hello"] and analytics["tools"][0]["tool"] == "hello"
+    assert audit and daily["days"]
+    assert [d["name"] for d in datasets] == ["faq"] and dataset["name"] == "faq"
+    assert [f["name"] for f in forms] == ["booking"] and submissions == []
+    assert calendar["name"] == "desk"
+    assert provider["name"] == "main" and "sk-1" not in str(provider)
+    assert handoff["url"] is None and who["role"] == "agent"
+    assert ready["status"] in ("ready", "degraded") and "quiver_" in metrics
+    assert len(keys) == 2 and egress.egress_allow == ["crm.example"]
+    assert "hello" in [t["name"] for t in catalog["tools"]]
