@@ -347,6 +347,8 @@ def serve(
         watch_tools=watch or None,
     )
     logs.configure(settings.log_level)
+    if workers > 1 and settings.demo:
+        raise Failed("--demo runs one process: leave out --workers", EXIT_USAGE)
     _preflight(settings)
     _database(settings, create=True)
     if not no_python_runner:

@@ -435,11 +435,13 @@ def test_version_and_a_production_start_without_its_settings_is_refused(tmp_path
     env = _env(tmp_path / "data")
     version = quiver("--version", env=env, cwd=tmp_path)
     refused = quiver("serve", env={**env, "QUIVER_ENVIRONMENT": "production"}, cwd=tmp_path)
+    demo_workers = quiver("serve", "--demo", "--workers", "2", env=env, cwd=tmp_path)
 
     assert version.returncode == 0 and version.stdout.startswith("quiver 0.")
     user_error(refused, 1, "QUIVER_ENVIRONMENT=production", "QUIVER_SECRET_KEY",
                "QUIVER_DATABASE_URL", "QUIVER_CORS_ORIGINS")  # fmt: skip
     assert not (tmp_path / "data").exists()  # refused before anything was created
+    user_error(demo_workers, 2, "--demo runs one process")
 
 
 def test_a_complete_production_configuration_has_nothing_unsafe() -> None:
