@@ -12,6 +12,7 @@ ones are made.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
@@ -25,7 +26,16 @@ from server.storage.database import dialect_name
 from server.storage.tables import IdempotencyKeyRow, utcnow
 
 KEEP = timedelta(days=1)
+SCOPE_CHARS = 64  # the column's size
 Outcome = Literal["run", "replay", "mismatch", "running"]
+
+
+def stored(scope: str) -> str:
+    """The scope as its column holds it: a scope longer than the column (it names what a caller
+    wrote, such as an admin's ``?tenant=``) is kept as its digest, which stays unique."""
+    if len(scope) <= SCOPE_CHARS:
+        return scope
+    return "sha256:" + hashlib.sha256(scope.encode("utf-8", "surrogatepass")).hexdigest()[:57]
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,7 @@ class IdempotencyKeys:
         within: AsyncSession | None = None,
     ) -> Claim:
         """Claim the key in a transaction of its own, or in ``within`` (SQLite)."""
+        scope = stored(scope)
         if within is not None:
             return await self._claim(within, key_id, scope, idem_key, body_hash, lease_s)
         async with self.sessions() as session, session.begin():
@@ -112,6 +123,7 @@ class IdempotencyKeys:
     ) -> None:
         """Store the answer: in a transaction of its own, or in ``within`` (SQLite: the
         request's, which holds the claim — a retry waiting on it then finds the answer)."""
+        scope = stored(scope)
         row = IdempotencyKeyRow
         statement = (
             update(row)
@@ -127,6 +139,7 @@ class IdempotencyKeys:
     async def release(
         self, key_id: str, scope: str, idem_key: str, within: AsyncSession | None = None
     ) -> None:
+        scope = stored(scope)
         row = IdempotencyKeyRow
         statement = delete(row).where(
             row.key_id == key_id,

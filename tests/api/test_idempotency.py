@@ -118,3 +118,16 @@ async def test_a_streamed_turn_takes_no_key_and_says_so(agents: Api, fake: FakeM
     assert streamed.status_code == 422
     assert streamed.json()["errors"][0]["field"] == "Idempotency-Key"
     assert fake.requests == []
+
+
+async def test_a_key_scoped_to_a_long_odd_tenant_name_is_refused_cleanly(api: Api) -> None:
+    """Found by the fuzzer on PostgreSQL: an admin's ``?tenant=`` longer than the key's scope
+    column made the claim itself fail (500). The scope is kept as its digest; the request gets
+    its own answer, and a retry the same one."""
+    tenant = "T̺̺̕o͞ ̷i̲̬͇̪͙n̝̗͕v̟̜̘̦͟o̶̙̰̠kè͚̮̺̪̹̱̤ ̖t̝͕̳̣̻̪͞h̼͓̲̦̳̘̲e͇̣̰̦̬͎ ̢̼̻̱̘h͚͎͙̜̣̲ͅi̦̲̣̰̤v̻͍e̺̭̳̪̰-m̢iͅn̖̺̞̲̯̰d̵̼̟͙̩̼̘̳"
+    headers = {"Idempotency-Key": "zalgo-1"}
+    first = await api.admin.post("/v1/sessions", params={"tenant": tenant}, json={"bot": "b"}, headers=headers)  # fmt: skip
+    again = await api.admin.post("/v1/sessions", params={"tenant": tenant}, json={"bot": "b"}, headers=headers)  # fmt: skip
+
+    assert first.status_code in (404, 422), first.text
+    assert again.status_code == first.status_code
