@@ -45,11 +45,9 @@ class ImportPlan:
     skipped: list[dict[str, Any]] = field(default_factory=list)  # operations left out, and why
 
     def skip(self, operation: str, operation_id: Any, problems: Problems) -> None:
-        self.skipped.append({
-            "operation": operation,
-            "operationId": operation_id if isinstance(operation_id, str) else None,
-            "errors": [{"field": e.field, "message": e.message} for e in problems.errors],
-        })  # fmt: skip
+        named = operation_id if isinstance(operation_id, str) else None
+        errors = [{"field": e.field, "message": e.message} for e in problems.errors]
+        self.skipped.append({"operation": operation, "operationId": named, "errors": errors})
 
     def refuse_if_nothing_left(self, problems: Problems) -> None:
         """No operation could be imported: the reasons are the refusal."""
@@ -137,10 +135,8 @@ def plan_import(
     for path, method, op in selected:
         where = f"paths.{path}.{method}"
         found_here = Problems()
-        body = _tool(
-            document, path, method, op, where, base, credentials or {}, prefix, timeout_ms,
-            found_here,
-        )  # fmt: skip
+        given = credentials or {}
+        body = _tool(document, path, method, op, where, base, given, prefix, timeout_ms, found_here)
         if body is not None and not found_here and body["name"] in names:
             found_here.add(
                 f"{where}.operationId", f"two operations make the tool name {body['name']!r}"

@@ -24,16 +24,16 @@ TYPES = ("string", "number", "integer", "boolean", "array", "object")
 # the formats JSON Schema 2020-12 and OpenAPI 3.0/3.1 define, by the type they describe: the
 # argument validator checks those it can (dates, times, addresses, e-mails, URIs, ...); the rest
 # (password, byte, binary, ...) are carried to the providers, which keep the ones they know
+WHEN = ("date", "date-time", "time", "duration")
+WHERE = ("email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6")
+WHICH = ("uri", "uri-reference", "iri", "iri-reference", "uri-template", "uuid")
+POINTERS = ("json-pointer", "relative-json-pointer", "regex")
+OPENAPI_STRINGS = ("byte", "binary", "password")
 FORMATS: dict[str, tuple[str, ...]] = {
-    "string": (
-        "email", "idn-email", "date", "date-time", "time", "duration", "uri", "uri-reference",
-        "iri", "iri-reference", "uri-template", "uuid", "ipv4", "ipv6", "hostname",
-        "idn-hostname", "json-pointer", "relative-json-pointer", "regex",
-        "byte", "binary", "password",
-    ),
+    "string": WHEN + WHERE + WHICH + POINTERS + OPENAPI_STRINGS,
     "integer": ("int32", "int64"),
     "number": ("float", "double", "int32", "int64"),
-}  # fmt: skip
+}
 KEYWORDS = frozenset({
     "type", "description", "enum", "const", "pattern", "format", "minLength", "maxLength",
     "minimum", "maximum", "items", "minItems", "maxItems", "default", "properties", "required",
