@@ -335,8 +335,10 @@ class QuiverMcp:
                 result = await self._call(
                     caller._replace(mcp_session=call.mcp_session), call.name, call.arguments
                 )
-            except Exception as exc:  # noqa: BLE001 - as the SDK does: an MCPError is its own
-                # JSON-RPC error; anything else is logged and answered as an internal error
+            except Exception as exc:  # noqa: BLE001 - as the SDK's handler path: an MCPError
+                # (unknown tool, ended session: its code in `data`) is its own JSON-RPC error;
+                # anything else is logged with its traceback by `modern_error_data` and answered
+                # as INTERNAL_ERROR — never swallowed, never a handler's internals on the wire
                 error = modern_error_data(exc).model_dump(by_alias=True, exclude_none=True)
                 await answer(send, call, error=error)
                 return True
