@@ -1,6 +1,6 @@
 """WASM tier benchmark: WASI modules from C, and Python tools in CPython-for-WASI.
 
-    python -m benchmarks.wasm [--calls 500] [--only c|python]
+    python -m benchmarks.wasm [--calls 500] [--only c|python|javascript|javascript-modules]
 
 C word-count tool, per call, measured in one run:
   (a) cached artefact   ``WasmRuntime.run`` on a deserialised module (fresh Store + WASI each call),
@@ -24,6 +24,10 @@ JavaScript word-count tool (the same file in every row), per call, measured in o
   (k) JavaScript, reused instance   the same tool's live instance
   (l) Python in WASM, reused        the Python tier's reused instance, for comparison
   (m) node -e per call              a Node.js process started for every call (when node exists)
+
+JavaScript modules (``--only javascript-modules``): a fresh instance of a word-count file that
+also requires one module (``const m = require('joi')``; the module is evaluated at load, before
+the file) against the same file requiring nothing, alternating files in each round.
 
 Needs Debian's clang, lld and wasi-libc for the C tool, and the built runner
 (``quiver wasm-runner``) for the Python rows.
@@ -333,6 +337,39 @@ def javascript_rows(calls: int) -> None:
     print_rows(f"JavaScript word-count tool, {calls} calls", rows, "JavaScript, fresh instance")
 
 
+MODULE_FILES = {
+    "nothing": "",
+    "querystring (prelude)": "const m = require('querystring');",
+    "uuid": "const m = require('uuid');",
+    "url": "const m = require('url');",
+    "crypto-js": "const m = require('crypto-js');",
+    "crypto": "const m = require('crypto');",
+    "joi": "const m = require('joi');",
+    "joi + crypto + uuid": "const a = require('joi'), b = require('crypto'), c = require('uuid');",
+}
+
+
+def javascript_module_rows(calls: int) -> None:
+    from sandbox.wasm.javascript import build as quickjs
+    from sandbox.wasm.javascript.host import JsRunner
+
+    runner = JsRunner(str(quickjs.ensure()), WasmRuntime())
+    samples: dict[str, list[float]] = {name: [] for name in MODULE_FILES}
+    for i in range(calls):  # alternating: every file meets the same machine in each round
+        for name, head in MODULE_FILES.items():
+            request = js_request(f"module-{name}-{i}") | {"source": head + "\n" + JS_TOOL}
+            started = time.perf_counter()
+            reply = runner.call(request, None)
+            samples[name].append(time.perf_counter() - started)
+            assert reply["ok"] and reply["value"] == {"words": 9}, reply
+            runner.instances.clear()
+            runner.idle()
+    rows = [(f"requires {name}", stats(found)) for name, found in samples.items()]
+    print_rows(
+        f"JavaScript word-count tool, fresh instance, {calls} rounds", rows, "requires nothing"
+    )
+
+
 def print_rows(title: str, rows: list[tuple[str, tuple[float, float]]], base: str) -> None:
     reference = dict(rows)[base][0]
     print(title)
@@ -389,7 +426,9 @@ def c_rows(calls: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=500)
-    parser.add_argument("--only", choices=("c", "python", "javascript"), default=None)
+    parser.add_argument(
+        "--only", choices=("c", "python", "javascript", "javascript-modules"), default=None
+    )
     args = parser.parse_args()
     if args.only in (None, "c"):
         c_rows(args.calls)
@@ -397,6 +436,8 @@ def main() -> None:
         python_rows(args.calls)
     if args.only in (None, "javascript"):
         javascript_rows(args.calls)
+    if args.only in (None, "javascript-modules"):
+        javascript_module_rows(max(10, args.calls // 25))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import os
 import re
 from collections import OrderedDict
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from wasmtime import _ffi as ffi
 from wasmtime._extern import wrap_extern
 
 from sandbox.toolcode import MAX_RESULT_DEPTH
+from sandbox.wasm.javascript import bundled
 from sandbox.wasm.javascript.config import RESERVATION, engine_config
 from sandbox.wasm.runtime import TICK_S, HostCalls, WasmRuntime, _first_line, make_room
 
@@ -210,6 +212,7 @@ class JsRunner:
             "params": request["params"],
             "context": request.get("context", {}),
             "error": request.get("error") or {},
+            "entropy": os.urandom(32).hex(),  # the guest's CSPRNG key for this call
         }
         try:
             reply = self._run(live, payload, calls, request)
@@ -361,8 +364,14 @@ class JsRunner:
         live.store.set_epoch_deadline(max(1, int(request["load_timeout"] / 1000 / TICK_S)))
         source = str(request["source"])
         try:
+            for file in bundled.needed(source):
+                ok, text, _ = live.eval(bundled.script(file))
+                if not ok:
+                    message = f"the bundled module {file} did not load: {text}"
+                    return {"ok": False, "violations": [{"message": message, "field": "source"}]}
             ok, text, line = live.eval(
-                f"__quiver.define((function (module, exports, require) {{{source}\n}}))"
+                f"__quiver.define((function (module, exports, require) {{{source}\n}}),"
+                f" {json.dumps(os.urandom(32).hex())})"
             )
         except Trapped as exc:
             reply = _trap_reply(str(exc))

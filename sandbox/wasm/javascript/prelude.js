@@ -10,6 +10,143 @@
   const MAX_LOG_CHARS = 2000;
   const state = { tool: null, declared: [], run: null, calls: [], waiting: new Map(), next: 1 };
 
+  // Randomness: ChaCha20 (RFC 8439) keyed with 32 bytes the host draws from its own CSPRNG for
+  // every load and every call; the key is replaced after each draw (fast key erasure), so what
+  // was handed out cannot be recomputed from what is left. Math.random stays QuickJS's own.
+  const SIGMA = [0x61707865, 0x3320646e, 0x79622d32, 0x6b206574];
+  function chacha20(key, counter, nonce) {
+    const s = new Uint32Array(16);
+    s.set(SIGMA, 0); s.set(key, 4); s[12] = counter; s.set(nonce, 13);
+    const x = Uint32Array.from(s);
+    const quarter = (a, b, c, d) => {
+      x[a] += x[b]; x[d] ^= x[a]; x[d] = (x[d] << 16) | (x[d] >>> 16);
+      x[c] += x[d]; x[b] ^= x[c]; x[b] = (x[b] << 12) | (x[b] >>> 20);
+      x[a] += x[b]; x[d] ^= x[a]; x[d] = (x[d] << 8) | (x[d] >>> 24);
+      x[c] += x[d]; x[b] ^= x[c]; x[b] = (x[b] << 7) | (x[b] >>> 25);
+    };
+    for (let round = 0; round < 10; round++) {
+      quarter(0, 4, 8, 12); quarter(1, 5, 9, 13); quarter(2, 6, 10, 14); quarter(3, 7, 11, 15);
+      quarter(0, 5, 10, 15); quarter(1, 6, 11, 12); quarter(2, 7, 8, 13); quarter(3, 4, 9, 14);
+    }
+    const out = new Uint8Array(64);
+    for (let i = 0; i < 16; i++) {
+      const word = (x[i] + s[i]) >>> 0;
+      out[4 * i] = word; out[4 * i + 1] = word >>> 8; out[4 * i + 2] = word >>> 16; out[4 * i + 3] = word >>> 24;
+    }
+    return out;
+  }
+  const NONCE = new Uint32Array(3);
+  const entropy = { key: null };
+  function reseed(hex) {
+    if (typeof hex !== "string" || !/^[0-9a-f]{64}$/.test(hex)) return;
+    const key = new Uint32Array(8);
+    for (let i = 0; i < 8; i++) key[i] = parseInt(hex.slice(8 * i, 8 * i + 8).match(/../g).reverse().join(""), 16);
+    entropy.key = key;
+  }
+  function randomFill(bytes) {
+    if (entropy.key === null) throw new Error("no randomness before the tool is loaded");
+    let counter = 1;
+    for (let at = 0; at < bytes.length; at += 64) bytes.set(chacha20(entropy.key, counter++, NONCE).subarray(0, bytes.length - at), at);
+    const next = chacha20(entropy.key, 0, NONCE);
+    entropy.key = new Uint32Array(next.buffer, 0, 8).slice();
+    return bytes;
+  }
+  const INTEGER_ARRAYS = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array];
+  function getRandomValues(array) {
+    if (!INTEGER_ARRAYS.some((kind) => array instanceof kind)) throw new TypeError("getRandomValues takes an integer typed array");
+    if (array.byteLength > 65536) throw new RangeError(`getRandomValues takes at most 65536 bytes (${array.byteLength} asked)`);
+    randomFill(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    return array;
+  }
+  function randomUUID() {
+    const b = randomFill(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+    const hex = Array.from(b, (v) => v.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  // UTF-8 as the Encoding Standard defines it (TextEncoder / TextDecoder, utf-8 only)
+  function utf8Encode(text) {
+    const out = [];
+    for (const ch of String(text)) {
+      let c = ch.codePointAt(0);
+      if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate
+      if (c < 0x80) out.push(c);
+      else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+      else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    }
+    return new Uint8Array(out);
+  }
+  function utf8Decode(bytes, fatal) {
+    const points = [];
+    let point = 0, needed = 0, seen = 0, lower = 0x80, upper = 0xbf;
+    const bad = () => { if (fatal) throw new TypeError("the encoded data was not valid utf-8"); points.push(0xfffd); };
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i];
+      if (needed === 0) {
+        if (b <= 0x7f) points.push(b);
+        else if (b >= 0xc2 && b <= 0xdf) { needed = 1; point = b & 0x1f; }
+        else if (b >= 0xe0 && b <= 0xef) { if (b === 0xe0) lower = 0xa0; if (b === 0xed) upper = 0x9f; needed = 2; point = b & 0xf; }
+        else if (b >= 0xf0 && b <= 0xf4) { if (b === 0xf0) lower = 0x90; if (b === 0xf4) upper = 0x8f; needed = 3; point = b & 0x7; }
+        else bad();
+        continue;
+      }
+      if (b < lower || b > upper) {
+        point = needed = seen = 0; lower = 0x80; upper = 0xbf;
+        bad(); i--; continue; // the byte starts afresh
+      }
+      lower = 0x80; upper = 0xbf; point = (point << 6) | (b & 0x3f);
+      if (++seen === needed) { points.push(point); point = needed = seen = 0; }
+    }
+    if (needed) bad();
+    let text = "";
+    for (let at = 0; at < points.length; at += 4096) text += String.fromCodePoint(...points.slice(at, at + 4096));
+    return text;
+  }
+  function asBytes(input) {
+    if (input === undefined) return new Uint8Array(0);
+    if (input instanceof ArrayBuffer) return new Uint8Array(input);
+    if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    throw new TypeError("expected an ArrayBuffer or a view of one");
+  }
+  const UTF8_LABELS = ["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"];
+  class TextEncoder {
+    get encoding() { return "utf-8"; }
+    encode(text = "") { return utf8Encode(text); }
+    encodeInto(text, target) {
+      let read = 0, written = 0;
+      for (const ch of String(text)) {
+        const bytes = utf8Encode(ch);
+        if (written + bytes.length > target.length) break;
+        target.set(bytes, written); written += bytes.length; read += ch.length;
+      }
+      return { read, written };
+    }
+  }
+  class TextDecoder {
+    #fatal; #ignoreBOM;
+    constructor(label = "utf-8", options = {}) {
+      if (!UTF8_LABELS.includes(String(label).trim().toLowerCase())) throw new RangeError(`the encoding '${label}' is not supported here (utf-8 only)`);
+      this.#fatal = Boolean(options && options.fatal); this.#ignoreBOM = Boolean(options && options.ignoreBOM);
+    }
+    get encoding() { return "utf-8"; }
+    get fatal() { return this.#fatal; }
+    get ignoreBOM() { return this.#ignoreBOM; }
+    decode(input, options) {
+      if (options && options.stream) throw new TypeError("streaming decode is not supported here");
+      const text = utf8Decode(asBytes(input), this.#fatal);
+      return !this.#ignoreBOM && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    }
+  }
+  const web = {
+    crypto: Object.freeze({ getRandomValues, randomUUID }),
+    TextEncoder, TextDecoder,
+  };
+  for (const [name, value] of Object.entries(web)) {
+    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+  }
+
   function fail(message, line) {
     const error = new Error(message);
     if (line !== undefined) error.lineNumber = line;
@@ -73,27 +210,69 @@
     return Object.freeze(axios);
   }
 
-  const querystring = Object.freeze({
-    stringify(object) {
-      return Object.keys(object || {}).map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(String(object[k]))}`).join("&");
+  // Node's querystring: repeated keys are arrays, '+' is a space, a bad escape is kept as it is
+  function primitive(value) {
+    if (typeof value === "string") return value;
+    if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+    if (typeof value === "bigint" || typeof value === "boolean") return String(value);
+    return "";
+  }
+  function unescape(text) {
+    try { return decodeURIComponent(text); }
+    catch (_) {
+      const bytes = [];
+      for (let i = 0; i < text.length; i++) {
+        const pair = text.slice(i + 1, i + 3);
+        if (text[i] === "%" && /^[0-9a-fA-F]{2}$/.test(pair)) { bytes.push(parseInt(pair, 16)); i += 2; }
+        else { const ch = text.codePointAt(i); if (ch > 0xffff) i++; bytes.push(...utf8Encode(String.fromCodePoint(ch))); }
+      }
+      return utf8Decode(bytes, false);
+    }
+  }
+  const qs = {
+    escape: (text) => encodeURIComponent(String(text)),
+    unescape,
+    stringify(object, sep = "&", eq = "=") {
+      if (typeof object !== "object" || object === null) return "";
+      return Object.keys(object).flatMap((k) => {
+        const key = encodeURIComponent(primitive(k)) + eq;
+        const value = object[k];
+        return Array.isArray(value) ? value.map((v) => key + encodeURIComponent(primitive(v))) : [key + encodeURIComponent(primitive(value))];
+      }).join(sep);
     },
-    parse(text) {
-      const out = {};
-      for (const part of String(text || "").split("&")) {
-        if (!part) continue;
-        const [k, v = ""] = part.split("=");
-        out[decodeURIComponent(k)] = decodeURIComponent(v.replace(/\+/g, " "));
+    parse(text, sep = "&", eq = "=", options) {
+      const out = Object.create(null);
+      const maxKeys = options && typeof options.maxKeys === "number" ? options.maxKeys : 1000;
+      let parts = typeof text === "string" && text.length ? text.split(sep) : [];
+      if (maxKeys > 0) parts = parts.slice(0, maxKeys);
+      for (const part of parts) {
+        const at = part.indexOf(eq);
+        const key = unescape((at >= 0 ? part.slice(0, at) : part).replace(/\+/g, " "));
+        const value = at >= 0 ? unescape(part.slice(at + eq.length).replace(/\+/g, " ")) : "";
+        if (!key && !value && at < 0) continue;
+        if (!(key in out)) out[key] = value;
+        else if (Array.isArray(out[key])) out[key].push(value);
+        else out[key] = [out[key], value];
       }
       return out;
     },
-  });
-
-  // require(): a reviewed table, nothing else (there is no file system and no module loader)
+  };
+  const querystring = Object.freeze(Object.assign(qs, { encode: qs.stringify, decode: qs.parse }));
+  // require(): a reviewed table, nothing else (there is no file system and no module loader).
+  // The bundled modules (modules/) are evaluated with a file that names them, before it runs.
   const MODULES = { axios: makeAxios(), querystring };
+  const BUNDLED = ["buffer", "crypto", "crypto-js", "events", "http", "https", "joi", "url", "uuid"];
   function require(name) {
-    if (Object.prototype.hasOwnProperty.call(MODULES, name)) return MODULES[name];
-    throw fail(`module '${name}' is not available (allowed: ${Object.keys(MODULES).join(", ")})`);
+    const bare = String(name).replace(/^node:/, "");
+    if (Object.prototype.hasOwnProperty.call(MODULES, bare)) return MODULES[bare];
+    if (BUNDLED.includes(bare)) throw fail(`module '${bare}' is loaded only with a file that names it: write require('${bare}') with its name as a plain string`);
+    throw fail(`module '${name}' is not available (allowed: ${Object.keys(MODULES).concat(BUNDLED.filter((m) => !(m in MODULES))).sort().join(", ")})`);
   }
+  function provide(name, value) { MODULES[name] = value; }
+  function loaded(name) { return MODULES[name]; }
+  // an error nobody listens for ends the call, as an uncaught exception ends a Node process
+  function failRun(error) { const run = state.run; if (run && !run.settled) { run.settled = true; run.error = error; } }
+  const bundling = Object.freeze({ provide, loaded, failRun, hostCall, querystring, asBytes, utf8Encode, utf8Decode, randomFill });
 
   function searchDocuments(query, options) {
     return hostCall("knowledge_base", "search", { query, collection: (options || {}).collection || null, limit: (options || {}).limit || 5 });
@@ -158,7 +337,8 @@
 
   const quiver = {
     // the tool file, as a CommonJS module: its declarations (or what is wrong with them)
-    define(factory) {
+    define(factory, entropyHex) {
+      reseed(entropyHex);
       const module = { exports: {} };
       try {
         factory(module, module.exports, require);
@@ -186,6 +366,7 @@
     // a call: execute(params, context), or onError(error, params, context)
     start(requestText) {
       const request = JSON.parse(requestText);
+      reseed(request.entropy);
       const tool = state.declared.find((t) => t.name === request.tool);
       const run = { logs: [], updates: {}, settled: false, ok: false, value: undefined, error: undefined };
       state.run = run;
@@ -230,6 +411,10 @@
       }
       return JSON.stringify({ state: "pending" });
     },
+
+    // a bundled module's file (modules/), evaluated before the tool file that names it
+    bundle(factory) { factory(bundling); return "bundled"; },
+    chacha20,
 
     answer(repliesText) {
       for (const reply of JSON.parse(repliesText)) {
