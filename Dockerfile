@@ -6,19 +6,20 @@ ARG BASE=python:3.11-slim
 FROM ${BASE} AS wheels
 WORKDIR /src
 COPY pyproject.toml README.md ./
-COPY quiver quiver
+COPY client client
 COPY sandbox sandbox
 COPY server server
 COPY builtins builtins
 COPY migrations migrations
-# The project's wheel and every wheel it needs, built by the image's own Python (its markers
-# decide). A build behind a TLS-inspecting proxy passes the proxy's CA bundle as the secret
-# `ca` (`make image` passes the host's); it is used for this step only and is not kept.
+# The project's wheels (the server's and its client's) and every wheel they need, built by the
+# image's own Python (its markers decide). A build behind a TLS-inspecting proxy passes the
+# proxy's CA bundle as the secret `ca` (`make image` passes the host's); it is used for this
+# step only and is not kept.
 RUN --mount=type=secret,id=ca,target=/run/secrets/ca \
     --mount=type=cache,target=/root/.cache/pip \
     if [ -s /run/secrets/ca ]; then export PIP_CERT=/run/secrets/ca; fi \
     && python3 -m venv /opt/build \
-    && /opt/build/bin/pip wheel --wheel-dir /wheels .
+    && /opt/build/bin/pip wheel --wheel-dir /wheels ./client .
 
 FROM ${BASE}
 # libseccomp for the workers' seccomp layer

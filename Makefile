@@ -7,10 +7,11 @@ INSPECTOR := $(VENV)/mcp-inspector/node_modules/.bin/mcp-inspector
 
 .PHONY: demo test install runner inspector lint bench image image-check
 
-$(BIN)/quiver: pyproject.toml
+# the server and its client (client/, a distribution of its own), both editable
+$(BIN)/quiver: pyproject.toml client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e ./client -e '.[test]'
 	touch $(BIN)/quiver
 
 install: $(BIN)/quiver

@@ -42,8 +42,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "server/agent": (*WEB, *SQL, *ADAPTERS),
     "server/storage": (*WEB, *ADAPTERS, "server.calls", "server.agent"),
     "server/api": ("server.cli", "quiver"),
-    "server/console": ("server", "sandbox"),
-    "quiver": ("server", "sandbox", *WEB, *SQL),
+    # the client is a distribution of its own (client/): nothing of the server's
+    "client/quiver": ("server", "sandbox", "migrations", *WEB, *SQL),
     "migrations": (*WEB, *ADAPTERS, "server.calls", "server.agent", "server.registry"),
 }
 # the modules beside the packages (settings, errors, egress, logs…) serve every layer
@@ -69,7 +69,9 @@ def forbidden(names: set[str], rules: tuple[str, ...]) -> set[str]:
 
 def sources(place: str) -> list[Path]:
     where = ROOT / place
-    return [where] if where.is_file() else sorted(where.rglob("*.py"))
+    found = [where] if where.is_file() else sorted(where.rglob("*.py"))
+    assert found, f"{place} holds no Python file: the rule names a place that moved"
+    return found
 
 
 def test_every_package_imports_point_inwards() -> None:
@@ -94,7 +96,7 @@ def test_the_modules_beside_the_packages_import_no_adapter() -> None:
 def test_only_the_adapters_import_the_node() -> None:
     users = {
         str(path.relative_to(ROOT))
-        for path in sources("server") + sources("sandbox") + sources("quiver")
+        for path in sources("server") + sources("sandbox") + sources("client/quiver")
         if forbidden(imports(path), ("server.bootstrap",))
     }
 
