@@ -198,6 +198,9 @@ class Run:
     # the tenant's own egress allowlist, for an ``external`` engine that reaches the network
     # itself (opaque here; sandboxed code reaches the network only through ``host``)
     egress: object | None = None
+    # credentials the egress guard adds to an ``external`` engine's requests (opaque here too;
+    # sandboxed code's requests get them through ``host``)
+    credentials: tuple[object, ...] = ()
     entry: Literal["execute", "on_error"] = "execute"
     error: Mapping[str, Any] | None = None  # what ``on_error`` is told
 

@@ -30,11 +30,14 @@ import re
 import socket
 import time
 from collections import OrderedDict, defaultdict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+if TYPE_CHECKING:  # credentials.py parses its declarations with this module's URL checks
+    from server.credentials import Bound
 
 log = logging.getLogger("quiver.egress")
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -267,6 +270,7 @@ class Target:
     url: httpx.URL
     host: str
     address: str
+    admitted: bool = False  # by an allowlist (an internal host), not only as a public address
 
 
 class EgressGuard:
@@ -301,9 +305,11 @@ class EgressGuard:
             raise NameNotResolved(f"{host} does not resolve ({exc.__class__.__name__})") from None
         if not addresses:
             raise NameNotResolved(f"{host} does not resolve")
+        every_admitted = True
         for text in addresses:
             address = ipaddress.ip_address(text.split("%")[0])
             admitted = named or any(a.admits_address(address, port) for a in lists)
+            every_admitted = every_admitted and admitted
             if not admitted and not is_public(address):
                 raise EgressDenied(f"{host} resolves to {address}, which is not a public address")
             if not admitted and port not in DEFAULT_PORTS:
@@ -311,7 +317,10 @@ class EgressGuard:
         chosen = addresses[0].split("%")[0]
         connect_host = f"[{chosen}]" if ":" in chosen else chosen
         return Target(
-            url=url.copy_with(host=chosen) if connect_host else url, host=url.host, address=chosen
+            url=url.copy_with(host=chosen) if connect_host else url,
+            host=url.host,
+            address=chosen,
+            admitted=every_admitted,
         )
 
     async def request(
@@ -328,8 +337,11 @@ class EgressGuard:
         max_bytes: int = 1024 * 1024,
         extra: Allowlist | None = None,
         secret_headers: frozenset[str] = frozenset(),
+        credentials: Sequence[Bound] = (),
     ) -> tuple[httpx.Response, bytes]:
         """Send a request through the guard; returns the final response and its body (capped).
+        ``credentials`` go on every hop to their own origin, and on no other
+        (``server/credentials.py``).
 
         Raises ``EgressDenied``, ``httpx.TimeoutException``, ``httpx.TransportError`` or
         ``ResponseTooLarge``.
@@ -342,9 +354,14 @@ class EgressGuard:
             for _ in range(MAX_REDIRECTS + 1):
                 target = await self.check(current, extra)
                 send_headers = {**headers, "Host": _host_header(current)}
+                send_url = target.url
+                if credentials:
+                    send_url, send_headers = _with_credentials(
+                        current, target, send_url, send_headers, credentials
+                    )
                 request = self.client.build_request(
                     method,
-                    target.url,
+                    send_url,
                     headers=send_headers,
                     json=json,
                     content=content,
@@ -378,6 +395,34 @@ class EgressGuard:
                 finally:
                     await response.aclose()
             raise TooManyRedirects(f"more than {MAX_REDIRECTS} redirects")
+
+
+def _with_credentials(
+    current: httpx.URL,
+    target: Target,
+    url: httpx.URL,
+    headers: dict[str, str],
+    credentials: Sequence[Bound],
+) -> tuple[httpx.URL, dict[str, str]]:
+    """The hop's URL and headers with the credentials bound to its origin (replacing what the
+    tool set under the same name); over plain http only to a host an allowlist admits."""
+    here = origin(current)
+    for bound in credentials:
+        credential = bound.credential
+        if credential.origin != here:
+            continue
+        if current.scheme != "https" and not target.admitted:
+            raise EgressDenied(
+                f"the credential {credential.secret} travels over https only, or to a host "
+                "an allowlist admits"
+            )
+        if credential.header is not None:
+            name = credential.header.lower()
+            headers = {k: v for k, v in headers.items() if k.lower() != name}
+            headers[credential.header] = bound.text
+        elif credential.query is not None:
+            url = url.copy_set_param(credential.query, bound.text)
+    return url, headers
 
 
 class ResponseTooLarge(Exception):

@@ -350,3 +350,25 @@ async def test_the_names_kept_are_bounded() -> None:
 
     # a.test was pushed out by c.test and asked again; c.test, kept, was not
     assert asks == ["a.test", "b.test", "c.test", "a.test"]
+
+
+async def test_a_credential_goes_over_plain_http_only_to_an_admitted_host(upstream_http) -> None:
+    """To a public address it would travel in the clear: refused before anything is sent. To a
+    host an allowlist admits (an internal one) it goes."""
+    from server.credentials import Bound, Credential
+
+    async def public(host: str, port: int) -> list[str]:
+        return ["93.184.216.34"]
+
+    def bound(url: str) -> Bound:
+        parsed = httpx.URL(url)
+        return Bound(Credential("KEY", ("http", parsed.host, parsed.port or 80), header="X-Key"), "v")  # fmt: skip
+
+    with pytest.raises(EgressDenied, match="credential KEY travels over https only"):
+        await guard(resolver=public).request("GET", "http://api.example/x", credentials=[bound("http://api.example")], timeout_s=2)  # fmt: skip
+    response, _ = await guard("127.0.0.2").request(
+        "GET", f"{upstream_http.base}/echo/plain", credentials=[bound(upstream_http.base)], timeout_s=5
+    )  # fmt: skip
+
+    assert response.status_code == 200
+    assert upstream_http.seen[-1]["headers"]["x-key"] == "v"

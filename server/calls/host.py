@@ -7,10 +7,13 @@ responses are capped and handed back as plain data.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
 
+from server.calls.redaction import Redactor
+from server.credentials import Bound
 from server.egress import (
     Allowlist,
     EgressDenied,
@@ -40,7 +43,10 @@ class HttpHost:
         timeout_s: float = 10.0,
         tenant: str = "",
         extra: Allowlist | None = None,
+        credentials: Sequence[Bound] = (),
     ) -> dict[str, Any]:
+        """The request, with ``credentials`` added at egress; the reply as plain data, their
+        values masked (an API that echoes a key hands the tool ``[secret NAME]``)."""
         if method not in METHODS:
             raise HostCallRefused(f"method {method} is not allowed")
         data = args.get("data")
@@ -56,6 +62,7 @@ class HttpHost:
                 timeout_s=min(float(args.get("timeout", timeout_s)), timeout_s),
                 max_bytes=self.max_bytes,
                 extra=extra,
+                credentials=credentials,
             )
         except NameNotResolved as exc:
             raise HostCallRefused(f"name not resolved: {exc}") from None
@@ -72,9 +79,15 @@ class HttpHost:
             parsed = json.loads(text) if text else None
         except ValueError:
             parsed = None
-        return {
+        reply = {
             "status": response.status_code,
             "headers": dict(response.headers),
             "text": text,
             "json": parsed,
         }
+        if credentials:
+            masked: dict[str, Any] = Redactor({b.credential.secret: b.value for b in credentials})(
+                reply
+            )
+            return masked
+        return reply

@@ -7,7 +7,7 @@ import logging
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -15,7 +15,7 @@ import orjson
 
 from sandbox.engine import Engine, HostHandler, Limits, Run, RunResult, ToolSource
 from sandbox.toolfile import parse_tool_file
-from server import logs, metrics
+from server import credentials, logs, metrics
 from server.calls import envelope
 from server.calls.admission import AdmissionTimeout, FairAdmission
 from server.calls.arguments import ArgumentCheckers, ArgumentError
@@ -29,6 +29,7 @@ from server.calls.redaction import Redactor
 from server.calls.sessions import SessionTracker
 from server.calls.sources import SourceCache
 from server.calls.webhook import WebhookSource
+from server.credentials import Bound
 from server.egress import Allowlist
 from server.errors import NotRecordedError
 from server.quotas import Quotas
@@ -439,6 +440,9 @@ class CallPipeline:
                 message = f"secret {missing[0]!r} is not set (PUT /v1/secrets/{missing[0]})"
                 return envelope.failure(tool.name, _ms(started), "missing_secret", message)
             context["secrets"] = secrets
+        bound = await self._credentials(store, tool)
+        if isinstance(bound, str):
+            return envelope.failure(tool.name, _ms(started), "missing_secret", bound)
         timeout = self._timeout(tool)
         if executable.timeout_ms is not None and "timeout" not in tool.metadata:
             # what the source declares is its deadline (a webhook's was cut to the default)
@@ -465,19 +469,21 @@ class CallPipeline:
             limits=limits,
             modules=tuple(modules) if can.imports else (),
             egress=extra,
+            credentials=tuple(bound),
             host=self._host(
                 timeout,
                 request.tenant_id,
                 extra,
                 request,
                 skill=(store, tool) if engine is self.engines.builtin else None,
+                credentials=bound,
             ),
         )
         if can.external and request.no_side_effects:
             outcome = RunResult.success({"test_mode": True, "sent": False})
         else:
             outcome = await engine.run(executable.source, run)
-        redact = Redactor(secrets)
+        redact = Redactor(secrets | {b.credential.secret: b.value for b in bound})
         if redact:
             outcome = dataclasses.replace(
                 outcome,
@@ -505,6 +511,20 @@ class CallPipeline:
         if outcome.logs or request.test:  # the log keeps them; a test run's envelope shows them
             result["logs"] = list(outcome.logs)
         return result
+
+    async def _credentials(self, store: CallStore, tool: ToolDef) -> list[Bound] | str:
+        """The tool's ``metadata.credentials`` with their secrets' values, for the egress guard
+        (never for the tool); or why the call cannot run (a secret is not set)."""
+        declared = tool.metadata.get("credentials")
+        if not declared:
+            return []
+        found, _ = credentials.parse(declared)  # checked at save: nothing is left out here
+        values = await store.secrets.values(tool.tenant_id, sorted({c.secret for c in found}))
+        for credential in found:
+            if credential.secret not in values:
+                name = credential.secret
+                return f"secret {name!r} is not set (PUT /v1/secrets/{name})"
+        return [Bound(c, values[c.secret]) for c in found]
 
     async def _apply_updates(
         self,
@@ -585,6 +605,7 @@ class CallPipeline:
         extra: Allowlist | None,
         request: CallRequest | None = None,
         skill: tuple[CallStore, ToolDef] | None = None,
+        credentials: Sequence[Bound] = (),
     ) -> HostHandler:
         """What a tool's host calls reach: ``http`` (the egress guard), ``llm`` (the tenant's
         provider), ``knowledge_base`` (the tenant's documents); and, for built-in tools only
@@ -606,7 +627,12 @@ class CallPipeline:
             nonlocal llm_calls
             if module == "http":
                 return await self.http(
-                    method, keyed(args), timeout_s=timeout_ms / 1000, tenant=tenant, extra=extra
+                    method,
+                    keyed(args),
+                    timeout_s=timeout_ms / 1000,
+                    tenant=tenant,
+                    extra=extra,
+                    credentials=credentials,
                 )
             if module == "llm" and method == "chat" and self.llm is not None:
                 if request is not None and request.test and not request.allow_llm:

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 
 from sandbox.engine import Capabilities, Run, RunResult
+from server.credentials import Bound
 from server.egress import (
     Allowlist,
     EgressDenied,
@@ -115,6 +116,7 @@ class WebhookEngine:
                 max_bytes=self.max_response_bytes,
                 extra=extra_allow,
                 secret_headers=frozenset(h.lower() for h in secret_headers),
+                credentials=[c for c in run.credentials if isinstance(c, Bound)],
             )
         except NameNotResolved as exc:
             return failed("dns_error", str(exc))

@@ -20,6 +20,7 @@ import jsonschema_rs
 import orjson
 
 from sandbox.toolfile import DYNAMIC, ToolFileSpec, parse_tool_file
+from server import credentials
 from server.egress import EgressDenied, origin, parse_url
 from server.errors import Problems
 from server.registry.model import ToolKind
@@ -205,6 +206,9 @@ def check_metadata(
             f"must be a list of at most {MAX_DECLARED_SECRETS} secret names ({SECRET_NAME})",
             line,
         )
+    if "credentials" in meta:  # added at egress, never given to the tool
+        for where, message in credentials.parse(meta["credentials"])[1]:
+            problems.add(f"{field_}.credentials{where}", message, line)
     if "output_schema" in meta:
         _check_output_schema(meta["output_schema"], problems, f"{field_}.output_schema", line)
     known = {
@@ -221,6 +225,7 @@ def check_metadata(
         "title",
         "output_schema",
         "secrets",
+        "credentials",
         "requires_approval",
         "on_session_end",
         "read_only",

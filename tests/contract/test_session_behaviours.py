@@ -5,6 +5,7 @@ and the agent loop — on SQLite and PostgreSQL, and the doors must agree. A doo
 from __future__ import annotations
 
 import contextlib
+import uuid
 from collections.abc import AsyncIterator
 
 import pytest
@@ -305,3 +306,36 @@ async def test_a_node_that_cannot_record_calls_runs_none(
         assert "unavailable" in (refused.refused, refused.code)
         assert after.success is True
         assert await runs(agents, door) == 1
+
+
+SIGNED = python("""
+def execute(params, context):
+    seen = context.modules.http.get(params["url"])
+    return {"success": True, "sent": seen["json"]["seen"]["headers"].get("x-api-key"),
+            "holds": sorted(context.secrets)}
+
+
+tool = {"name": "signed", "description": "Ask the signed API",
+        "parameters": {"url": {"type": "string", "required": True}}, "execute": execute,
+        "metadata": {"credentials": [{"secret": "API_KEY", "url": "UPSTREAM", "header": "X-Api-Key"}]}}
+""")
+
+
+@DOORS
+async def test_a_credential_is_added_at_egress_and_never_given_to_the_tool(
+    agents: Api, fake: FakeModel, kind: str, upstream_http
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        allow = {"allow": [fake.host, upstream_http.host]}
+        assert (await agents.admin.put(f"/v1/tenants/{door.acme.id}/egress", json=allow)).status_code == 200  # fmt: skip
+        assert (await door.acme.dev.put("/v1/secrets/API_KEY", json={"value": "k-7781-secret"})).status_code < 300  # fmt: skip
+        signed = dict(SIGNED, source=SIGNED["source"].replace("UPSTREAM", upstream_http.base))
+        assert (await door.acme.dev.post("/v1/tools", json=signed)).status_code == 201
+
+        path = f"/echo/{kind}/{uuid.uuid4().hex}"  # the upstream serves every test of the run
+        called = await door.call("signed", {"url": upstream_http.base + path})
+
+        assert called.success is True, called
+        assert called.result == {"success": True, "sent": "[secret API_KEY]", "holds": []}
+        sent = [s for s in upstream_http.seen if s["path"] == path]
+        assert [s["headers"]["x-api-key"] for s in sent] == ["k-7781-secret"]
