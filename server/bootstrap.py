@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -71,6 +71,11 @@ from server.storage.idempotency import IdempotencyKeys
 from server.storage.repositories import KeyRepository, Store
 from server.storage.skills import DatasetRepository
 from server.storage.units import DatabaseStorage
+from server.tracing import OFF, Tracing
+from server.version import VERSION
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace.export import SpanExporter
 
 log = logging.getLogger("quiver")
 T = TypeVar("T")
@@ -171,6 +176,7 @@ class Runtime:
     redis_health: Dependency | None = None
     quotas: Quotas | None = None
     egress: EgressGuard | None = None
+    tracing: Tracing = OFF
     indexes: Indexes = field(default_factory=lambda: Indexes(_no_load, _no_versions))
     session_states: SessionStates = field(default_factory=SessionStates)
     propagation: Propagation | SqliteWatch | None = None
@@ -325,6 +331,7 @@ class Runtime:
         await self.engines.close()
         await self.http_client.aclose()
         await self.engine.dispose()
+        self.tracing.close()  # what is still batched goes out
         if self.node_lock is not None:
             os.close(self.node_lock)
             self.node_lock = None
@@ -432,9 +439,18 @@ async def ensure_admin_key(runtime: Runtime) -> str | None:
     return key.token
 
 
-async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
-    """The node, built from ``settings``; ``clock``: a test's, to move time instead of sleeping."""
+async def start(
+    settings: Settings, clock: Clock | None = None, span_exporter: SpanExporter | None = None
+) -> Runtime:
+    """The node, built from ``settings``; ``clock``: a test's, to move time instead of sleeping;
+    ``span_exporter``: where its traces go (a test's; else ``QUIVER_OTLP_ENDPOINT``, if set)."""
     clock = clock or Clock()
+    if span_exporter is not None:
+        tracing = Tracing(span_exporter, settings.otlp_service_name, batch=False, version=VERSION)
+    elif settings.otlp_endpoint:
+        tracing = Tracing.otlp(settings.otlp_endpoint, settings.otlp_service_name, VERSION)
+    else:
+        tracing = OFF
     database_file = local_file(settings.effective_database_url)
     node_lock = backup.hold_node_lock(database_file) if database_file is not None else None
     engine = create_engine(settings.effective_database_url)
@@ -487,7 +503,10 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         limits=httpx.Limits(max_connections=200, max_keepalive_connections=64),
     )
     guard = EgressGuard(
-        http_client, egress_allowlist(settings), per_tenant=settings.tenant_egress_concurrency
+        http_client,
+        egress_allowlist(settings),
+        per_tenant=settings.tenant_egress_concurrency,
+        tracing=tracing,
     )
     call_log = build_call_log(settings, sessions, clock)
     await call_log.replay()  # rows a previous process answered but had not written
@@ -535,6 +554,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         OnceClaims(sessions),
     )
     pipeline.unavailable = is_unavailable
+    pipeline.tracing = tracing
     pipeline.admission = FairAdmission(
         settings.call_slots or max(8, 4 * settings.workers), settings.queue_wait_ms / 1000
     )
@@ -580,6 +600,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         hooks_due=asyncio.Event(),
         egress=guard,
         quotas=quotas,
+        tracing=tracing,
     )
     agent = AgentLoop(services)
     hooks = SessionEndHooks(services, clock.time)
@@ -611,6 +632,7 @@ async def start(settings: Settings, clock: Clock | None = None) -> Runtime:
         idempotency=IdempotencyKeys(sessions),
         quotas=quotas,
         egress=guard,
+        tracing=tracing,
     )
     storage.committed = runtime.committed  # the node's caches follow each commit
     runtime.node_lock = node_lock

@@ -15,12 +15,10 @@ value masked (``[secret NAME]``), so an API that echoes it back leaks nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
-from server.egress import EgressDenied, origin, parse_url
+from server.egress import Credential, EgressDenied, Origin, origin, parse_url
 
-Origin = tuple[str, str, int]
 MAX_CREDENTIALS = 8
 SECRET_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$")  # RFC 9110's header field name
@@ -30,30 +28,6 @@ RESERVED_HEADERS = frozenset(
     {"host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer"}
 )
 KEYS = {"secret", "url", "header", "format", "query"}
-
-
-@dataclass(frozen=True)
-class Credential:
-    """One declared credential, without its value."""
-
-    secret: str
-    origin: Origin
-    header: str | None = None
-    format: str = "{secret}"
-    query: str | None = None
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A credential with its value, for one call: what the guard adds."""
-
-    credential: Credential
-    value: str
-
-    @property
-    def text(self) -> str:
-        """What goes on the wire: the header's value or the query parameter's."""
-        return self.credential.format.replace("{secret}", self.value)
 
 
 def parse(raw: Any) -> tuple[list[Credential], list[tuple[str, str]]]:

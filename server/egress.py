@@ -32,12 +32,11 @@ import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 
-if TYPE_CHECKING:  # credentials.py parses its declarations with this module's URL checks
-    from server.credentials import Bound
+from server.tracing import CLIENT, OFF, Tracing, failed
 
 log = logging.getLogger("quiver.egress")
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -280,9 +279,11 @@ class EgressGuard:
         allow: Allowlist,
         resolver: Resolver | None = None,
         per_tenant: int = 16,
+        tracing: Tracing = OFF,
     ) -> None:
         self.client = client
         self.allow = allow
+        self.tracing = tracing
         self.resolver: Resolver = resolver or CachedResolver()
         self._slots: dict[str, asyncio.Semaphore] = defaultdict(
             lambda: asyncio.Semaphore(per_tenant)
@@ -375,7 +376,10 @@ class EgressGuard:
                         },
                     },
                 )
-                response = await self.client.send(request, stream=True)
+                if self.tracing.on:
+                    response = await self._traced(request, method, current)
+                else:
+                    response = await self.client.send(request, stream=True)
                 if (
                     response.status_code in (301, 302, 303, 307, 308)
                     and "location" in response.headers
@@ -395,6 +399,50 @@ class EgressGuard:
                 finally:
                     await response.aclose()
             raise TooManyRedirects(f"more than {MAX_REDIRECTS} redirects")
+
+    async def _traced(self, request: httpx.Request, method: str, url: httpx.URL) -> httpx.Response:
+        """One hop, in a client span: where it went and what came back (never the path or
+        query: credentials and personal data travel there)."""
+        attributes: dict[str, str | int | float | bool] = {
+            "http.request.method": method,
+            "server.address": url.host,
+            "server.port": url.port or (443 if url.scheme == "https" else 80),
+            "url.scheme": url.scheme,
+        }
+        with self.tracing.span(method, CLIENT, attributes) as span:
+            response = await self.client.send(request, stream=True)
+            span.set_attribute("http.response.status_code", response.status_code)
+            if response.status_code >= 500:
+                failed(span, str(response.status_code))
+            return response
+
+
+Origin = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class Credential:
+    """A credential the guard adds to the requests for one origin (``metadata.credentials``,
+    parsed by ``server/credentials.py``), without its value."""
+
+    secret: str
+    origin: Origin
+    header: str | None = None
+    format: str = "{secret}"
+    query: str | None = None
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A credential with its value, for one call: what the guard adds."""
+
+    credential: Credential
+    value: str
+
+    @property
+    def text(self) -> str:
+        """What goes on the wire: the header's value or the query parameter's."""
+        return self.credential.format.replace("{secret}", self.value)
 
 
 def _with_credentials(

@@ -46,6 +46,10 @@ class Settings(BaseSettings):
     auto_migrate: bool = True
     demo: bool = False
     log_level: str = "info"
+    # traces (OpenTelemetry): off unless set, an OTLP/HTTP collector's traces URL
+    # (e.g. http://collector:4318/v1/traces); docs/deploy.md
+    otlp_endpoint: str | None = None
+    otlp_service_name: str = "quiver"
 
     max_body_bytes: int = 16 * 1024 * 1024
     # HTTP connections one server process holds at once; one past it is answered 503

@@ -198,11 +198,11 @@ class Api:
 
 
 @contextlib.asynccontextmanager
-async def api_for(settings: Settings) -> AsyncIterator[Api]:
+async def api_for(settings: Settings, span_exporter: Any = None) -> AsyncIterator[Api]:
     """A started app for these settings, with the admin client (for tests that vary them). Its
     clock is the test's: ``api.clock.advance(s)`` moves the node's time (breakers, caches,
-    hooks, the sweeper) without sleeping."""
-    app = create_app(settings, MovableClock())
+    hooks, the sweeper) without sleeping. ``span_exporter``: where its traces go."""
+    app = create_app(settings, MovableClock(), span_exporter)
     async with app.router.lifespan_context(app):
         api = Api(app, None)  # type: ignore[arg-type]
         api.admin = api.client(ADMIN_KEY)

@@ -355,7 +355,7 @@ async def test_the_names_kept_are_bounded() -> None:
 async def test_a_credential_goes_over_plain_http_only_to_an_admitted_host(upstream_http) -> None:
     """To a public address it would travel in the clear: refused before anything is sent. To a
     host an allowlist admits (an internal one) it goes."""
-    from server.credentials import Bound, Credential
+    from server.egress import Bound, Credential
 
     async def public(host: str, port: int) -> list[str]:
         return ["93.184.216.34"]

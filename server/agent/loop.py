@@ -84,6 +84,7 @@ from server.registry.service import TenantView
 from server.skills.indexes import NoDataset
 from server.storage.conversations import Message
 from server.storage.database import is_unavailable
+from server.tracing import CLIENT, failed
 
 log = logging.getLogger("quiver.agent")
 DEFAULT_ROUNDS = 5
@@ -190,6 +191,10 @@ class _Said:
 
 async def _nothing(kind: str, data: dict[str, Any]) -> None:
     return None
+
+
+# a provider kind's name in the GenAI semantic conventions (gen_ai.provider.name)
+GENAI_PROVIDERS = {"openai": "openai", "anthropic": "anthropic", "gemini": "gcp.gemini"}
 
 
 class AgentLoop:
@@ -739,7 +744,39 @@ class AgentLoop:
         deadline: float | None = None,
     ) -> Reply:
         """One model call, within the turn's ``deadline`` (the event loop's clock) and with its
-        answer held to ``max_bytes``."""
+        answer held to ``max_bytes``; in a ``chat`` span when traces are on."""
+        asking = (client, kind, model, system, history, tools, emit, max_bytes, deadline)
+        tracing = self.services.tracing
+        if not tracing.on:
+            return await self._asked(*asking)
+        attributes = {
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": GENAI_PROVIDERS.get(kind, kind),
+            "gen_ai.request.model": model,
+        }
+        with tracing.span(f"chat {model}", CLIENT, attributes) as span:
+            try:
+                reply = await self._asked(*asking)
+            except ProviderError as exc:
+                failed(span, exc.code)
+                raise
+            span.set_attribute("gen_ai.usage.input_tokens", reply.usage.input)
+            span.set_attribute("gen_ai.usage.output_tokens", reply.usage.output)
+            span.set_attribute("quiver.tool_calls", len(reply.tool_calls))
+            return reply
+
+    async def _asked(
+        self,
+        client: Provider,
+        kind: str,
+        model: str,
+        system: str | None,
+        history: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        emit: Emit | None,
+        max_bytes: int | None = None,
+        deadline: float | None = None,
+    ) -> Reply:
         on_text = None
         if emit is not None:
 

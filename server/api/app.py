@@ -7,16 +7,16 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from server import bootstrap, first_key, isolation, logs
 from server.api import console, docs, openapi, problems
-from server.api.direct_door import DirectDoor
+from server.api.direct_door import HOT_PATH, SNAPSHOT_PATH, DirectDoor
 from server.api.limits import BodyLimitMiddleware, RateLimitHeadersMiddleware
 from server.api.mcp import QuiverMcp, protected_resource
 from server.api.routes import (
@@ -43,7 +43,11 @@ from server.api.routes import (
 from server.clock import Clock
 from server.logs import RequestIdMiddleware
 from server.settings import Settings
+from server.tracing import OFF, Tracing, failed
 from server.version import VERSION
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace.export import SpanExporter
 
 DESCRIPTION = """Multi-tenant registry and sandboxed runner of tools for LLM agents.
 
@@ -68,8 +72,38 @@ class QuiverApp(FastAPI):
     (``server.api.direct_door``)."""
 
     door: DirectDoor | None = None
+    tracing: Tracing = OFF  # the node's, once it started
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.tracing.on and scope["type"] == "http":
+            await self._traced(scope, receive, send)
+            return
+        await self._serve(scope, receive, send)
+
+    async def _traced(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The request in a server span named by its route (never its ids), continuing the
+        caller's trace."""
+        method, status = scope["method"], 0
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        with self.tracing.server_span(method, scope["headers"]) as span:
+            span.set_attribute("http.request.method", method)
+            try:
+                await self._serve(scope, receive, sending)
+            finally:
+                route = route_of(scope)
+                span.update_name(f"{method} {route}")
+                span.set_attribute("http.route", route)
+                span.set_attribute("http.response.status_code", status)
+                if status >= 500 or status == 0:
+                    failed(span, str(status or "no_response"))
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         door = self.door
         hot = door.direct(scope) if door is not None and scope["type"] == "http" else None
         if hot is None:
@@ -84,13 +118,35 @@ def _nothing() -> None:
     pass
 
 
-def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
-    """The application for ``settings``; ``clock``: a test's, to move the node's time."""
+def route_of(scope: Scope) -> str:
+    """The route's template (``/v1/sessions/{sid}/calls``): the router's, or the direct door's."""
+    route = getattr(scope.get("route"), "path", None)
+    if isinstance(route, str):
+        return route
+    path = scope["path"]
+    for pattern, template in DIRECT_ROUTES:
+        if pattern.match(path):
+            return template
+    return "/mcp" if path == "/mcp" else "(unrouted)"
+
+
+DIRECT_ROUTES = (
+    (HOT_PATH, "/v1/sessions/{sid}/{calls_or_messages}"),
+    (SNAPSHOT_PATH, "/v1/{bots_or_sessions}/{id}/snapshot"),
+)
+
+
+def create_app(
+    settings: Settings, clock: Clock | None = None, span_exporter: SpanExporter | None = None
+) -> FastAPI:
+    """The application for ``settings``; ``clock``: a test's, to move the node's time;
+    ``span_exporter``: a test's, to read the node's traces."""
     logs.redact_every_record()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        runtime = await bootstrap.start(settings, clock)
+        assert isinstance(app, QuiverApp)
+        runtime = await bootstrap.start(settings, clock, span_exporter)
         if runtime.first_admin_key is not None:
             print(first_key.announcement(runtime.first_admin_key, sys.stdout.isatty()), flush=True)
         hangup: Callable[[], object] = _nothing  # until the SIGHUP handler is set
@@ -103,6 +159,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
                     required=settings.require_isolation and not settings.demo,
                 )
             app.state.runtime = runtime
+            app.tracing = runtime.tracing
             hangup = _on_sighup(runtime.reload_disk)
             if settings.demo:
                 from server.demo import seed_demo
@@ -120,6 +177,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         finally:
             await mcp.stop()
             hangup()
+            app.tracing = OFF
             await runtime.close()
 
     app = QuiverApp(

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 
 from server.calls.redaction import Redactor
-from server.credentials import Bound
 from server.egress import (
     Allowlist,
+    Bound,
     EgressDenied,
     EgressGuard,
     NameNotResolved,

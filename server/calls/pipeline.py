@@ -29,14 +29,14 @@ from server.calls.redaction import Redactor
 from server.calls.sessions import SessionTracker
 from server.calls.sources import SourceCache
 from server.calls.webhook import WebhookSource
-from server.credentials import Bound
-from server.egress import Allowlist
+from server.egress import Allowlist, Bound
 from server.errors import NotRecordedError
 from server.quotas import Quotas
 from server.ratelimit import RateLimitedLog
 from server.registry.model import SessionRecord, ToolDef
 from server.registry.service import Registry
 from server.skills.service import SkillCall, Skills
+from server.tracing import INTERNAL, OFF, Tracing, failed
 
 MAX_WEBHOOKS = 2048
 # whether a JavaScript file declares onError, read from its text (if the guess is wrong, the
@@ -121,6 +121,7 @@ class CallPipeline:
         self.max_timeout_ms = max_timeout_ms
         # does this error say the database is away (storage's ``is_unavailable``)?
         self.unavailable: Callable[[BaseException], bool] = lambda exc: False
+        self.tracing: Tracing = OFF
         self._sources = SourceCache()
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[str, Executable] = OrderedDict()
@@ -228,6 +229,37 @@ class CallPipeline:
         """Run a resolved (and, for sessions, gated) tool; always returns an envelope — unless
         the tenant's daily quota is used up (``QuotaExceededError``, before anything runs) or
         the call cannot be recorded (``NotRecordedError``: this node's disk is full)."""
+        if self.tracing.on:
+            return await self._traced(store, request, tool)
+        return await self._enter(store, request, tool)
+
+    async def _traced(
+        self, store: CallStore, request: CallRequest, tool: ToolDef
+    ) -> dict[str, Any]:
+        """The call in an ``execute_tool`` span (GenAI semantic conventions)."""
+        attributes: dict[str, str | int | float | bool] = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": tool.name,
+            "gen_ai.tool.type": "extension" if tool.kind == "webhook" else "function",
+            "quiver.tenant.id": request.tenant_id,
+            "quiver.tool.kind": tool.kind,
+            "quiver.tool.version": tool.version,
+            "quiver.test": request.test,
+        }
+        if request.session is not None:
+            attributes["quiver.session.id"] = request.session.id
+        if request.message_id is not None:
+            attributes["quiver.message.id"] = request.message_id
+        with self.tracing.span(f"execute_tool {tool.name}", INTERNAL, attributes) as span:
+            result = await self._enter(store, request, tool)
+            code = (result.get("error") or {}).get("code")
+            span.set_attribute("quiver.call.outcome", code or "success")
+            if not result.get("success"):
+                failed(span, str(code or "tool_failed"))
+            return result
+
+    async def _enter(self, store: CallStore, request: CallRequest, tool: ToolDef) -> dict[str, Any]:
+        """The call through the node's fair admission."""
         self.log.admit()
         admission = self.admission
         if admission is None:
@@ -481,6 +513,14 @@ class CallPipeline:
         )
         if can.external and request.no_side_effects:
             outcome = RunResult.success({"test_mode": True, "sent": False})
+        elif self.tracing.on:
+            with self.tracing.span(
+                f"sandbox.run {engine.name}", INTERNAL, {"quiver.engine": engine.name}
+            ) as span:
+                outcome = await engine.run(executable.source, run)
+                span.set_attribute("quiver.sandbox.outcome", outcome.code or "ok")
+                if not outcome.ok:
+                    failed(span, str(outcome.code or "tool_error"))
         else:
             outcome = await engine.run(executable.source, run)
         redact = Redactor(secrets | {b.credential.secret: b.value for b in bound})

@@ -23,6 +23,7 @@ from server.registry.definitions import DefinitionLimits
 from server.registry.service import Registry
 from server.settings import Settings
 from server.skills.indexes import Indexes
+from server.tracing import OFF, Tracing
 
 
 class Storage(Protocol):
@@ -75,3 +76,4 @@ class Services:
     hooks_due: asyncio.Event  # set when a session ended: its end hooks may be due
     egress: EgressGuard | None = None
     quotas: Quotas | None = None
+    tracing: Tracing = OFF  # spans of model rounds (the calls' are the pipeline's)

@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 
 from sandbox.engine import Capabilities, Run, RunResult
-from server.credentials import Bound
 from server.egress import (
     Allowlist,
+    Bound,
     EgressDenied,
     EgressGuard,
     NameNotResolved,
