@@ -256,3 +256,16 @@ def test_every_vendored_file_is_the_one_its_provenance_names() -> None:
     assert set(bundled.FILES) == set(listed) | {"node.js"}
     for file, digest in listed.items():
         assert hashlib.sha256((bundled.FOLDER / file).read_bytes()).hexdigest() == digest, file
+
+
+def test_a_worker_keeps_the_modules_bytecode_and_answers_the_same_from_it() -> None:
+    runner = JsRunner(str(build.ensure()), WasmRuntime())
+    source = tool("return {m: require('joi').string().email().validate('a@b').error.message, u: new URL('/x', 'http://h').href};")  # fmt: skip
+
+    first = run(runner, source, key="first")  # compiled from the files
+    kept = dict(runner.compiled)
+    second = run(runner, source, key="second")  # a fresh instance, from the bytecode
+
+    assert set(kept) == {"url-polyfill.js", "node.js", "joi.js"}
+    assert runner.compiled == kept  # nothing compiled again
+    assert first["value"] == second["value"] == {"m": '"value" must be a valid email', "u": "http://h/x"}  # fmt: skip

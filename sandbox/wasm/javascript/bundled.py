@@ -1,7 +1,8 @@
 """The modules a JavaScript tool file may ``require`` beyond the prelude's own (``axios``,
 ``querystring``): reviewed files in ``modules/`` (their provenance in its README), evaluated in
 the tool's instance before the file itself, and only for a file that names them — joi alone
-costs ~50 ms to evaluate, so a file that needs none pays nothing.
+costs ~45 ms to evaluate even from bytecode (``host._Instance.bundle``), so a file that needs
+none pays nothing.
 
 A file names a module by ``require('name')`` (or ``"name"``, `` `name` ``, ``node:name``) and a
 global by using it (``URL``, ``URLSearchParams``, ``Buffer``). A ``require`` whose name is
