@@ -73,10 +73,17 @@ class Tracing:
         ) as span:
             try:
                 yield span
-            except BaseException as exc:
-                span.set_status(Status(StatusCode.ERROR, type(exc).__name__))
-                span.set_attribute("error.type", type(exc).__name__)
+            except BaseException as exc:  # a Quiver error names its code
+                failed(span, str(getattr(exc, "code", None) or type(exc).__name__))
                 raise
+
+    def maybe(
+        self, name: str, kind: SpanKind = INTERNAL, attributes: Attributes | None = None
+    ) -> contextlib.AbstractContextManager[trace.Span | None]:
+        """``span`` when on, else a block with no span (``None``)."""
+        if self._tracer is None:
+            return contextlib.nullcontext()
+        return self.span(name, kind, attributes)
 
     def server_span(self, name: str, headers: list[tuple[bytes, bytes]]) -> Any:
         """An HTTP request's span, continuing the caller's trace (W3C ``traceparent``)."""

@@ -84,7 +84,7 @@ from server.registry.service import TenantView
 from server.skills.indexes import NoDataset
 from server.storage.conversations import Message
 from server.storage.database import is_unavailable
-from server.tracing import CLIENT, failed
+from server.tracing import CLIENT
 
 log = logging.getLogger("quiver.agent")
 DEFAULT_ROUNDS = 5
@@ -745,79 +745,57 @@ class AgentLoop:
     ) -> Reply:
         """One model call, within the turn's ``deadline`` (the event loop's clock) and with its
         answer held to ``max_bytes``; in a ``chat`` span when traces are on."""
-        asking = (client, kind, model, system, history, tools, emit, max_bytes, deadline)
-        tracing = self.services.tracing
-        if not tracing.on:
-            return await self._asked(*asking)
         attributes = {
             "gen_ai.operation.name": "chat",
             "gen_ai.provider.name": GENAI_PROVIDERS.get(kind, kind),
             "gen_ai.request.model": model,
         }
-        with tracing.span(f"chat {model}", CLIENT, attributes) as span:
+        with self.services.tracing.maybe(f"chat {model}", CLIENT, attributes) as span:
+            on_text = None
+            if emit is not None:
+
+                async def say(delta: str) -> None:
+                    await emit("text", {"delta": delta})
+
+                redacted = known_secrets.RedactedStream(say)  # a key the model repeats stays unsaid
+                on_text = handoff_marker.WithoutMarker(redacted, redacted.end)
+
+            outcome = "ok"
             try:
-                reply = await self._asked(*asking)
-            except ProviderError as exc:
-                failed(span, exc.code)
+                async with asyncio.timeout_at(deadline):
+                    reply = await client.complete(model, system, history, tools, on_text, max_bytes)
+                if on_text is not None:
+                    await on_text.end()
+            except TimeoutError:  # the turn's deadline, not the provider's own timeout
+                outcome = "provider_timeout"
+                limits.refused("turn_deadline")
+                raise ProviderError(
+                    "provider_timeout",
+                    "the turn passed its deadline (the bot's turn_timeout_s) waiting for the model",
+                ) from None
+            except (
+                Exception
+            ) as exc:  # counted under its code (a ProviderError's, else a bug), re-raised
+                outcome = getattr(exc, "code", "internal")
                 raise
-            span.set_attribute("gen_ai.usage.input_tokens", reply.usage.input)
-            span.set_attribute("gen_ai.usage.output_tokens", reply.usage.output)
-            span.set_attribute("quiver.tool_calls", len(reply.tool_calls))
+            finally:
+                metrics.MODEL_CALLS.labels(kind=kind, outcome=outcome).inc()
+            for name, value in (
+                ("input", reply.usage.input),
+                ("output", reply.usage.output),
+                ("cached", reply.usage.cached),
+            ):
+                metrics.MODEL_TOKENS.labels(kind=name).inc(value)
+            reply.text, reply.hands_off = handoff_marker.take(reply.text)
+            if known_secrets.KNOWN:
+                reply.text = known_secrets.redact(reply.text)
+                for call in reply.tool_calls:
+                    call.arguments = known_secrets.redact_value(call.arguments)
+            if span is not None:
+                span.set_attribute("gen_ai.usage.input_tokens", reply.usage.input)
+                span.set_attribute("gen_ai.usage.output_tokens", reply.usage.output)
+                span.set_attribute("quiver.tool_calls", len(reply.tool_calls))
             return reply
-
-    async def _asked(
-        self,
-        client: Provider,
-        kind: str,
-        model: str,
-        system: str | None,
-        history: list[dict[str, Any]],
-        tools: list[dict[str, Any]] | None,
-        emit: Emit | None,
-        max_bytes: int | None = None,
-        deadline: float | None = None,
-    ) -> Reply:
-        on_text = None
-        if emit is not None:
-
-            async def say(delta: str) -> None:
-                await emit("text", {"delta": delta})
-
-            redacted = known_secrets.RedactedStream(say)  # a key the model repeats stays unsaid
-            on_text = handoff_marker.WithoutMarker(redacted, redacted.end)
-
-        outcome = "ok"
-        try:
-            async with asyncio.timeout_at(deadline):
-                reply = await client.complete(model, system, history, tools, on_text, max_bytes)
-            if on_text is not None:
-                await on_text.end()
-        except TimeoutError:  # the turn's deadline, not the provider's own timeout
-            outcome = "provider_timeout"
-            limits.refused("turn_deadline")
-            raise ProviderError(
-                "provider_timeout",
-                "the turn passed its deadline (the bot's turn_timeout_s) waiting for the model",
-            ) from None
-        except (
-            Exception
-        ) as exc:  # counted under its code (a ProviderError's, else a bug), re-raised
-            outcome = getattr(exc, "code", "internal")
-            raise
-        finally:
-            metrics.MODEL_CALLS.labels(kind=kind, outcome=outcome).inc()
-        for name, value in (
-            ("input", reply.usage.input),
-            ("output", reply.usage.output),
-            ("cached", reply.usage.cached),
-        ):
-            metrics.MODEL_TOKENS.labels(kind=name).inc(value)
-        reply.text, reply.hands_off = handoff_marker.take(reply.text)
-        if known_secrets.KNOWN:
-            reply.text = known_secrets.redact(reply.text)
-            for call in reply.tool_calls:
-                call.arguments = known_secrets.redact_value(call.arguments)
-        return reply
 
     async def _context(
         self, setup: Setup, tenant_id: str, sid: str, kind: str, offer_tools: bool
