@@ -31,6 +31,7 @@ from server.calls.breakers import BreakerPolicy, FallbackBreakers, MemoryBreaker
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.engines import Engines
+from server.calls.guardrails import Guardrails
 from server.calls.host import HttpHost
 from server.calls.journal import DiskRoom, Journal
 from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
@@ -555,6 +556,7 @@ async def start(
     )
     pipeline.unavailable = is_unavailable
     pipeline.tracing = tracing
+    pipeline.guardrails = Guardrails(guard)
     pipeline.admission = FairAdmission(
         settings.call_slots or max(8, 4 * settings.workers), settings.queue_wait_ms / 1000
     )

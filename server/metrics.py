@@ -60,6 +60,13 @@ POOL_RESTARTS = Gauge(
     "Sandbox workers killed and replaced since start",
     registry=REGISTRY,
 )
+GUARDRAILS = Counter(
+    "quiver_guardrail_decisions_total",
+    "Guardrail decisions by phase (before, after) and decision (deny, redact, modify, allow, "
+    "fail_open, fail_closed)",
+    ["phase", "decision"],
+    registry=REGISTRY,
+)
 ADMISSION_WAITS = Counter(
     "quiver_admission_waits_total",
     "Calls that waited for a slot of the node (all were taken; shared fairly by tenant)",

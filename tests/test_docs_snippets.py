@@ -108,7 +108,7 @@ def check_shell(snippet: Snippet, node: Node, compiled: dict) -> None:
     prelude = f"""
 set -euo pipefail
 export PATH="{Path(sys.executable).parent}:$PATH"
-export Q={node.base} DEV={node.dev} AGENT={node.agent} JSON="content-type: application/json"
+export Q={node.base} DEV={node.dev} AGENT={node.agent} ADMIN={ADMIN} JSON="content-type: application/json"
 curl() {{ command curl -sS --fail-with-body "$@"; echo; }}
 docker() {{
     [ "$*" = "compose -f deploy/compose.yaml up -d" ] || {{ echo "docker $*: not the documented command" >&2; return 1; }}

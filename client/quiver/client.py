@@ -107,6 +107,7 @@ class Tenant(_Model):
     sandbox_modules: list[str] = Field(default_factory=list)
     egress_allow: list[str] = Field(default_factory=list)
     limits: dict[str, Any] = Field(default_factory=dict)
+    guardrails: dict[str, Any] = Field(default_factory=dict)
 
 
 class Key(_Model):
@@ -273,6 +274,9 @@ class _Requests:
 
     def set_limits(self, tenant: str, limits: dict[str, Any]) -> Request[Tenant]:
         return Request("PUT", f"/v1/tenants/{tenant}/limits", _model(Tenant), json=limits)
+
+    def set_guardrails(self, tenant: str, policy: dict[str, Any]) -> Request[Tenant]:
+        return Request("PUT", f"/v1/tenants/{tenant}/guardrails", _model(Tenant), json=policy)
 
     def create_key(self, tenant: str, role: str, label: str) -> Request[Key]:
         body = {"role": role, "label": label}
@@ -659,6 +663,10 @@ class Quiver:
 
     def set_limits(self, tenant: str, limits: dict[str, Any]) -> Tenant:
         return self.send(self.requests.set_limits(tenant, limits))
+
+    def set_guardrails(self, tenant: str, policy: dict[str, Any]) -> Tenant:
+        """The policy checked around every call of the tenant's tools (admin; ``{}``: none)."""
+        return self.send(self.requests.set_guardrails(tenant, policy))
 
     def create_key(self, tenant: str, role: str, label: str = "") -> Key:
         return self.send(self.requests.create_key(tenant, role, label))
@@ -1060,6 +1068,10 @@ class AsyncQuiver:
 
     async def set_limits(self, tenant: str, limits: dict[str, Any]) -> Tenant:
         return await self.send(self.requests.set_limits(tenant, limits))
+
+    async def set_guardrails(self, tenant: str, policy: dict[str, Any]) -> Tenant:
+        """The policy checked around every call of the tenant's tools (admin; ``{}``: none)."""
+        return await self.send(self.requests.set_guardrails(tenant, policy))
 
     async def create_key(self, tenant: str, role: str, label: str = "") -> Key:
         return await self.send(self.requests.create_key(tenant, role, label))

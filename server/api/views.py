@@ -426,6 +426,7 @@ def tenant_public(row: TenantRow) -> dict[str, Any]:
         "sandbox_modules": row.sandbox_modules or [],
         "egress_allow": row.egress_allow or [],
         "limits": row.limits or {},
+        "guardrails": row.guardrails or {},
         "registry_version": row.registry_version,
         "created_at": iso(row.created_at),
     }

@@ -92,6 +92,11 @@ CODES: dict[str, Code] = {
     ),
     "not_approved": Code(True),
     "too_many_tool_calls": Code(False),
+    "guardrail_denied": Code(
+        False,
+        "The tenant's policy does not allow this call of tool '{tool}': {detail} Do not call it "
+        "again with these arguments; tell the user you cannot do this.",
+    ),
     # the webhooks' (docs/egress.md)
     "upstream_4xx": Code(True),
     "upstream_5xx": Code(True),

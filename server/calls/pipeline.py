@@ -22,6 +22,7 @@ from server.calls.arguments import ArgumentCheckers, ArgumentError
 from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key, scope_owner
 from server.calls.calllog import CallLog, truncate
 from server.calls.engines import Engines
+from server.calls.guardrails import Guardrails
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.outputs import OutputCheckers
 from server.calls.ports import CallStore
@@ -31,6 +32,7 @@ from server.calls.sources import SourceCache
 from server.calls.webhook import WebhookSource
 from server.egress import Allowlist, Bound
 from server.errors import NotRecordedError
+from server.guardrails import Policy
 from server.quotas import Quotas
 from server.ratelimit import RateLimitedLog
 from server.registry.model import SessionRecord, ToolDef
@@ -69,6 +71,7 @@ class CallRequest:
     allow_llm: bool = False  # a test run that opted in to context.modules.llm
     extra_context: dict[str, Any] | None = None  # session-end hooks: transcript and end reason
     no_side_effects: bool = False  # evals: webhooks are not sent (code tools see test_mode)
+    guardrails: Policy | None = None  # the tenant's, when the caller already holds them
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ class CallPipeline:
         # does this error say the database is away (storage's ``is_unavailable``)?
         self.unavailable: Callable[[BaseException], bool] = lambda exc: False
         self.tracing: Tracing = OFF
+        self.guardrails = Guardrails(None)  # the node's, with its egress guard, once built
         self._sources = SourceCache()
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[str, Executable] = OrderedDict()
@@ -294,14 +298,36 @@ class CallPipeline:
             session=request.session.id if request.session else None,
             tool=tool.name,
         )
+        checker = self.checkers.get(tool.identity, tool.parameters)
         try:
-            params = self.checkers.get(tool.identity, tool.parameters).prepare(request.arguments)
+            params = checker.prepare(request.arguments)
         except ArgumentError as exc:
             result = envelope.failure(
                 tool.name, _ms(started), "invalid_arguments", str(exc), argument=exc.argument
             )
             declared = _declared(tool, request.arguments)
             return await self._finish(store, request, tool, result, started, declared)
+        policy = request.guardrails
+        if policy is None:  # no session view at hand (a test run, a hook): read the tenant's
+            policy = await store.tenants.guardrails(request.tenant_id)
+            request = dataclasses.replace(request, guardrails=policy)
+        if policy.active:
+            session_id = request.session.id if request.session else None
+            checked = await self.guardrails.before(
+                policy,
+                request.tenant_id,
+                tool.name,
+                session_id,
+                params,
+                checker.prepare,
+                request.egress_allow,
+            )
+            if checked.denied is not None:
+                result = envelope.failure(
+                    tool.name, _ms(started), "guardrail_denied", checked.denied
+                )
+                return await self._finish(store, request, tool, result, started, params)
+            params = checked.arguments
         if (
             request.trial
             and not request.test
@@ -548,6 +574,21 @@ class CallPipeline:
                     "session": session.id if session else None,
                 },
             )
+        policy = request.guardrails
+        if policy is not None and policy.active and result["success"]:
+            value, withheld = await self.guardrails.after(
+                policy,
+                request.tenant_id,
+                tool.name,
+                session.id if session else None,
+                params,
+                result["result"],
+                request.egress_allow,
+            )
+            if withheld is not None:
+                result = envelope.failure(tool.name, _ms(started), "guardrail_denied", withheld)
+            else:
+                result["result"] = value
         if outcome.logs or request.test:  # the log keeps them; a test run's envelope shows them
             result["logs"] = list(outcome.logs)
         return result

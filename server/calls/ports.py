@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from server.guardrails import Policy
 from server.records import (
     ClaimedHook,
     StoredBot,
@@ -50,6 +51,10 @@ class TenantLimits(Protocol):
 
     async def sandbox(self, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The reviewed modules an admin granted the tenant, and its own egress allowlist."""
+        ...
+
+    async def guardrails(self, tenant_id: str) -> Policy:
+        """The tenant's guardrails (``server/guardrails.py``; ``NONE`` when it has none)."""
         ...
 
     async def handoff_target(self, tenant_id: str) -> tuple[str | None, str, tuple[str, ...]]:

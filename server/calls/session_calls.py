@@ -191,6 +191,7 @@ async def call_in_session(
         variables=state.variables,
         modules=state.view.sandbox_modules,
         egress_allow=state.view.egress_allow,
+        guardrails=state.view.guardrails,
         trial=tool_name in state.trial,
         message_id=message_id,
         test=test,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from server.guardrails import NONE, Policy
 from server.registry.model import BotDef, ToolDef
 
 
@@ -24,6 +25,7 @@ class TenantRegistryData:
     bots: dict[str, BotDef]
     sandbox_modules: tuple[str, ...] = ()
     egress_allow: tuple[str, ...] = ()
+    guardrails: Policy = NONE
     # the versions bots pinned, by (owner tenant, name, version)
     pinned: dict[tuple[str, str, int], ToolDef] = field(default_factory=dict)
 

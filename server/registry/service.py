@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from server.errors import NotFoundError
+from server.guardrails import NONE, Policy
 from server.registry.disk import DiskTools
 from server.registry.formats import Format, render
 from server.registry.model import GLOBAL_TENANT, BotDef, SessionInputs, Snapshot, ToolDef
@@ -37,6 +38,7 @@ class TenantView:
     bots: dict[str, BotDef]
     sandbox_modules: tuple[str, ...] = ()
     egress_allow: tuple[str, ...] = ()
+    guardrails: Policy = NONE
     rendered: OrderedDict[tuple[Any, ...], tuple[str, bytes]] = field(default_factory=OrderedDict)
     snapshots: OrderedDict[tuple[Any, ...], Snapshot] = field(default_factory=OrderedDict)
     pinned: dict[tuple[str, str, int], ToolDef] = field(default_factory=dict)
@@ -183,6 +185,7 @@ class Registry:
             data.bots,
             data.sandbox_modules,
             data.egress_allow,
+            data.guardrails,
             pinned=data.pinned,
         )
         self._views[tenant_id] = view

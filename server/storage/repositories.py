@@ -20,7 +20,9 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from server import guardrails
 from server.errors import ConflictError, FieldError, NotFoundError, ValidationFailedError
+from server.guardrails import Policy
 from server.keys import NewKey, new_key
 from server.propagation import announce
 from server.records import StoredTool, StoredVersion
@@ -76,6 +78,11 @@ class TenantRepository:
         if tenant is None:
             return (), ()
         return tuple(tenant.sandbox_modules or ()), tuple(tenant.egress_allow or ())
+
+    async def guardrails(self, tenant_id: str) -> Policy:
+        """The tenant's guardrails (``NONE``: none, or no such tenant)."""
+        tenant = await self.session.get(TenantRow, tenant_id) if tenant_id != "*" else None
+        return guardrails.parse(tenant.guardrails)[0] if tenant is not None else guardrails.NONE
 
     async def handoff_target(self, tenant_id: str) -> tuple[str | None, str, tuple[str, ...]]:
         """Where the tenant's handoffs are announced: its webhook's URL, the secret that signs
@@ -829,6 +836,7 @@ class Store:
             bots=bots,
             sandbox_modules=tuple(tenant.sandbox_modules or ()),
             egress_allow=tuple(tenant.egress_allow or ()),
+            guardrails=guardrails.parse(tenant.guardrails)[0],
             pinned=pinned,
         )
 

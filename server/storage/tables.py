@@ -85,6 +85,8 @@ class TenantRow(Base):
     egress_allow: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
     # an admin's overrides of the request rates and daily quotas (``server.quotas``)
     limits: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, server_default="{}")
+    # an admin's policy checked around every call of the tenant's tools (``server.guardrails``)
+    guardrails: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, server_default="{}")
     handoff_url: Mapped[str | None] = mapped_column(SafeString(2000))
     handoff_secret_ct: Mapped[str | None] = mapped_column(SafeText)
     registry_version: Mapped[int] = mapped_column(BigInteger, default=0)

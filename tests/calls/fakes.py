@@ -22,6 +22,7 @@ from server.calls.services import Services
 from server.calls.session_state import SessionStates
 from server.calls.sessions import SessionTracker, UsageRanking
 from server.events import EventHub
+from server.guardrails import NONE, Policy
 from server.registry.disk import DiskTools
 from server.registry.model import BotDef, SessionRecord, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
@@ -71,6 +72,9 @@ class Limits:
 
     async def sandbox(self, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         return (), ()
+
+    async def guardrails(self, tenant_id: str) -> Policy:
+        return NONE
 
 
 class Sessions:

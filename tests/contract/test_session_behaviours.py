@@ -339,3 +339,19 @@ async def test_a_credential_is_added_at_egress_and_never_given_to_the_tool(
         assert called.result == {"success": True, "sent": "[secret API_KEY]", "holds": []}
         sent = [s for s in upstream_http.seen if s["path"] == path]
         assert [s["headers"]["x-api-key"] for s in sent] == ["k-7781-secret"]
+
+
+@DOORS
+async def test_the_tenants_guardrails_hold_on_every_door(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        policy = {"deny": [{"tool": "check_*", "arguments": "AB9"}], "redact": {"results": ["email"]}}  # fmt: skip
+        assert (await agents.admin.put(f"/v1/tenants/{door.acme.id}/guardrails", json=policy)).status_code == 200  # fmt: skip
+
+        allowed = await door.call("check_order", {"order_id": "AB1 for ann@example.com"})
+        denied = await door.call("check_order", {"order_id": "AB9"})
+
+        assert allowed.success is True and allowed.result["order"] == "AB1 for [email]"
+        assert denied.success is False and denied.code == "guardrail_denied"
+        assert await runs(agents, door) == 2  # the denial is logged; the tool did not run

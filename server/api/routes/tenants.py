@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from sandbox.restricted.facades import REVIEWED_EXTRA
+from server import guardrails
 from server.api.deps import AdminDep, PrincipalDep, RuntimeDep, StoreDep
 from server.api.paging import CursorQuery, LimitQuery, page
 from server.api.views import (
@@ -151,6 +152,26 @@ async def set_egress_allow(
         "tenant.egress_allow",
         tenant,
         {"before": before, "after": row.egress_allow},
+    )
+    await store.session.refresh(row)
+    return tenant_public(row)
+
+
+@router.put("/tenants/{tenant}/guardrails")
+async def set_guardrails(
+    tenant: str, body: dict[str, Any], admin: AdminDep, store: StoreDep
+) -> dict[str, Any]:
+    """The tenant's guardrails, checked before and after every call of its tools on every
+    door: deny rules, personal data redacted, size limits, a policy hook (docs/guardrails.md).
+    `{}` removes them. Every node applies them at once."""
+    _, problems = guardrails.parse(body)
+    if problems:
+        raise ValidationFailedError([FieldError(m, field=f or None) for f, m in problems])
+    row = await store.tenants.get(tenant)
+    before = dict(row.guardrails or {})
+    row.guardrails = body
+    await store.changed(
+        admin.key_id, tenant, "tenant.guardrails", tenant, {"before": before, "after": body}
     )
     await store.session.refresh(row)
     return tenant_public(row)

@@ -1,0 +1,186 @@
+"""The tenant's guardrails applied to one call (``server/guardrails.py`` says what a policy
+holds): ``before`` the tool runs — size, deny rules, redaction of the arguments, the policy
+hook — and ``after`` — size, redaction of the result, the hook. Every door reaches them through
+the pipeline. Each decision other than a silent allow is counted
+(``quiver_guardrail_decisions_total``) and logged with the tenant and the tool (never the data).
+
+The hook is a tenant's policy service, asked through the egress guard with a JSON body
+``{"phase", "tenant", "tool", "session", "arguments"[, "result"]}``; it answers
+``{"decision": "allow" | "deny" | "modify", "reason", "arguments" | "result"}``. One that does
+not answer in time, or answers something else, allows the call — unless ``fail_closed``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import orjson
+
+from server import metrics
+from server.egress import Allowlist, EgressDenied, EgressGuard, NameNotResolved, ResponseTooLarge
+from server.guardrails import Policy, redact
+
+log = logging.getLogger("quiver.guardrails")
+HOOK_REPLY_BYTES = 1 << 20
+DECISIONS = ("allow", "deny", "modify")
+NO_ANSWER = "the policy service did not answer"
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What ``before`` decided: the arguments to run with, or why the call may not run."""
+
+    arguments: Any = None
+    denied: str | None = None
+
+
+class Guardrails:
+    def __init__(self, guard: EgressGuard | None) -> None:
+        self.guard = guard
+
+    async def before(
+        self,
+        policy: Policy,
+        tenant: str,
+        tool: str,
+        session: str | None,
+        arguments: Any,
+        recheck: Callable[[Any], Any],
+        egress: tuple[str, ...] | None,
+    ) -> Checked:
+        """``recheck``: the tool's argument check, for arguments the hook modified (it raises
+        on arguments the tool does not take)."""
+        text = orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode()
+        cap = policy.max_argument_bytes
+        if cap is not None and len(text.encode()) > cap:
+            return self._denied("before", tenant, tool, f"the arguments are over {cap} bytes")
+        rule = policy.denied_by(tool, text)
+        if rule is not None:
+            return self._denied("before", tenant, tool, f"denied by the rule for {rule.tool!r}")
+        if policy.redact_arguments:
+            redacted = redact(arguments, policy.redact_arguments)
+            if redacted != arguments:
+                self._count("before", "redact", tenant, tool)
+                arguments = redacted
+        hook = policy.hook
+        if hook is None or "before" not in hook.phases:
+            return Checked(arguments)
+        asked = {"tenant": tenant, "tool": tool, "session": session, "arguments": arguments}
+        answer = await self._ask(policy, egress, {"phase": "before", **asked})
+        if answer is None:
+            if hook.fail_closed:
+                return self._denied("before", tenant, tool, NO_ANSWER, "fail_closed")
+            self._count("before", "fail_open", tenant, tool)
+            return Checked(arguments)
+        decision, reason = answer.get("decision"), str(answer.get("reason") or "")[:500]
+        if decision == "deny":
+            return self._denied("before", tenant, tool, reason or "denied by the policy service")
+        if decision == "modify" and "arguments" in answer:
+            try:
+                modified = recheck(answer["arguments"])
+            except Exception as exc:  # the tool's check refused them: the call does not run
+                reason = f"the policy service's arguments do not fit the tool: {exc}"
+                return self._denied("before", tenant, tool, reason)
+            self._count("before", "modify", tenant, tool)
+            return Checked(modified)
+        return Checked(arguments)
+
+    async def after(
+        self,
+        policy: Policy,
+        tenant: str,
+        tool: str,
+        session: str | None,
+        arguments: Any,
+        result: Any,
+        egress: tuple[str, ...] | None,
+    ) -> tuple[Any, str | None]:
+        """The result to answer, or why it is withheld."""
+        cap = policy.max_result_bytes
+        if cap is not None and len(orjson.dumps(result)) > cap:
+            return None, self._withheld(tenant, tool, f"the result is over {cap} bytes")
+        if policy.redact_results:
+            redacted = redact(result, policy.redact_results)
+            if redacted != result:
+                self._count("after", "redact", tenant, tool)
+                result = redacted
+        hook = policy.hook
+        if hook is None or "after" not in hook.phases:
+            return result, None
+        asked = {"tenant": tenant, "tool": tool, "session": session, "arguments": arguments}
+        answer = await self._ask(policy, egress, {"phase": "after", **asked, "result": result})
+        if answer is None:
+            if hook.fail_closed:
+                return None, self._withheld(tenant, tool, NO_ANSWER, "fail_closed")
+            self._count("after", "fail_open", tenant, tool)
+            return result, None
+        decision, reason = answer.get("decision"), str(answer.get("reason") or "")[:500]
+        if decision == "deny":
+            return None, self._withheld(tenant, tool, reason or "withheld by the policy service")
+        if decision == "modify" and isinstance(answer.get("result"), dict):
+            self._count("after", "modify", tenant, tool)
+            return answer["result"], None
+        return result, None
+
+    async def _ask(
+        self, policy: Policy, egress: tuple[str, ...] | None, body: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The hook's answer, or None: no answer in time, an error, or not an object with an
+        allow/deny/modify decision."""
+        hook = policy.hook
+        assert hook is not None
+        if self.guard is None:
+            return None
+        try:
+            response, raw = await self.guard.request(
+                "POST",
+                hook.url,
+                tenant=str(body["tenant"]),
+                json=body,
+                timeout_s=hook.timeout_ms / 1000,
+                max_bytes=HOOK_REPLY_BYTES,
+                extra=Allowlist.parse(egress) if egress else None,
+            )
+            answer = orjson.loads(raw) if 200 <= response.status_code < 300 else None
+        except (
+            TimeoutError,
+            httpx.HTTPError,
+            EgressDenied,
+            NameNotResolved,
+            ResponseTooLarge,
+            orjson.JSONDecodeError,
+        ) as exc:  # the service is away or refused: the policy's fail_closed decides (logged)
+            log.warning("guardrails: the policy hook failed (%s)", type(exc).__name__)
+            return None
+        if not isinstance(answer, dict) or answer.get("decision") not in DECISIONS:
+            log.warning("guardrails: the policy hook's answer has no decision")
+            return None
+        if answer["decision"] == "allow":
+            metrics.GUARDRAILS.labels(phase=body["phase"], decision="allow").inc()
+        return answer
+
+    def _denied(
+        self, phase: str, tenant: str, tool: str, reason: str, decision: str = "deny"
+    ) -> Checked:
+        self._count(phase, decision, tenant, tool, reason)
+        return Checked(denied=reason)
+
+    def _withheld(self, tenant: str, tool: str, reason: str, decision: str = "deny") -> str:
+        self._count("after", decision, tenant, tool, reason)
+        return reason
+
+    @staticmethod
+    def _count(phase: str, decision: str, tenant: str, tool: str, reason: str = "") -> None:
+        metrics.GUARDRAILS.labels(phase=phase, decision=decision).inc()
+        log.info(
+            "guardrails %s %s: tenant %s, tool %s%s",
+            phase,
+            decision,
+            tenant,
+            tool,
+            f" ({reason})" if reason else "",
+        )
