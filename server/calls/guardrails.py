@@ -32,7 +32,8 @@ NO_ANSWER = "the policy service did not answer"
 
 @dataclass(frozen=True)
 class Checked:
-    """What ``before`` decided: the arguments to run with, or why the call may not run."""
+    """What ``before`` decided: the arguments to run with (or, denied, to log), and why the
+    call may not run."""
 
     arguments: Any = None
     denied: str | None = None
@@ -55,17 +56,19 @@ class Guardrails:
         """``recheck``: the tool's argument check, for arguments the hook modified (it raises
         on arguments the tool does not take)."""
         text = orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode()
+        # what the tool gets, and what the call log keeps even of a denied call
+        redacted = redact(arguments, policy.redact_arguments)
         cap = policy.max_argument_bytes
         if cap is not None and len(text.encode()) > cap:
-            return self._denied("before", tenant, tool, f"the arguments are over {cap} bytes")
-        rule = policy.denied_by(tool, text)
+            reason = f"the arguments are over {cap} bytes"
+            return self._denied("before", tenant, tool, reason, shown=redacted)
+        rule = policy.denied_by(tool, text)  # the rules see the arguments as they came
         if rule is not None:
-            return self._denied("before", tenant, tool, f"denied by the rule for {rule.tool!r}")
-        if policy.redact_arguments:
-            redacted = redact(arguments, policy.redact_arguments)
-            if redacted != arguments:
-                self._count("before", "redact", tenant, tool)
-                arguments = redacted
+            reason = f"denied by the rule for {rule.tool!r}"
+            return self._denied("before", tenant, tool, reason, shown=redacted)
+        if redacted != arguments:
+            self._count("before", "redact", tenant, tool)
+            arguments = redacted
         hook = policy.hook
         if hook is None or "before" not in hook.phases:
             return Checked(arguments)
@@ -73,18 +76,19 @@ class Guardrails:
         answer = await self._ask(policy, egress, {"phase": "before", **asked})
         if answer is None:
             if hook.fail_closed:
-                return self._denied("before", tenant, tool, NO_ANSWER, "fail_closed")
+                return self._denied("before", tenant, tool, NO_ANSWER, "fail_closed", arguments)
             self._count("before", "fail_open", tenant, tool)
             return Checked(arguments)
         decision, reason = answer.get("decision"), str(answer.get("reason") or "")[:500]
         if decision == "deny":
-            return self._denied("before", tenant, tool, reason or "denied by the policy service")
+            reason = reason or "denied by the policy service"
+            return self._denied("before", tenant, tool, reason, shown=arguments)
         if decision == "modify" and "arguments" in answer:
             try:
                 modified = recheck(answer["arguments"])
             except Exception as exc:  # the tool's check refused them: the call does not run
                 reason = f"the policy service's arguments do not fit the tool: {exc}"
-                return self._denied("before", tenant, tool, reason)
+                return self._denied("before", tenant, tool, reason, shown=arguments)
             self._count("before", "modify", tenant, tool)
             return Checked(modified)
         return Checked(arguments)
@@ -164,10 +168,16 @@ class Guardrails:
         return answer
 
     def _denied(
-        self, phase: str, tenant: str, tool: str, reason: str, decision: str = "deny"
+        self,
+        phase: str,
+        tenant: str,
+        tool: str,
+        reason: str,
+        decision: str = "deny",
+        shown: Any = None,
     ) -> Checked:
         self._count(phase, decision, tenant, tool, reason)
-        return Checked(denied=reason)
+        return Checked(shown, denied=reason)
 
     def _withheld(self, tenant: str, tool: str, reason: str, decision: str = "deny") -> str:
         self._count("after", decision, tenant, tool, reason)

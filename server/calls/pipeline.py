@@ -322,12 +322,12 @@ class CallPipeline:
                 checker.prepare,
                 request.egress_allow,
             )
+            params = checked.arguments
             if checked.denied is not None:
                 result = envelope.failure(
                     tool.name, _ms(started), "guardrail_denied", checked.denied
                 )
                 return await self._finish(store, request, tool, result, started, params)
-            params = checked.arguments
         if (
             request.trial
             and not request.test
@@ -347,6 +347,7 @@ class CallPipeline:
             if hit is not None:
                 metrics.CACHE_HITS.labels(tier=hit[1]).inc()
                 result = envelope.success(tool.name, _ms(started), hit[0], cached=True)
+                result = await self._guarded(request, tool, params, result, started)
                 await self._log(request, tool, result, params, ran=False, cached=True)
                 metrics.observe_call(tool.kind, None, _ms(started) / 1000)
                 return result
@@ -574,23 +575,35 @@ class CallPipeline:
                     "session": session.id if session else None,
                 },
             )
-        policy = request.guardrails
-        if policy is not None and policy.active and result["success"]:
-            value, withheld = await self.guardrails.after(
-                policy,
-                request.tenant_id,
-                tool.name,
-                session.id if session else None,
-                params,
-                result["result"],
-                request.egress_allow,
-            )
-            if withheld is not None:
-                result = envelope.failure(tool.name, _ms(started), "guardrail_denied", withheld)
-            else:
-                result["result"] = value
+        result = await self._guarded(request, tool, params, result, started)
         if outcome.logs or request.test:  # the log keeps them; a test run's envelope shows them
             result["logs"] = list(outcome.logs)
+        return result
+
+    async def _guarded(
+        self,
+        request: CallRequest,
+        tool: ToolDef,
+        params: Any,
+        result: dict[str, Any],
+        started: float,
+    ) -> dict[str, Any]:
+        """A successful result through the tenant's guardrails (run or cached alike)."""
+        policy = request.guardrails
+        if policy is None or not policy.active or not result["success"]:
+            return result
+        value, withheld = await self.guardrails.after(
+            policy,
+            request.tenant_id,
+            tool.name,
+            request.session.id if request.session else None,
+            params,
+            result["result"],
+            request.egress_allow,
+        )
+        if withheld is not None:
+            return envelope.failure(tool.name, _ms(started), "guardrail_denied", withheld)
+        result["result"] = value
         return result
 
     async def _credentials(self, store: CallStore, tool: ToolDef) -> list[Bound] | str:

@@ -228,3 +228,33 @@ def test_what_counts_as_personal_data() -> None:
     assert redact_text("call (030) 123 4567 or +1 415 555 0100", every) == "call [phone] or [phone]"
     for kept in ("order 123456789", "2024-05-06", "version 1.2.3", "4111 1111 1111 1112"):
         assert redact_text(kept, every) == kept
+
+
+RATES = python("""
+def execute(params, context):
+    return {"success": True, "rate": 1.08, "desk": "fx-desk@example.com"}
+
+
+tool = {"name": "rates", "description": "Today's rate", "execute": execute,
+        "parameters": {"currency": {"type": "string", "required": True}},
+        "metadata": {"cacheable": True, "cache_ttl": 600}}
+""")
+
+
+async def test_a_cached_result_and_a_denied_calls_log_meet_the_policy_too(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [RATES, ECHO])
+    before = await call(acme, sid, "rates", {"currency": "USD"})  # cached without a policy
+    policy = {"redact": {"arguments": ["email"], "results": ["email"]}, "deny": [{"tool": "echo"}]}  # fmt: skip
+    assert (await api.admin.put(f"/v1/tenants/{acme.id}/guardrails", json=policy)).status_code == 200  # fmt: skip
+
+    cached = await call(acme, sid, "rates", {"currency": "USD"})
+    denied = await call(acme, sid, "echo", {"note": "from bob@example.com"})
+    await api.runtime.call_log.flush()
+    logged = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+
+    assert before["result"]["desk"] == "fx-desk@example.com"
+    assert cached["cached"] is True and cached["result"]["desk"] == "[email]"
+    assert denied["error"]["code"] == "guardrail_denied"
+    echo = [c for c in logged if c["tool"] == "echo"]
+    assert echo and "bob@example.com" not in str(echo) and "[email]" in str(echo)
