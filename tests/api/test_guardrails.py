@@ -258,3 +258,14 @@ async def test_a_cached_result_and_a_denied_calls_log_meet_the_policy_too(api: A
     assert denied["error"]["code"] == "guardrail_denied"
     echo = [c for c in logged if c["tool"] == "echo"]
     assert echo and "bob@example.com" not in str(echo) and "[email]" in str(echo)
+
+
+def test_a_pattern_that_backtracks_past_its_time_denies_instead_of_hanging() -> None:
+    from server.guardrails import parse
+
+    policy, problems = parse({"deny": [{"tool": "*", "arguments": "(a|aa)+$"}]})
+    evil = '{"note":"' + "a" * 40 + 'b"}'
+
+    assert problems == []
+    assert policy.denied_by("echo", evil) is not None  # timed out: counted as a match
+    assert policy.denied_by("echo", '{"note":"b"}') is None
