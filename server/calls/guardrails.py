@@ -39,22 +39,27 @@ class Checked:
     denied: str | None = None
 
 
+@dataclass(frozen=True)
+class Subject:
+    """Whose call the policy is applied to."""
+
+    policy: Policy
+    tenant: str
+    tool: str
+    session: str | None
+    egress: tuple[str, ...] | None  # the tenant's own allowlist, for the hook's request
+
+
 class Guardrails:
     def __init__(self, guard: EgressGuard | None) -> None:
         self.guard = guard
 
     async def before(
-        self,
-        policy: Policy,
-        tenant: str,
-        tool: str,
-        session: str | None,
-        arguments: Any,
-        recheck: Callable[[Any], Any],
-        egress: tuple[str, ...] | None,
+        self, subject: Subject, arguments: Any, recheck: Callable[[Any], Any]
     ) -> Checked:
         """``recheck``: the tool's argument check, for arguments the hook modified (it raises
         on arguments the tool does not take)."""
+        policy, tenant, tool = subject.policy, subject.tenant, subject.tool
         text = orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS).decode()
         # what the tool gets, and what the call log keeps even of a denied call
         redacted = redact(arguments, policy.redact_arguments)
@@ -72,8 +77,7 @@ class Guardrails:
         hook = policy.hook
         if hook is None or "before" not in hook.phases:
             return Checked(arguments)
-        asked = {"tenant": tenant, "tool": tool, "session": session, "arguments": arguments}
-        answer = await self._ask(policy, egress, {"phase": "before", **asked})
+        answer = await self._ask(subject, "before", arguments)
         if answer is None:
             if hook.fail_closed:
                 return self._denied("before", tenant, tool, NO_ANSWER, "fail_closed", arguments)
@@ -93,17 +97,9 @@ class Guardrails:
             return Checked(modified)
         return Checked(arguments)
 
-    async def after(
-        self,
-        policy: Policy,
-        tenant: str,
-        tool: str,
-        session: str | None,
-        arguments: Any,
-        result: Any,
-        egress: tuple[str, ...] | None,
-    ) -> tuple[Any, str | None]:
+    async def after(self, subject: Subject, arguments: Any, result: Any) -> tuple[Any, str | None]:
         """The result to answer, or why it is withheld."""
+        policy, tenant, tool = subject.policy, subject.tenant, subject.tool
         cap = policy.max_result_bytes
         if cap is not None and len(orjson.dumps(result)) > cap:
             return None, self._withheld(tenant, tool, f"the result is over {cap} bytes")
@@ -115,8 +111,7 @@ class Guardrails:
         hook = policy.hook
         if hook is None or "after" not in hook.phases:
             return result, None
-        asked = {"tenant": tenant, "tool": tool, "session": session, "arguments": arguments}
-        answer = await self._ask(policy, egress, {"phase": "after", **asked, "result": result})
+        answer = await self._ask(subject, "after", arguments, {"result": result})
         if answer is None:
             if hook.fail_closed:
                 return None, self._withheld(tenant, tool, NO_ANSWER, "fail_closed")
@@ -131,19 +126,27 @@ class Guardrails:
         return result, None
 
     async def _ask(
-        self, policy: Policy, egress: tuple[str, ...] | None, body: dict[str, Any]
+        self, subject: Subject, phase: str, arguments: Any, more: dict[str, Any] | None = None
     ) -> dict[str, Any] | None:
         """The hook's answer, or None: no answer in time, an error, or not an object with an
         allow/deny/modify decision."""
-        hook = policy.hook
+        hook, egress = subject.policy.hook, subject.egress
         assert hook is not None
+        body = {
+            "phase": phase,
+            "tenant": subject.tenant,
+            "tool": subject.tool,
+            "session": subject.session,
+            "arguments": arguments,
+            **(more or {}),
+        }
         if self.guard is None:
             return None
         try:
             response, raw = await self.guard.request(
                 "POST",
                 hook.url,
-                tenant=str(body["tenant"]),
+                tenant=subject.tenant,
                 json=body,
                 timeout_s=hook.timeout_ms / 1000,
                 max_bytes=HOOK_REPLY_BYTES,
@@ -164,7 +167,7 @@ class Guardrails:
             log.warning("guardrails: the policy hook's answer has no decision")
             return None
         if answer["decision"] == "allow":
-            metrics.GUARDRAILS.labels(phase=body["phase"], decision="allow").inc()
+            metrics.GUARDRAILS.labels(phase=phase, decision="allow").inc()
         return answer
 
     def _denied(

@@ -22,7 +22,7 @@ from server.calls.arguments import ArgumentCheckers, ArgumentError
 from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key, scope_owner
 from server.calls.calllog import CallLog, truncate
 from server.calls.engines import Engines
-from server.calls.guardrails import Guardrails
+from server.calls.guardrails import Guardrails, Subject
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.outputs import OutputCheckers
 from server.calls.ports import CallStore
@@ -312,15 +312,8 @@ class CallPipeline:
             policy = await store.tenants.guardrails(request.tenant_id)
             request = dataclasses.replace(request, guardrails=policy)
         if policy.active:
-            session_id = request.session.id if request.session else None
             checked = await self.guardrails.before(
-                policy,
-                request.tenant_id,
-                tool.name,
-                session_id,
-                params,
-                checker.prepare,
-                request.egress_allow,
+                _subject(request, tool, policy), params, checker.prepare
             )
             params = checked.arguments
             if checked.denied is not None:
@@ -593,13 +586,7 @@ class CallPipeline:
         if policy is None or not policy.active or not result["success"]:
             return result
         value, withheld = await self.guardrails.after(
-            policy,
-            request.tenant_id,
-            tool.name,
-            request.session.id if request.session else None,
-            params,
-            result["result"],
-            request.egress_allow,
+            _subject(request, tool, policy), params, result["result"]
         )
         if withheld is not None:
             return envelope.failure(tool.name, _ms(started), "guardrail_denied", withheld)
@@ -810,6 +797,11 @@ class CallPipeline:
             await self.log.durable()
         except NotRecordedError as exc:  # the log says "ran"; only the pipeline knows
             raise NotRecordedError(ran) from exc.__cause__
+
+
+def _subject(request: CallRequest, tool: ToolDef, policy: Policy) -> Subject:
+    session = request.session.id if request.session else None
+    return Subject(policy, request.tenant_id, tool.name, session, request.egress_allow)
 
 
 class _Saving:
