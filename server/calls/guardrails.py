@@ -21,6 +21,7 @@ import httpx
 import orjson
 
 from server import metrics
+from server.calls.arguments import ArgumentError
 from server.egress import Allowlist, EgressDenied, EgressGuard, NameNotResolved, ResponseTooLarge
 from server.guardrails import Policy, redact
 
@@ -90,7 +91,7 @@ class Guardrails:
         if decision == "modify" and "arguments" in answer:
             try:
                 modified = recheck(answer["arguments"])
-            except Exception as exc:  # the tool's check refused them: the call does not run
+            except ArgumentError as exc:  # the tool's check refused them: the call does not run
                 reason = f"the policy service's arguments do not fit the tool: {exc}"
                 return self._denied("before", tenant, tool, reason, shown=arguments)
             self._count("before", "modify", tenant, tool)
