@@ -51,6 +51,8 @@ class EventHub:
         self.closing = asyncio.Event()
         # Called with each changed tenant (``*`` = all), e.g. to tell MCP clients.
         self.tenant_listeners: list[Callable[[str], None]] = []
+        # Called with each session whose snapshot changed, e.g. to tell its MCP client.
+        self.session_listeners: list[Callable[[str], None]] = []
 
     @property
     def streams(self) -> int:
@@ -90,6 +92,8 @@ class EventHub:
         self.tenant_changed(GLOBAL_TENANT)
 
     def session_changed(self, session: str) -> None:
+        for listener in self.session_listeners:
+            listener(session)
         for watcher in self._by_session.get(session, ()):
             watcher.wake.set()
 

@@ -236,6 +236,7 @@ class QuiverMcp:
         self._legacy: dict[str, weakref.WeakSet[Any]] = {}
         self._ready: dict[str, Any] = {}  # handshake done: MCP session id -> its connection
         self._sessions: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+        self._clients: dict[str, tuple[str, str]] = {}  # Quiver session -> (tenant, MCP session)
         self._creating: dict[tuple[str, str, str], asyncio.Lock] = {}  # first requests racing
         self._runtime: Any = None
         self._pending: set[asyncio.Task[None]] = set()
@@ -247,6 +248,7 @@ class QuiverMcp:
         and left by the same task, whatever task runs the app's lifespan)."""
         self._runtime = runtime
         runtime.events.tenant_listeners.append(self.tenant_changed)
+        runtime.events.session_listeners.append(self.session_changed)
         started, self._stop = asyncio.Event(), asyncio.Event()
 
         async def run() -> None:
@@ -410,7 +412,7 @@ class QuiverMcp:
         """A closed or expired MCP session: its Quiver session is no longer remembered here."""
         self._ready.pop(mcp_session, None)
         for key in [k for k in self._sessions if k[0] == key_id and k[2] == mcp_session]:
-            del self._sessions[key]
+            self._clients.pop(self._sessions.pop(key), None)
 
     # handlers ---------------------------------------------------------------------------------
     def _caller(self, ctx: Any) -> Caller:
@@ -464,8 +466,9 @@ class QuiverMcp:
                         store = runtime.store(session)
                         attached = await attach(runtime.services, store, tenant, bot, None, actor)
                     sid = self._sessions[key] = attached.session.id  # published once committed
+                    self._clients[sid] = (tenant, key[2])
                     while len(self._sessions) > MAX_CLIENTS:  # the oldest clients start afresh
-                        self._sessions.popitem(last=False)
+                        self._clients.pop(self._sessions.popitem(last=False)[1], None)
                 return sid
         finally:
             if self._creating.get(key) is lock and not lock.locked():
@@ -555,6 +558,24 @@ class QuiverMcp:
             task = asyncio.get_running_loop().create_task(self._announce(name))
             self._pending.add(task)
             task.add_done_callback(self._pending.discard)
+
+    def session_changed(self, sid: str) -> None:
+        """A Quiver session's snapshot changed (its intent, a tool done, tools it found): its
+        MCP client hears list_changed — on its connection, or on the tenant's listen streams."""
+        client = self._clients.get(sid)
+        if client is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._announce_to(*client))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _announce_to(self, tenant: str, mcp_session: str) -> None:
+        if tenant in self._buses:
+            await self._buses[tenant][0].publish(ToolsListChanged())
+        connection = self._ready.get(mcp_session) if mcp_session else None
+        if connection is not None:
+            with contextlib.suppress(Exception):  # a connection without a listening stream
+                await connection.send_tool_list_changed()
 
     async def _announce(self, tenant: str) -> None:
         if tenant in self._buses:

@@ -323,6 +323,12 @@ class BotBody(Strict):
             }
         ],
     )
+    tool_loading: Literal["all", "search"] | None = Field(
+        default=None,
+        description='"all" (null): every tool of the gate is offered; "search": a session is '
+        "offered `search_tools`, the always-on (`*`) intent's tools and what it found so far — "
+        "for bots with many tools (docs/tool-search.md)",
+    )
     max_tools: int | None = Field(
         default=None,
         ge=1,

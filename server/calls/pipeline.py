@@ -29,13 +29,14 @@ from server.calls.ports import CallStore
 from server.calls.redaction import Redactor
 from server.calls.sessions import SessionTracker
 from server.calls.sources import SourceCache
+from server.calls.tool_search import ToolSearch
 from server.calls.webhook import WebhookSource
 from server.egress import Allowlist, Bound
 from server.errors import NotRecordedError
 from server.guardrails import Policy
 from server.quotas import Quotas
 from server.ratelimit import RateLimitedLog
-from server.registry.model import SessionRecord, ToolDef
+from server.registry.model import SessionInputs, SessionRecord, ToolDef
 from server.registry.service import Registry
 from server.skills.service import SkillCall, Skills
 from server.tracing import INTERNAL, OFF, Tracing, failed
@@ -127,6 +128,7 @@ class CallPipeline:
         self.tracing: Tracing = OFF
         self.guardrails = Guardrails(None)  # the node's, with its egress guard, once built
         self._sources = SourceCache()
+        self.tool_search = ToolSearch()  # search_tools' indexes (``server.calls.tool_search``)
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[str, Executable] = OrderedDict()
         # around writes after a tool ran: a database gone away loses them (logged), never the
@@ -727,15 +729,34 @@ class CallPipeline:
                 return await self.llm(tenant, bot, args)
             if module == "knowledge_base" and method == "search" and self.skills is not None:
                 return await self.skills.knowledge_search(tenant, args)
-            if module == "skills" and skill is not None and self.skills is not None:
+            if module == "skills" and skill is not None:
                 store, tool = skill
                 if method != tool.name:
                     raise HostCallRefused(f"{tool.name} may only run its own skill")
+                if tool.metadata.get("skill") == "tool_search":
+                    return await self._search_tools(store, tenant, request, args)
+                if self.skills is None:
+                    raise HostCallRefused("the skills are not available on this node")
                 call = await self._skill_call(store, tenant, request, tool, extra)
                 return await self.skills.run(store, tool.name, call, args)
             raise HostCallRefused(f"no host module {module!r}")
 
         return handle
+
+    async def _search_tools(
+        self, store: CallStore, tenant: str, request: CallRequest | None, args: dict[str, Any]
+    ) -> dict[str, Any]:
+        """``search_tools``: the session's deferred tools that match, loaded into it."""
+        session = request.session if request is not None else None
+        view = await self.registry.view(store, tenant)  # cached per node and version
+        inputs, ranking = SessionInputs(), tuple[str, ...]()
+        if session is not None:
+            variables = request.variables if request is not None else None
+            if variables is None:
+                variables = await store.sessions.variables(session.id)
+            inputs = await self.tracker.inputs(store, session, view, variables)
+            ranking, _ = await self.tracker.usage.get(store, tenant)
+        return await self.tool_search.run(store, view, session, inputs, ranking, args)
 
     async def _skill_call(
         self,

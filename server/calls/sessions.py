@@ -109,6 +109,7 @@ class SessionTracker:
             version=row.version + tenant_breakers.generation,
             ranking=ranking,
             ranking_epoch=epoch,
+            loaded=frozenset(row.loaded),
         )
 
     async def admit(self, tenant: str, tool: str) -> bool:

@@ -39,6 +39,11 @@ class DiskTools:
     def defs(self) -> list[ToolDef]:
         return [t.tool for t in self.tools.values()]
 
+    def builtin(self, name: str) -> ToolDef | None:
+        """The bundled built-in tool ``name`` (not a folder's tool of that name)."""
+        found = self.tools.get(name)
+        return found.tool if found is not None and found.tool.origin == "builtin" else None
+
 
 def is_tool_file(path: Path) -> bool:
     name = path.name

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from server.registry.model import Snapshot, SnapshotEntry
+from server.registry.snapshot import SEARCH_TOOL
 
 Format = Literal[
     "native", "openai", "openai-strict", "openai-responses", "openai-responses-strict",
@@ -50,6 +51,10 @@ OPENAI_STRICT_DROP = frozenset(
 )
 OPENAI_STRICT_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+# the formats of providers that load deferred tools on demand (a searching bot's)
+DEFERRING = frozenset(
+    {"anthropic", "anthropic-strict", "openai-responses", "openai-responses-strict"}
 )
 GEMINI_DROP = frozenset({"$schema", "additionalProperties", "examples", "title", "default"})
 GEMINI_FORMATS = frozenset({"date-time", "enum"})
@@ -153,8 +158,29 @@ def convert(entry: SnapshotEntry, fmt: Format) -> dict[str, Any]:
 
 
 def render(snapshot: Snapshot, fmt: Format) -> list[dict[str, Any]]:
-    """The snapshot's tools in one provider format."""
-    return [convert(entry, fmt) for entry in snapshot.entries]
+    """The snapshot's tools in one provider format. A searching bot's deferred tools follow in
+    the formats whose provider loads tools on demand, marked ``defer_loading``: Anthropic's
+    (``search_tools`` answers with the names to send back as ``tool_reference`` blocks) and
+    OpenAI Responses' (``search_tools`` becomes a client-executed ``tool_search``)."""
+    tools = [convert(entry, fmt) for entry in snapshot.entries]
+    if not snapshot.deferred or fmt not in DEFERRING:
+        return tools
+    if fmt.startswith("openai-responses"):
+        tools = [
+            client_tool_search(entry) if entry.name == SEARCH_TOOL else tool
+            for entry, tool in zip(snapshot.entries, tools, strict=True)
+        ]
+    return tools + [{**convert(entry, fmt), "defer_loading": True} for entry in snapshot.deferred]
+
+
+def client_tool_search(entry: SnapshotEntry) -> dict[str, Any]:
+    """OpenAI Responses' tool search, run by the client (which calls ``search_tools``)."""
+    return {
+        "type": "tool_search",
+        "execution": "client",
+        "description": entry.description,
+        "parameters": entry.parameters,
+    }
 
 
 def _with_null(type_: Any) -> list[str]:

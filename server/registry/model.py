@@ -57,6 +57,12 @@ class BotDef:
     # needs no query for them
     agent: dict[str, Any] | None = None
 
+    @property
+    def searches(self) -> bool:
+        """``tool_loading: "search"``: a session starts with the always-on (``*``) tools and
+        ``search_tools``; the tools it finds join the session's snapshot."""
+        return (self.agent or {}).get("tool_loading") == "search"
+
 
 @dataclass(frozen=True, slots=True)
 class BrowserAction:
@@ -83,6 +89,7 @@ class SessionRecord:
     end_reason: str | None = None
     open_breakers: tuple[dict[str, Any], ...] = ()  # [{"tool", "until"}] (epoch seconds)
     actions: tuple[dict[str, Any], ...] = ()  # the browser actions it registered
+    loaded: tuple[str, ...] = ()  # the tools search_tools found for it (``tool_loading``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +105,7 @@ class SessionInputs:
     # numbers each refresh of that ranking so a budgeted snapshot's version moves with it.
     ranking: tuple[str, ...] = ()
     ranking_epoch: int = 0
+    loaded: frozenset[str] = frozenset()  # the tools search_tools found (searching bots)
 
     @property
     def cache_key(self) -> tuple[Any, ...]:
@@ -108,6 +116,7 @@ class SessionInputs:
             self.version,
             tuple((a.name, a.fingerprint) for a in self.browser_actions),
             self.ranking,
+            self.loaded,
         )
 
 
@@ -127,6 +136,9 @@ class SnapshotEntry:
 class Snapshot:
     version: int
     entries: tuple[SnapshotEntry, ...] = field(default_factory=tuple)
+    # a searching bot's tools of the gate not yet found: not offered nor callable, but the
+    # provider formats with deferred loading (Anthropic's, OpenAI Responses') list them
+    deferred: tuple[SnapshotEntry, ...] = field(default_factory=tuple)
     # by name, built with the snapshot (which is built once and cached): a call's gate is a
     # lookup, not a scan of every tool of the bot
     _by_name: dict[str, SnapshotEntry] = field(init=False, repr=False, compare=False)

@@ -25,7 +25,7 @@ from server.registry.formats import Format, render
 from server.registry.model import GLOBAL_TENANT, BotDef, SessionInputs, Snapshot, ToolDef
 from server.registry.ports import RegistryStore, RegistryVersions
 from server.registry.resolution import resolve_visible
-from server.registry.snapshot import NO_SESSION, build_snapshot
+from server.registry.snapshot import NO_SESSION, SEARCH_TOOL, build_snapshot
 
 MAX_RENDERED_PER_VIEW = 512
 
@@ -39,6 +39,7 @@ class TenantView:
     sandbox_modules: tuple[str, ...] = ()
     egress_allow: tuple[str, ...] = ()
     guardrails: Policy = NONE
+    search_tool: ToolDef | None = None  # the built-in ``search_tools``, for searching bots
     rendered: OrderedDict[tuple[Any, ...], tuple[str, bytes]] = field(default_factory=OrderedDict)
     snapshots: OrderedDict[tuple[Any, ...], Snapshot] = field(default_factory=OrderedDict)
     pinned: dict[tuple[str, str, int], ToolDef] = field(default_factory=dict)
@@ -47,11 +48,13 @@ class TenantView:
 
     def tools_for(self, bot: str) -> dict[str, ToolDef]:
         """The tools as ``bot`` sees them: the visible ones, with the versions it pinned in
-        place of the newest (a pinned version that no longer exists leaves the tool out)."""
+        place of the newest (a pinned version that no longer exists leaves the tool out); a
+        searching bot also has the built-in ``search_tools`` (in place of a tool so named)."""
         found = self._per_bot.get(bot)
         if found is not None:
             return found
-        pins = self.bot(bot).pins
+        definition = self.bot(bot)
+        pins = definition.pins
         if not pins:
             found = self.visible
         else:
@@ -65,6 +68,8 @@ class TenantView:
                     del found[name]
                 else:
                     found[name] = pinned
+        if definition.searches and self.search_tool is not None:
+            found = {**found, SEARCH_TOOL: self.search_tool}
         self._per_bot[bot] = found
         return found
 
@@ -186,6 +191,7 @@ class Registry:
             data.sandbox_modules,
             data.egress_allow,
             data.guardrails,
+            search_tool=self.disk.builtin(SEARCH_TOOL),
             pinned=data.pinned,
         )
         self._views[tenant_id] = view

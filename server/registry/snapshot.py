@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from server.registry.model import BotDef, SessionInputs, Snapshot, SnapshotEntry, ToolDef
 
 NO_SESSION = SessionInputs()
+SEARCH_TOOL = "search_tools"  # the built-in a searching bot offers (``tool_loading: "search"``)
 
 
 def tool_entry(tool: ToolDef) -> SnapshotEntry:
@@ -56,24 +57,41 @@ def by_relevance(names: list[str], bot: BotDef, inputs: SessionInputs) -> list[s
     )
 
 
+def gate_names(visible: Mapping[str, ToolDef], bot: BotDef, inputs: SessionInputs) -> list[str]:
+    """bot tools ∩ intent tools − completed once-per-session − open breakers: every server
+    tool the session may be offered (``search_tools`` itself aside)."""
+    names = [n for n in bot_tool_names(visible, bot) if n != SEARCH_TOOL]
+    if bot.intents and inputs.intent is not None:
+        allowed = set(bot.intents.get(inputs.intent, ())) | set(bot.intents.get("*", ()))
+        names = [n for n in names if n in allowed]
+    hidden = inputs.completed | inputs.open_breakers
+    return [n for n in names if n not in hidden]
+
+
 def build_snapshot(
     visible: Mapping[str, ToolDef],
     bot: BotDef,
     inputs: SessionInputs = NO_SESSION,
     base_version: int = 0,
 ) -> Snapshot:
-    """bot tools ∩ intent tools − completed once-per-session − open breakers, capped by the
-    bot's budget, + browser actions (the agent's own, never cut by the budget)."""
-    names = bot_tool_names(visible, bot)
-    if bot.intents and inputs.intent is not None:
-        allowed = set(bot.intents.get(inputs.intent, ())) | set(bot.intents.get("*", ()))
-        names = [n for n in names if n in allowed]
-    hidden = inputs.completed | inputs.open_breakers
-    names = [n for n in names if n not in hidden]
+    """The gate's tools, capped by the bot's budget, + browser actions (the agent's own, never
+    cut by the budget). A searching bot offers ``search_tools``, its always-on (``*``) tools
+    and the ones the session found; the rest of the gate is ``deferred``."""
+    names = gate_names(visible, bot, inputs)
+    deferred: list[str] = []
+    searching = bot.searches and SEARCH_TOOL in visible
+    if searching:
+        always = set((bot.intents or {}).get("*", ()))
+        offered = [n for n in names if n in always or n in inputs.loaded]
+        kept = set(offered)
+        deferred = [n for n in names if n not in kept]
+        names = offered
     version = base_version + inputs.version
     if bot.max_tools is not None and len(names) > bot.max_tools:
         names = by_relevance(names, bot, inputs)[: bot.max_tools]
         version += inputs.ranking_epoch
+    if searching:
+        names = [SEARCH_TOOL, *names]
     entries = [tool_entry(visible[n]) for n in names]
     taken = set(names)
     for action in inputs.browser_actions:
@@ -91,4 +109,8 @@ def build_snapshot(
                 content_hash=action.fingerprint,
             )
         )
-    return Snapshot(version=version, entries=tuple(entries))
+    return Snapshot(
+        version=version,
+        entries=tuple(entries),
+        deferred=tuple(tool_entry(visible[n]) for n in deferred),
+    )

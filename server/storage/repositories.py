@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
@@ -517,7 +517,7 @@ class SecretRepository:
 BOT_MODEL_FIELDS = (
     "model", "tool_round_model", "max_rounds", "max_context_tokens", "action_timeout_s",
     "system_prompt", "idle_timeout_s", "intent_detection", "skills", "max_tool_calls",
-    "max_turn_tool_calls", "turn_timeout_s", "approvers",
+    "max_turn_tool_calls", "turn_timeout_s", "approvers", "tool_loading",
 )  # fmt: skip
 
 
@@ -855,6 +855,7 @@ _STATE = (
         SessionRow.end_reason,
         SessionRow.open_breakers,
         SessionRow.actions,
+        SessionRow.loaded_tools,
         SessionVariableRow.name,
         SessionVariableRow.value,
     )
@@ -947,8 +948,9 @@ class SessionRepository:
             end_reason=first[7],
             open_breakers=tuple(e for e in first[8] or () if isinstance(e, dict)),
             actions=tuple(first[9] or ()),
+            loaded=tuple(str(n) for n in first[10] or ()),
         )
-        return record, {row[10]: row[11] for row in rows if row[10] is not None}
+        return record, {row[11]: row[12] for row in rows if row[11] is not None}
 
     async def variables(self, session_id: str) -> dict[str, Any]:
         rows = await self.session.execute(
@@ -1030,6 +1032,24 @@ class SessionRepository:
             .where(SessionRow.id == session_id)
             .values(intent=intent, version=SessionRow.version + 1)
         )
+        await self.changed(session_id)
+
+    async def load_tools(self, session_id: str, names: Sequence[str], keep: int) -> None:
+        """Add tools search_tools found to the session's (its latest ``keep``): its snapshot
+        changes (a new version)."""
+        row = await self.session.get(
+            SessionRow, session_id, with_for_update=True, populate_existing=True
+        )
+        if row is None:
+            raise NotFoundError(f"session {session_id!r} not found")
+        before = list(row.loaded_tools or ())
+        after = [n for n in before if n not in names] + list(dict.fromkeys(names))
+        after = after[-keep:]
+        if after == before:
+            return
+        row.loaded_tools = after
+        row.version = row.version + 1
+        await self.session.flush()
         await self.changed(session_id)
 
     async def set_actions(self, session_id: str, actions: list[dict[str, Any]]) -> None:

@@ -194,6 +194,7 @@ class BotRow(Base):
     max_turn_tool_calls: Mapped[int | None] = mapped_column(Integer)
     turn_timeout_s: Mapped[int | None] = mapped_column(Integer)
     approvers: Mapped[list[str] | None] = mapped_column(JSONType)
+    tool_loading: Mapped[str | None] = mapped_column(SafeString(16))  # "all" (None) | "search"
     system_prompt: Mapped[str | None] = mapped_column(SafeText)
     idle_timeout_s: Mapped[int | None] = mapped_column(Integer)
     intent_detection: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
@@ -274,6 +275,8 @@ class SessionRow(Base):
     # the session breakers: [{"tool", "until"}] (epoch seconds; closed once past)
     open_breakers: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
     actions: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
+    # what search_tools found for it (a bot with tool_loading "search"), oldest first
+    loaded_tools: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
     customer: Mapped[str | None] = mapped_column(SafeString(128))
     status: Mapped[str] = mapped_column(SafeString(16), default="active", server_default="active")
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

@@ -118,6 +118,12 @@ class Sessions:
         self.db.sessions[session_id] = replace(record, intent=intent, version=record.version + 1)
         self.touched.add(session_id)
 
+    async def load_tools(self, session_id: str, names: Any, keep: int) -> None:
+        record = self.db.sessions[session_id]
+        loaded = [n for n in record.loaded if n not in names] + list(dict.fromkeys(names))
+        self.db.sessions[session_id] = replace(record, loaded=tuple(loaded[-keep:]), version=record.version + 1)  # fmt: skip
+        self.touched.add(session_id)
+
     async def set_actions(self, session_id: str, actions: list[dict[str, Any]]) -> None:
         record = self.db.sessions[session_id]
         self.db.sessions[session_id] = replace(record, actions=tuple(actions), version=record.version + 1)  # fmt: skip
