@@ -749,7 +749,8 @@ class CallPipeline:
         """``search_tools``: the session's deferred tools that match, loaded into it."""
         session = request.session if request is not None else None
         view = await self.registry.view(store, tenant)  # cached per node and version
-        inputs, ranking = SessionInputs(), tuple[str, ...]()
+        inputs = SessionInputs()
+        ranking: Sequence[str] = ()
         if session is not None:
             variables = request.variables if request is not None else None
             if variables is None:

@@ -355,3 +355,22 @@ async def test_the_tenants_guardrails_hold_on_every_door(
         assert allowed.success is True and allowed.result["order"] == "AB1 for [email]"
         assert denied.success is False and denied.code == "guardrail_denied"
         assert await runs(agents, door) == 2  # the denial is logged; the tool did not run
+
+
+@DOORS
+async def test_a_searching_bot_offers_what_a_search_found(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        bot = {"name": BOT, "tools": None, "intents": INTENTS, "model": "main/big", "tool_loading": "search"}  # fmt: skip
+        assert (await door.acme.dev.put(f"/v1/bots/{BOT}", json=bot)).status_code == 200
+
+        early = await door.call("check_order", {"order_id": "AB1"})
+        found = await door.call("search_tools", {"query": "check the status of an order"})
+        later = await door.call("check_order", {"order_id": "AB1"})
+
+        assert early.success is False and early.code == "tool_not_available"
+        assert found.success is True, found
+        assert found.result["tools"][0]["name"] == "check_order"
+        assert later.success is True and later.result["order"] == "AB1"
+        assert await runs(agents, door) == 2  # the search and the call it made possible
