@@ -11,8 +11,11 @@ import json
 
 import httpx2
 import pytest
+from anthropic.types import ToolParam
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from openai.types.responses import FunctionTool, ToolSearchTool
+from pydantic import TypeAdapter
 
 from tests.api.test_agent_loop import KEY, tool_results
 from tests.api.test_calls import call, python
@@ -154,6 +157,10 @@ async def test_provider_formats_carry_the_deferred_tools(api: Api) -> None:
     assert responses[0]["parameters"]["required"] == ["query"]
     assert {t["name"] for t in responses if t.get("defer_loading")} == deferred
     assert [t["function"]["name"] for t in chat] == offered  # no deferred loading: not listed
+    # as the providers' own SDKs type them
+    assert all(TypeAdapter(ToolParam).validate_python(t)["defer_loading"] for t in anthropic[3:])
+    assert ToolSearchTool.model_validate(responses[0]).execution == "client"
+    assert all(FunctionTool.model_validate(t).defer_loading for t in responses[3:])
 
 
 async def test_settings_and_queries_are_checked(api: Api) -> None:
