@@ -250,6 +250,10 @@ def make_context(
             "llm", "chat", {"messages": messages, "model": model, "max_tokens": max_tokens}
         )
 
+    def emit(partial: Any) -> Any:
+        """A partial result, sent on while the call runs: True when it was delivered."""
+        return host_call("context", "emit", {"partial": partial})
+
     def search(query: Any, collection: str | None = None, limit: int = 5) -> Any:
         return host_call(
             "knowledge_base", "search", {"query": query, "collection": collection, "limit": limit}
@@ -277,6 +281,7 @@ def make_context(
         secrets=Context(data.get("secrets") or {}),  # only the ones the tool declared
         update_context=update_context,
         updateContext=update_context,  # LiteBot's spelling
+        emit=emit,
         modules=Namespace(
             http=http_ns,
             logger=logger,

@@ -557,6 +557,7 @@ async def start(
     pipeline.unavailable = is_unavailable
     pipeline.tracing = tracing
     pipeline.guardrails = Guardrails(guard)
+    pipeline.partials = events.partial
     pipeline.admission = FairAdmission(
         settings.call_slots or max(8, 4 * settings.workers), settings.queue_wait_ms / 1000
     )

@@ -5,12 +5,15 @@ Streams do not trust the notification's content: a wake-up makes each stream reb
 session's snapshot and send an event only when the version or the tools differ from what it
 sent last. So any change source — a commit on this node, a breaker, another node's NOTIFY, a
 poll — only has to say *which tenant or session* to look at.
+
+Tools' partial results (``context.emit``) are the exception: they are the content, handed to
+the session's streams on the node that runs the call as they come, and kept nowhere else.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +22,7 @@ from server.registry.model import GLOBAL_TENANT, Snapshot
 
 HISTORY = 32  # versions kept per session, so a resuming agent gets a diff rather than a reset
 MAX_SESSIONS_WITH_HISTORY = 10_000
+PARTIALS_KEPT = 256  # a stream's partial results not yet sent
 
 
 def fingerprints(snapshot: Snapshot) -> dict[str, str]:
@@ -41,6 +45,9 @@ class Watcher:
     tenant: str
     session: str
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    # tools' partial results for this stream, sent as they come (``tool_partial``); a stream
+    # that cannot keep up loses the oldest
+    partials: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=PARTIALS_KEPT))
 
 
 class EventHub:
@@ -95,6 +102,12 @@ class EventHub:
         for listener in self.session_listeners:
             listener(session)
         for watcher in self._by_session.get(session, ()):
+            watcher.wake.set()
+
+    def partial(self, session: str, data: dict[str, Any]) -> None:
+        """A partial result of a call in ``session``: to its streams on this node, at once."""
+        for watcher in self._by_session.get(session, ()):
+            watcher.partials.append(data)
             watcher.wake.set()
 
     def remember(self, session: str, version: int, prints: dict[str, str]) -> None:

@@ -46,6 +46,7 @@ HOST_MODULES = (
     "http",
     "llm",
     "knowledge_base",
+    "context",  # context.emit (context.update stays here)
 )  # forwarded to the server, which applies its policy
 
 

@@ -556,7 +556,7 @@ class AgentLoop:
             waiting = [c for c in run if c.id in waits]
             now = [c for c in run if c.id not in waits]
             results = list(
-                await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c) for c in now))
+                await asyncio.gather(*(self._run_tool(tenant_id, sid, saved, c, emit) for c in now))
             )
             answered = now + invalid + excess
             results += [limits.no_such_tool(c) for c in invalid]
@@ -832,9 +832,15 @@ class AgentLoop:
         return context
 
     async def _run_tool(
-        self, tenant_id: str, sid: str, message_id: str, call: ToolCall
+        self, tenant_id: str, sid: str, message_id: str, call: ToolCall, emit: Emit = _nothing
     ) -> dict[str, Any]:
+        """The call through the session's gate; its partial results go out on the turn's
+        stream as ``tool_partial`` (with the call's id) while it runs."""
         services = self.services
+
+        async def partial(data: dict[str, Any]) -> None:
+            await emit("tool_partial", {"id": call.id, "name": call.name, **data})
+
         async with services.storage.transaction() as store:
             state = await load_state(services, store, tenant_id, sid)
             envelope = await call_in_session(
@@ -845,6 +851,7 @@ class AgentLoop:
                 call.arguments,
                 message_id,
                 test=sid in self.test_sessions,
+                on_partial=partial,
             )
         return envelope
 

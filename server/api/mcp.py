@@ -14,6 +14,9 @@ low-level ``Server``: the same registry and call pipeline as the HTTP API.
   protocol error. A plain one is read and answered past the SDK's per-request machinery
   (``server.api.mcp_direct``: the same ``_call``, the SDK's answer word for word); a POST
   without ``Origin`` comes past the middleware stack too (``server.api.direct_door``).
+* Partial results (a code tool's ``context.emit``) reach a ``tools/call`` that carries a
+  ``progressToken`` as ``notifications/progress``: ``progress`` counts them, ``message`` is the
+  partial as JSON. Such a call always takes the SDK's way (the direct one answers in one piece).
 * ``list_changed`` (advertised as ``tools.listChanged``): on every change of the tenant (this
   node's commits, other nodes' NOTIFY, breakers), to ``subscriptions/listen`` streams
   (2026-07-28 clients) and to handshake-era sessions as ``notifications/tools/list_changed``,
@@ -45,6 +48,7 @@ import logging
 import re
 import weakref
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
@@ -83,6 +87,7 @@ PAGE_SIZE = 100
 MAX_ID_READ = 64 << 10  # bytes of a refused request read to find its JSON-RPC id
 RESOURCE_METADATA = "/.well-known/oauth-protected-resource"
 MAX_CLIENTS = 10_000  # MCP clients whose Quiver session this node remembers
+MAX_PROGRESS_MESSAGE = 4000  # characters of a partial result's JSON in a progress message
 BOT = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,63}$")
 SESSION_ID = re.compile(r"\b[0-9a-f]{32}\b")
 # the SDK's modules that log session ids
@@ -499,21 +504,37 @@ class QuiverMcp:
     ) -> types.CallToolResult:
         # a commit that fails because the database went away after the tool answered still
         # lets the answer out (the unit of work logs it), as over HTTP
+        async def progress(data: dict[str, Any]) -> None:
+            """A partial result as MCP progress (a no-op unless the client sent a token)."""
+            message = orjson.dumps(data["partial"]).decode()[:MAX_PROGRESS_MESSAGE]
+            await ctx.session.report_progress(data["seq"], None, message)
+
         return types.CallToolResult.model_validate(
-            await self._call(self._caller(ctx), params.name, params.arguments)
+            await self._call(self._caller(ctx), params.name, params.arguments, progress)
         )
 
-    async def _call(self, caller: Caller, name: str, arguments: dict[str, Any] | None) -> Any:
+    async def _call(
+        self,
+        caller: Caller,
+        name: str,
+        arguments: dict[str, Any] | None,
+        on_partial: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+    ) -> Any:
         """A ``tools/call``'s result, as the wire carries it (both ways to it share this)."""
         # a commit that fails because the database went away after the tool answered still
         # lets the answer out (the unit of work logs it), as over HTTP
         async with unit_of_work(self._runtime) as store:
-            result = await self._call_in(caller, name, arguments or {}, store)
+            result = await self._call_in(caller, name, arguments or {}, store, on_partial)
             store.answered = True
         return result
 
     async def _call_in(
-        self, caller: Caller, name: str, arguments: dict[str, Any], store: Any
+        self,
+        caller: Caller,
+        name: str,
+        arguments: dict[str, Any],
+        store: Any,
+        on_partial: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
     ) -> dict[str, Any]:
         """``tools/call`` is the session's call use case, as over HTTP and in the agent loop: the
         same gate, ended sessions, handoff, breakers and once-per-session. MCP's own part: a name
@@ -532,6 +553,7 @@ class QuiverMcp:
                 name,
                 arguments,
                 caller=role_of(caller.principal),
+                on_partial=on_partial,
             )
         except QuotaExceededError as exc:  # to the model as a failed call, as HTTP says 429
             return _failed(exc.detail, {"code": exc.code, "message": exc.detail})

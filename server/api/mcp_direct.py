@@ -84,6 +84,9 @@ def plain_call(scope: Scope, body: bytes) -> DirectCall | None:
     arguments = params.get("arguments")
     if arguments is not None and not isinstance(arguments, dict):
         return None
+    meta = params.get("_meta")
+    if isinstance(meta, dict) and "progressToken" in meta:
+        return None  # progress notifications go out on the SDK's stream
     version = headers.get("mcp-protocol-version", "")
     if version in MODERN_PROTOCOL_VERSIONS:
         raw = ((n.decode("latin-1"), v.decode("latin-1")) for n, v in scope["headers"])

@@ -126,6 +126,21 @@ class Guardrails:
             return answer["result"], None
         return result, None
 
+    def partial(self, policy: Policy, tenant: str, tool: str, partial: Any) -> Any:
+        """A partial result as the result rules allow it out: size-capped and redacted; None
+        when a policy hook vets results (it is asked about whole results only)."""
+        if policy.hook is not None and "after" in policy.hook.phases:
+            return None
+        cap = policy.max_result_bytes
+        if cap is not None and len(orjson.dumps(partial)) > cap:
+            return None
+        if policy.redact_results:
+            redacted = redact(partial, policy.redact_results)
+            if redacted != partial:
+                self._count("after", "redact", tenant, tool)
+                return redacted
+        return partial
+
     async def _ask(
         self, subject: Subject, phase: str, arguments: Any, more: dict[str, Any] | None = None
     ) -> dict[str, Any] | None:

@@ -87,6 +87,7 @@ class InProcessEngine:
                 **context,
                 "variables": variables,
                 "update_context": update_context,
+                "emit": lambda partial: HostModule(host, "context").emit(partial=partial),
                 "modules": Namespace(
                     logger=Namespace(
                         info=log("info"),

@@ -73,6 +73,8 @@ class CallRequest:
     extra_context: dict[str, Any] | None = None  # session-end hooks: transcript and end reason
     no_side_effects: bool = False  # evals: webhooks are not sent (code tools see test_mode)
     guardrails: Policy | None = None  # the tenant's, when the caller already holds them
+    # the door's listener of the call's partial results (MCP progress, a streamed turn)
+    on_partial: Callable[[dict[str, Any]], Awaitable[None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,9 @@ class Executable:
     source: Any
     engine: Engine[Any] | None
     timeout_ms: int | None = None  # the deadline the source declares (a webhook's timeout_ms)
+
+
+MAX_PARTIAL_BYTES = 16 * 1024  # one partial result (``context.emit``), as JSON
 
 
 class CallPipeline:
@@ -129,6 +134,8 @@ class CallPipeline:
         self.guardrails = Guardrails(None)  # the node's, with its egress guard, once built
         self._sources = SourceCache()
         self.tool_search = ToolSearch()  # search_tools' indexes (``server.calls.tool_search``)
+        # a call's partial results to its session's streams on this node (``EventHub.partial``)
+        self.partials: Callable[[str, dict[str, Any]], None] = lambda session, data: None
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[str, Executable] = OrderedDict()
         # around writes after a tool ran: a database gone away loses them (logged), never the
@@ -693,7 +700,7 @@ class CallPipeline:
         """What a tool's host calls reach: ``http`` (the egress guard), ``llm`` (the tenant's
         provider), ``knowledge_base`` (the tenant's documents); and, for built-in tools only
         (``skill``: the call's unit of work and tool), ``skills``."""
-        llm_calls = 0
+        llm_calls = partials = 0
         run_id = (request.extra_context or {}).get("hook_run_id") if request else None
 
         def keyed(args: dict[str, Any]) -> dict[str, Any]:
@@ -707,7 +714,10 @@ class CallPipeline:
             return {**args, "headers": {**headers, "Idempotency-Key": run_id}}
 
         async def handle(module: str, method: str, args: dict[str, Any]) -> Any:
-            nonlocal llm_calls
+            nonlocal llm_calls, partials
+            if module == "context" and method == "emit" and request is not None:
+                partials += 1
+                return await self._emit(request, partials, args.get("partial"))
             if module == "http":
                 return await self.http(
                     method,
@@ -742,6 +752,23 @@ class CallPipeline:
             raise HostCallRefused(f"no host module {module!r}")
 
         return handle
+
+    async def _emit(self, request: CallRequest, seq: int, partial: Any) -> bool:
+        """``context.emit``: a partial result to the session's streams and the door's listener,
+        as the tenant's result guardrails shape it; False when it was held back."""
+        if len(orjson.dumps(partial)) > MAX_PARTIAL_BYTES:
+            raise HostCallRefused(f"a partial result is at most {MAX_PARTIAL_BYTES} bytes of JSON")
+        policy = request.guardrails
+        if policy is not None and policy.active:
+            partial = self.guardrails.partial(policy, request.tenant_id, request.tool, partial)
+            if partial is None:
+                return False
+        data = {"tool": request.tool, "seq": seq, "partial": partial}
+        if request.session is not None:
+            self.partials(request.session.id, data)
+        if request.on_partial is not None:
+            await request.on_partial(data)
+        return True
 
     async def _search_tools(
         self, store: CallStore, tenant: str, request: CallRequest | None, args: dict[str, Any]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -165,6 +166,7 @@ async def call_in_session(
     message_id: str | None = None,
     test: bool = False,
     caller: str | None = None,
+    on_partial: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
     """Run a server tool of the session's snapshot through the gate: a tool outside the
     snapshot, held out by a breaker or run in the browser answers its failure envelope; an ended
@@ -174,7 +176,8 @@ async def call_in_session(
     A tool that needs approval (``metadata.requires_approval``) runs for a direct ``caller``
     (the role of the key calling over HTTP or MCP: its call is its approval) only if the bot
     takes approvals from that role; otherwise it answers ``not_approved``. The agent loop runs
-    such a call (``caller=None``) only once it was approved."""
+    such a call (``caller=None``) only once it was approved. The tool's partial results
+    (``context.emit``) go to the session's streams and to ``on_partial``, the door's own."""
     if state.session.status == "ended":
         raise SessionEndedError(
             f"session {state.session.id!r} has ended ({state.session.end_reason})"
@@ -196,6 +199,7 @@ async def call_in_session(
         message_id=message_id,
         test=test,
         no_side_effects=test,
+        on_partial=on_partial,
     )
     if entry is None and tool is not None and tool_name in state.inputs.open_breakers:
         return await services.pipeline.circuit_open(request, tool, time.perf_counter())

@@ -16,6 +16,7 @@ from tests.api.test_calls import python
 from tests.conftest import Api, TenantKeys
 from tests.contract.doors import BOT, Door, open_door
 from tests.fake_models import FakeModel
+from tests.servers import EventReader, bearer_client, served
 
 ORDER = python("""
 def execute(params, context):
@@ -374,3 +375,39 @@ async def test_a_searching_bot_offers_what_a_search_found(
         assert found.result["tools"][0]["name"] == "check_order"
         assert later.success is True and later.result["order"] == "AB1"
         assert await runs(agents, door) == 2  # the search and the call it made possible
+
+
+EMITS = python("""
+def execute(params, context):
+    context.emit({"n": 1})
+    context.emit({"n": 2})
+    return {"success": True}
+
+
+tool = {"name": "emits", "description": "Works in two steps", "execute": execute}
+""")
+
+
+@DOORS
+async def test_a_tools_partial_results_reach_the_sessions_stream(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        assert (await door.acme.dev.post("/v1/tools", json=EMITS)).status_code == 201
+        async with served(agents.app) as base:
+            agent = bearer_client(base, door.acme.agent_key)
+            async with EventReader(agent, f"/v1/sessions/{door.sid}/events") as stream:
+                await stream.next()  # the snapshot
+                called = await door.call("emits", {})
+                seen = []
+                while len(seen) < 2:  # bounded by the reader's wait
+                    event = await stream.next(within=10.0)
+                    if event.get("event") == "tool_partial":
+                        seen.append(event["data"])
+            await agent.aclose()
+
+        assert called.success is True, called
+        assert [(p["tool"], p["seq"], p["partial"]) for p in seen] == [
+            ("emits", 1, {"n": 1}),
+            ("emits", 2, {"n": 2}),
+        ]

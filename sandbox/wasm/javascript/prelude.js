@@ -310,6 +310,7 @@
       testMode: Boolean(data.test_mode), test_mode: Boolean(data.test_mode),
       variables, secrets: Object.freeze(Object.assign({}, data.secrets || {})),
       updateContext, update_context: updateContext,
+      emit: (partial) => hostCall("context", "emit", { partial }),
       modules: Object.assign({}, modules, { knowledgeBase: modules.knowledge_base }),
       logger,
     };

@@ -365,7 +365,9 @@ async def events(
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> StreamingResponse:
     """Server-sent events: a `snapshot` event (version, diff, tools) whenever this session's
-    tools change, heartbeats in between. Send `Last-Event-ID` to resume with a diff."""
+    tools change, a `tool_partial` event (tool, seq, partial) for each partial result a running
+    call emits, heartbeats in between. Send `Last-Event-ID` to resume with a diff (partials are
+    not kept: a stream resumed misses those sent while it was away)."""
     state = await _state(principal, runtime, store, sid, tenant)
     last = (
         int(last_event_id) if last_event_id and re.fullmatch(r"\d{1,18}", last_event_id) else None
@@ -394,6 +396,9 @@ async def events(
                     hub.remember(sid, snapshot.version, prints)
                     yield _event(snapshot, diff(sent, prints))
                     sent_version, sent = snapshot.version, prints
+                while watcher.partials:
+                    partial = orjson.dumps(watcher.partials.popleft())
+                    yield b"event: tool_partial\ndata: " + partial + b"\n\n"
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(watcher.wake.wait(), runtime.settings.sse_heartbeat_s)
                     continue
