@@ -26,6 +26,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +70,13 @@ class PoolConfig:
     def module(self) -> str:
         """The worker process this pool starts: each kind of pool has its own."""
         return "sandbox.wasm.worker" if self.wasm else "sandbox.restricted.worker"
+
+
+# Set while a worker's host call is answered. A sandbox call made then — a code-mode program's
+# call of a session tool — runs in the slot of the call that waits for it: it does not queue for
+# the tenant's share (which that call holds: with one slot, both would wait for each other until
+# the queue gave up), and takes a free worker at once or answers ``busy``.
+NESTED: ContextVar[bool] = ContextVar("quiver_nested_sandbox_call", default=False)
 
 
 class WorkerDied(Exception):
@@ -221,6 +229,7 @@ class WorkerProcess:
                     }
                 )
                 continue
+            nested = NESTED.set(True)
             try:
                 value = await host(
                     str(frame.get("module")), str(frame.get("method")), frame.get("args") or {}
@@ -233,6 +242,8 @@ class WorkerProcess:
                     }
             except Exception as exc:  # a refused or failed host call is the tool's problem
                 reply = {"ok": False, "error": str(exc)[:1000] or type(exc).__name__}
+            finally:
+                NESTED.reset(nested)
             await self._send(reply)
 
     def kill(self) -> None:
@@ -470,9 +481,19 @@ class WorkerPool:
                 "message": "this tenant's tools restarted sandbox workers too often just now; "
                 "try again in a few seconds",
             }
-        semaphore = self._tenants[tenant]
         deadlines = self._deadlines
         assert deadlines is not None  # started
+        if NESTED.get():  # the waiting call's slot is this one's: a free worker now, or none
+            if self._idle.empty():
+                return {
+                    "ok": False,
+                    "code": "busy",
+                    "message": "a call made while another waits for it found no free sandbox "
+                    "worker (QUIVER_WORKERS)",
+                }
+            worker = self._idle.get_nowait()
+            return await self._run_on(worker, payload, timeout_ms, host, source, tenant)
+        semaphore = self._tenants[tenant]
         try:
             if semaphore.locked():
                 self.stats.waiting += 1

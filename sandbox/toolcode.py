@@ -254,6 +254,18 @@ def make_context(
         """A partial result, sent on while the call runs: True when it was delivered."""
         return host_call("context", "emit", {"partial": partial})
 
+    def session_tool(name: str) -> Callable[..., Any]:
+        """A session tool for a code-mode program: ``tools.x(a=1)`` or ``tools.x({...})``."""
+
+        def call(*given: Any, **arguments: Any) -> Any:
+            if given:
+                if len(given) != 1 or not isinstance(given[0], dict) or arguments:
+                    raise TypeError(f"tools.{name} takes keyword arguments or one dict")
+                arguments = dict(given[0])
+            return host_call("tools", name, arguments)
+
+        return call
+
     def search(query: Any, collection: str | None = None, limit: int = 5) -> Any:
         return host_call(
             "knowledge_base", "search", {"query": query, "collection": collection, "limit": limit}
@@ -282,6 +294,8 @@ def make_context(
         update_context=update_context,
         updateContext=update_context,  # LiteBot's spelling
         emit=emit,
+        # a code-mode program's session tools (run_code names them; other tools get none)
+        tools=Namespace(**{str(n): session_tool(str(n)) for n in data.get("tools") or ()}),
         modules=Namespace(
             http=http_ns,
             logger=logger,

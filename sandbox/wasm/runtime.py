@@ -47,6 +47,7 @@ HOST_MODULES = (
     "llm",
     "knowledge_base",
     "context",  # context.emit (context.update stays here)
+    "tools",  # a code-mode program's calls of its session's tools
 )  # forwarded to the server, which applies its policy
 
 

@@ -94,6 +94,9 @@ async def _model_problems(store: CallStore, tenant_id: str, spec: BotSpec) -> li
             problems.append(FieldError(message, field=name))
     if settings.get("tool_round_model") and not settings.get("model"):
         problems.append(FieldError("needs `model` too", field="tool_round_model"))
+    if settings.get("code_mode") and settings.get("tool_loading") == "search":
+        message = "a code-mode bot offers run_code alone: tool_loading must be all"
+        problems.append(FieldError(message, field="code_mode"))
     detection = settings.get("intent_detection")
     problems += check_detection(detection, spec.intents)
     if detection and detection.get("mode") == "model" and not settings.get("model"):

@@ -329,6 +329,11 @@ class BotBody(Strict):
         "offered `search_tools`, the always-on (`*`) intent's tools and what it found so far — "
         "for bots with many tools (docs/tool-search.md)",
     )
+    code_mode: Literal["python", "javascript"] | None = Field(
+        default=None,
+        description="a session is offered `run_code` alone: the model answers with one short "
+        "program in this language that calls the session's tools as functions (docs/agent.md)",
+    )
     max_tools: int | None = Field(
         default=None,
         ge=1,
@@ -412,6 +417,7 @@ def call_public(c: Any, *, logs: bool = False) -> dict[str, Any]:
         "latency_ms": c.latency_ms,
         "cached": c.cached,
         "message_id": c.message_id,
+        "parent_call_id": c.parent_call_id,
         "error": {"code": c.error_code, "message": c.error_message} if c.error_code else None,
         "result": orjson.loads(c.result) if _json_text(c.result) else c.result,
     }

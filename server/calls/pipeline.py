@@ -13,14 +13,15 @@ from typing import Any, Protocol
 
 import orjson
 
-from sandbox.engine import Engine, HostHandler, Limits, Run, RunResult, ToolSource
+from sandbox.engine import Engine, HostHandler, Limits, Run, RunResult, ToolFailure, ToolSource
 from sandbox.toolfile import parse_tool_file
 from server import credentials, logs, metrics
-from server.calls import envelope
+from server.calls import code_mode, envelope
 from server.calls.admission import AdmissionTimeout, FairAdmission
 from server.calls.arguments import ArgumentCheckers, ArgumentError
 from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key, scope_owner
 from server.calls.calllog import CallLog, truncate
+from server.calls.code_mode import Program
 from server.calls.engines import Engines
 from server.calls.guardrails import Guardrails, Subject
 from server.calls.host import HostCallRefused, HttpHost
@@ -75,6 +76,9 @@ class CallRequest:
     guardrails: Policy | None = None  # the tenant's, when the caller already holds them
     # the door's listener of the call's partial results (MCP progress, a streamed turn)
     on_partial: Callable[[dict[str, Any]], Awaitable[None]] | None = None
+    call_id: str | None = None  # a run_code call's id: the parent of its program's calls
+    parent_call_id: str | None = None  # a call a code-mode program made: the program's id
+    program: Program | None = None  # run_code: what its program may call
 
 
 @dataclass(frozen=True)
@@ -275,7 +279,8 @@ class CallPipeline:
         """The call through the node's fair admission."""
         self.log.admit()
         admission = self.admission
-        if admission is None:
+        if admission is None or request.parent_call_id is not None:
+            # a program's call runs in the slot its run_code call holds (waiting for it)
             return await self._admitted(store, request, tool)
         started = time.perf_counter()
         try:
@@ -745,6 +750,8 @@ class CallPipeline:
                     raise HostCallRefused(f"{tool.name} may only run its own skill")
                 if tool.metadata.get("skill") == "tool_search":
                     return await self._search_tools(store, tenant, request, args)
+                if tool.metadata.get("skill") == "code_mode":
+                    return await self._run_code(request, args)
                 if self.skills is None:
                     raise HostCallRefused("the skills are not available on this node")
                 call = await self._skill_call(store, tenant, request, tool, extra)
@@ -769,6 +776,19 @@ class CallPipeline:
         if request.on_partial is not None:
             await request.on_partial(data)
         return True
+
+    async def _run_code(self, request: CallRequest | None, args: dict[str, Any]) -> Any:
+        """``run_code``: the program, in its language's sandbox, calling the session's tools."""
+        program = request.program if request is not None else None
+        if request is None or program is None or request.session is None:
+            message = "run_code runs programs in a session of a bot with code_mode"
+            raise ToolFailure("not_configured", message)
+        engine: Engine[Any] = (
+            self.engines.javascript if program.language == "javascript" else self.engines.restricted
+        )
+        session, code = request.session, str(args.get("code") or "")
+        tenant = request.tenant_id
+        return await code_mode.run(engine, program, code, tenant, session.id, session.bot)
 
     async def _search_tools(
         self, store: CallStore, tenant: str, request: CallRequest | None, args: dict[str, Any]
@@ -842,6 +862,8 @@ class CallPipeline:
                 cached=cached,
                 message_id=request.message_id,
                 logs=lines,
+                call_id=request.call_id,
+                parent_call_id=request.parent_call_id,
             )
             await self.log.durable()
         except NotRecordedError as exc:  # the log says "ran"; only the pipeline knows

@@ -5,8 +5,12 @@ did."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import functools
 import re
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -15,6 +19,7 @@ from typing import Any
 from server import inputs
 from server.calls import envelope
 from server.calls.calllog import stored_arguments, truncate
+from server.calls.code_mode import Program
 from server.calls.pipeline import CallRequest
 from server.calls.ports import CallStore
 from server.calls.services import Services
@@ -167,6 +172,7 @@ async def call_in_session(
     test: bool = False,
     caller: str | None = None,
     on_partial: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+    parent: str | None = None,
 ) -> dict[str, Any]:
     """Run a server tool of the session's snapshot through the gate: a tool outside the
     snapshot, held out by a breaker or run in the browser answers its failure envelope; an ended
@@ -177,13 +183,21 @@ async def call_in_session(
     (the role of the key calling over HTTP or MCP: its call is its approval) only if the bot
     takes approvals from that role; otherwise it answers ``not_approved``. The agent loop runs
     such a call (``caller=None``) only once it was approved. The tool's partial results
-    (``context.emit``) go to the session's streams and to ``on_partial``, the door's own."""
+    (``context.emit``) go to the session's streams and to ``on_partial``, the door's own.
+
+    A code-mode bot's ``run_code`` gets its program's ``Program``: the gate's tools, each
+    called through here with the program's call id as ``parent`` (``program_call``). Such a
+    call may reach the gate's tools (not offered by themselves), never one that needs an
+    approval."""
     if state.session.status == "ended":
         raise SessionEndedError(
             f"session {state.session.id!r} has ended ({state.session.end_reason})"
         )
     snapshot = services.registry.snapshot(state.view, state.session.bot, state.inputs)
     entry = snapshot.entry(tool_name)
+    language = state.view.bot(state.session.bot).code_language
+    if entry is None and parent is not None and language is not None:
+        entry = snapshot.deferred_entry(tool_name)
     tools = state.view.tools_for(state.session.bot)
     tool = tools.get(tool_name)
     request = CallRequest(
@@ -209,17 +223,63 @@ async def call_in_session(
     if entry.executor == "browser":
         message = f"{tool_name!r} is a browser action: the agent runs it and reports the outcome"
         return envelope.failure(tool_name, 0.0, "browser_action", message)
+    if parent is not None and tools[tool_name].metadata.get("requires_approval") is True:
+        message = f"{tool_name!r} needs an approval, which a program cannot wait for"
+        return envelope.failure(tool_name, 0.0, "not_approved", message)
     if caller is not None and tools[tool_name].metadata.get("requires_approval") is True:
         allowed = approvers(state.view, state.session.bot)
         if caller != "admin" and caller not in allowed:
             message = f"{tool_name!r} needs an approval by a {' or '.join(allowed)} key"
             return envelope.failure(tool_name, 0.0, "not_approved", message)
+    if language is not None and tools[tool_name].metadata.get("skill") == "code_mode":
+        program_id = uuid.uuid4().hex
+        program = Program(
+            language,
+            tuple(e.name for e in snapshot.deferred),
+            functools.partial(program_call, services, state, message_id, test, program_id),
+        )
+        request = dataclasses.replace(request, call_id=program_id, program=program)
+    elif parent is not None:
+        request = dataclasses.replace(request, parent_call_id=parent)
     result = await services.pipeline.call(store, request, tools[tool_name])
     store.answered = True  # the tool ran: its answer goes out whatever the commit meets
     if not test and _hands_off(tools[tool_name], result):
         reason = str((result.get("result") or {}).get("reason") or "")
         await hand_off(services, store, state, reason, tool_name)
     return result
+
+
+_programs_calls: set[asyncio.Task[dict[str, Any]]] = set()  # under way; kept from the GC
+
+
+async def program_call(
+    services: Services,
+    state: SessionState,
+    message_id: str | None,
+    test: bool,
+    parent: str,
+    name: str,
+    arguments: dict[str, Any],
+) -> dict[str, Any]:
+    """One call a ``run_code`` program makes: in a unit of work of its own, so it is recorded
+    and committed like any call — and finishes even if the program is stopped meanwhile.
+    What the program gets: ``{success, result}`` or ``{success: false, error}``."""
+
+    async def one() -> dict[str, Any]:
+        async with services.storage.transaction() as store:
+            now = await load_state(services, store, state.tenant_id, state.session.id)
+            return await call_in_session(
+                services, store, now, name, arguments, message_id, test, parent=parent
+            )
+
+    task = asyncio.get_running_loop().create_task(one())
+    _programs_calls.add(task)
+    task.add_done_callback(_programs_calls.discard)
+    answered = await asyncio.shield(task)
+    if answered["success"]:
+        return {"success": True, "result": answered.get("result")}
+    error = answered.get("error") or {}
+    return {"success": False, "error": {"code": error.get("code"), "message": error.get("message")}}
 
 
 async def hand_off(

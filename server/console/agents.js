@@ -44,7 +44,7 @@ export async function providers(main) {
 }
 
 const SETTINGS = ["tools", "intents", "max_tools", "model", "tool_round_model", "max_rounds", "max_context_tokens", "action_timeout_s",
-  "system_prompt", "idle_timeout_s", "intent_detection", "skills", "max_tool_calls", "max_turn_tool_calls", "turn_timeout_s", "approvers", "tool_loading"];
+  "system_prompt", "idle_timeout_s", "intent_detection", "skills", "max_tool_calls", "max_turn_tool_calls", "turn_timeout_s", "approvers", "tool_loading", "code_mode"];
 
 export async function bots(main) {
   const { bots: rows } = await get("/v1/bots", { limit: 500 });

@@ -163,7 +163,7 @@ def render(snapshot: Snapshot, fmt: Format) -> list[dict[str, Any]]:
     (``search_tools`` answers with the names to send back as ``tool_reference`` blocks) and
     OpenAI Responses' (``search_tools`` becomes a client-executed ``tool_search``)."""
     tools = [convert(entry, fmt) for entry in snapshot.entries]
-    if not snapshot.deferred or fmt not in DEFERRING:
+    if not snapshot.deferred or fmt not in DEFERRING or snapshot.entry(SEARCH_TOOL) is None:
         return tools
     if fmt.startswith("openai-responses"):
         tools = [

@@ -58,6 +58,12 @@ class BotDef:
     agent: dict[str, Any] | None = None
 
     @property
+    def code_language(self) -> str | None:
+        """``code_mode``: the language of the programs ``run_code`` runs, or None."""
+        language = (self.agent or {}).get("code_mode")
+        return language if language in ("python", "javascript") else None
+
+    @property
     def searches(self) -> bool:
         """``tool_loading: "search"``: a session starts with the always-on (``*``) tools and
         ``search_tools``; the tools it finds join the session's snapshot."""
@@ -136,8 +142,9 @@ class SnapshotEntry:
 class Snapshot:
     version: int
     entries: tuple[SnapshotEntry, ...] = field(default_factory=tuple)
-    # a searching bot's tools of the gate not yet found: not offered nor callable, but the
-    # provider formats with deferred loading (Anthropic's, OpenAI Responses') list them
+    # the gate's tools not offered by themselves: a searching bot's not yet found (not
+    # callable; the provider formats with deferred loading list them), a code-mode bot's
+    # (callable from its programs only)
     deferred: tuple[SnapshotEntry, ...] = field(default_factory=tuple)
     # by name, built with the snapshot (which is built once and cached): a call's gate is a
     # lookup, not a scan of every tool of the bot
@@ -148,6 +155,10 @@ class Snapshot:
 
     def entry(self, name: str) -> SnapshotEntry | None:
         return self._by_name.get(name)
+
+    def deferred_entry(self, name: str) -> SnapshotEntry | None:
+        """A tool of the gate that is not offered by itself (a searching or code-mode bot's)."""
+        return next((e for e in self.deferred if e.name == name), None)
 
     @property
     def names(self) -> list[str]:

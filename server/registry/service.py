@@ -20,6 +20,7 @@ import orjson
 
 from server.errors import NotFoundError
 from server.guardrails import NONE, Policy
+from server.registry.code_mode import CODE_TOOL
 from server.registry.disk import DiskTools
 from server.registry.formats import Format, render
 from server.registry.model import GLOBAL_TENANT, BotDef, SessionInputs, Snapshot, ToolDef
@@ -40,6 +41,7 @@ class TenantView:
     egress_allow: tuple[str, ...] = ()
     guardrails: Policy = NONE
     search_tool: ToolDef | None = None  # the built-in ``search_tools``, for searching bots
+    code_tool: ToolDef | None = None  # the built-in ``run_code``, for code-mode bots
     rendered: OrderedDict[tuple[Any, ...], tuple[str, bytes]] = field(default_factory=OrderedDict)
     snapshots: OrderedDict[tuple[Any, ...], Snapshot] = field(default_factory=OrderedDict)
     pinned: dict[tuple[str, str, int], ToolDef] = field(default_factory=dict)
@@ -49,7 +51,8 @@ class TenantView:
     def tools_for(self, bot: str) -> dict[str, ToolDef]:
         """The tools as ``bot`` sees them: the visible ones, with the versions it pinned in
         place of the newest (a pinned version that no longer exists leaves the tool out); a
-        searching bot also has the built-in ``search_tools`` (in place of a tool so named)."""
+        searching bot also has the built-in ``search_tools``, a code-mode bot ``run_code`` (in
+        place of a tool so named)."""
         found = self._per_bot.get(bot)
         if found is not None:
             return found
@@ -70,6 +73,8 @@ class TenantView:
                     found[name] = pinned
         if definition.searches and self.search_tool is not None:
             found = {**found, SEARCH_TOOL: self.search_tool}
+        if definition.code_language is not None and self.code_tool is not None:
+            found = {**found, CODE_TOOL: self.code_tool}
         self._per_bot[bot] = found
         return found
 
@@ -192,6 +197,7 @@ class Registry:
             data.egress_allow,
             data.guardrails,
             search_tool=self.disk.builtin(SEARCH_TOOL),
+            code_tool=self.disk.builtin(CODE_TOOL),
             pinned=data.pinned,
         )
         self._views[tenant_id] = view

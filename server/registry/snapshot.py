@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 
+from server.registry.code_mode import CODE_TOOL, describe
 from server.registry.model import BotDef, SessionInputs, Snapshot, SnapshotEntry, ToolDef
 
 NO_SESSION = SessionInputs()
@@ -59,8 +61,8 @@ def by_relevance(names: list[str], bot: BotDef, inputs: SessionInputs) -> list[s
 
 def gate_names(visible: Mapping[str, ToolDef], bot: BotDef, inputs: SessionInputs) -> list[str]:
     """bot tools ∩ intent tools − completed once-per-session − open breakers: every server
-    tool the session may be offered (``search_tools`` itself aside)."""
-    names = [n for n in bot_tool_names(visible, bot) if n != SEARCH_TOOL]
+    tool the session may be offered (``search_tools`` and ``run_code`` aside)."""
+    names = [n for n in bot_tool_names(visible, bot) if n not in (SEARCH_TOOL, CODE_TOOL)]
     if bot.intents and inputs.intent is not None:
         allowed = set(bot.intents.get(inputs.intent, ())) | set(bot.intents.get("*", ()))
         names = [n for n in names if n in allowed]
@@ -76,8 +78,12 @@ def build_snapshot(
 ) -> Snapshot:
     """The gate's tools, capped by the bot's budget, + browser actions (the agent's own, never
     cut by the budget). A searching bot offers ``search_tools``, its always-on (``*``) tools
-    and the ones the session found; the rest of the gate is ``deferred``."""
+    and the ones the session found; the rest of the gate is ``deferred``. A code-mode bot
+    offers ``run_code`` (``code_snapshot``)."""
     names = gate_names(visible, bot, inputs)
+    language = bot.code_language
+    if language is not None and CODE_TOOL in visible:
+        return code_snapshot(visible, bot, inputs, names, language, base_version)
     deferred: list[str] = []
     searching = bot.searches and SEARCH_TOOL in visible
     if searching:
@@ -93,7 +99,46 @@ def build_snapshot(
     if searching:
         names = [SEARCH_TOOL, *names]
     entries = [tool_entry(visible[n]) for n in names]
-    taken = set(names)
+    entries += browser_entries(inputs, set(names))
+    return Snapshot(
+        version=version,
+        entries=tuple(entries),
+        deferred=tuple(tool_entry(visible[n]) for n in deferred),
+    )
+
+
+def code_snapshot(
+    visible: Mapping[str, ToolDef],
+    bot: BotDef,
+    inputs: SessionInputs,
+    names: list[str],
+    language: str,
+    base_version: int,
+) -> Snapshot:
+    """A code-mode bot's: ``run_code``, described with the gate's tools as functions (which
+    its programs may call, and nothing else), + browser actions."""
+    code = visible[CODE_TOOL]
+    text = describe(code.description, (visible[n] for n in names), language)
+    entry = SnapshotEntry(
+        name=CODE_TOOL,
+        description=text,
+        parameters=code.parameters,
+        executor="server",
+        kind=code.kind,
+        origin=code.origin,
+        version=code.version,
+        content_hash=hashlib.blake2b(text.encode(), digest_size=12).hexdigest(),
+    )
+    return Snapshot(
+        version=base_version + inputs.version,
+        entries=(entry, *browser_entries(inputs, {CODE_TOOL})),
+        deferred=tuple(tool_entry(visible[n]) for n in names),
+    )
+
+
+def browser_entries(inputs: SessionInputs, taken: set[str]) -> list[SnapshotEntry]:
+    """The page's actions (not the server tools' names, not held out by a breaker)."""
+    entries = []
     for action in inputs.browser_actions:
         if action.name in taken or action.name in inputs.open_breakers:
             continue
@@ -109,8 +154,4 @@ def build_snapshot(
                 content_hash=action.fingerprint,
             )
         )
-    return Snapshot(
-        version=version,
-        entries=tuple(entries),
-        deferred=tuple(tool_entry(visible[n]) for n in deferred),
-    )
+    return entries

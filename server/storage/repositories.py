@@ -518,6 +518,7 @@ BOT_MODEL_FIELDS = (
     "model", "tool_round_model", "max_rounds", "max_context_tokens", "action_timeout_s",
     "system_prompt", "idle_timeout_s", "intent_detection", "skills", "max_tool_calls",
     "max_turn_tool_calls", "turn_timeout_s", "approvers", "tool_loading",
+    "code_mode",
 )  # fmt: skip
 
 

@@ -195,6 +195,7 @@ class BotRow(Base):
     turn_timeout_s: Mapped[int | None] = mapped_column(Integer)
     approvers: Mapped[list[str] | None] = mapped_column(JSONType)
     tool_loading: Mapped[str | None] = mapped_column(SafeString(16))  # "all" (None) | "search"
+    code_mode: Mapped[str | None] = mapped_column(SafeString(16))  # "python" | "javascript"
     system_prompt: Mapped[str | None] = mapped_column(SafeText)
     idle_timeout_s: Mapped[int | None] = mapped_column(Integer)
     intent_detection: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
@@ -407,6 +408,8 @@ class ToolCallRow(Base):
     call_id: Mapped[str | None] = mapped_column(SafeString(36))
     uid: Mapped[str | None] = mapped_column(SafeString(32))  # unique: ux_tool_calls_uid
     message_id: Mapped[str | None] = mapped_column(SafeString(36))  # the assistant message's
+    # a call a code-mode program made: the program's (``run_code``'s) call_id
+    parent_call_id: Mapped[str | None] = mapped_column(SafeString(36))
     logs: Mapped[list[str] | None] = mapped_column(JSONType)  # the tool's own lines, bounded
 
     __table_args__ = (

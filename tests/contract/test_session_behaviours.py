@@ -411,3 +411,26 @@ async def test_a_tools_partial_results_reach_the_sessions_stream(
             ("emits", 1, {"n": 1}),
             ("emits", 2, {"n": 2}),
         ]
+
+
+@DOORS
+async def test_a_code_mode_program_calls_the_sessions_tools_through_its_gate(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        bot = {"name": BOT, "tools": None, "intents": INTENTS, "model": "main/big", "code_mode": "javascript"}  # fmt: skip
+        assert (await door.acme.dev.put(f"/v1/bots/{BOT}", json=bot)).status_code == 200
+        program = """
+          const order = await tools.check_order({order_id: "AB1"});
+          const first = await tools.welcome({});
+          const second = await tools.welcome({});
+          return {order: order.result.order, first: first.success, second: second.error.code};
+        """
+
+        ran = await door.call("run_code", {"code": program})
+        direct = await door.call("check_order", {"order_id": "AB1"})
+
+        assert ran.success is True, ran
+        assert ran.result == {"order": "AB1", "first": True, "second": "tool_not_available"}
+        assert direct.success is False and direct.code == "tool_not_available"  # programs only
+        assert await runs(agents, door) == 3  # the program, and the two calls that ran

@@ -311,6 +311,8 @@
       variables, secrets: Object.freeze(Object.assign({}, data.secrets || {})),
       updateContext, update_context: updateContext,
       emit: (partial) => hostCall("context", "emit", { partial }),
+      // a code-mode program's session tools (run_code names them; other tools get none)
+      tools: Object.freeze(Object.fromEntries((data.tools || []).map((name) => [String(name), (args) => hostCall("tools", String(name), args || {})]))),
       modules: Object.assign({}, modules, { knowledgeBase: modules.knowledge_base }),
       logger,
     };
