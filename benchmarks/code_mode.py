@@ -63,8 +63,12 @@ TOOLS = [
         {"order_id": {"type": "string", "required": True}, "reason": {"type": "string"}},
     ),
     *[
-        tool(n, f"{n.replace('_', ' ').capitalize()} for a customer", "return {'success': True}",
-             {"id": {"type": "string", "required": True}})  # fmt: skip
+        tool(
+            n,
+            f"{n.replace('_', ' ').capitalize()} for a customer",
+            "return {'success': True}",
+            {"id": {"type": "string", "required": True}},
+        )  # fmt: skip
         for n in SHOP
     ],
 ]
@@ -117,13 +121,29 @@ async def main(turns: int) -> None:
                     worst = max((late(o), o) for o in orders)[1]
                     if bot == "plain":
                         fake.reply(
-                            {"tool_calls": [{"name": "check_order", "arguments": {"order_id": o}} for o in orders]},  # fmt: skip
-                            {"tool_calls": [{"name": "refund", "arguments": {"order_id": worst, "reason": "late"}}]},  # fmt: skip
+                            {
+                                "tool_calls": [
+                                    {"name": "check_order", "arguments": {"order_id": o}}
+                                    for o in orders
+                                ]
+                            },  # fmt: skip
+                            {
+                                "tool_calls": [
+                                    {
+                                        "name": "refund",
+                                        "arguments": {"order_id": worst, "reason": "late"},
+                                    }
+                                ]
+                            },  # fmt: skip
                             {"text": f"{worst} was the latest; I refunded it."},
                         )
                     else:
                         fake.reply(
-                            {"tool_calls": [{"name": "run_code", "arguments": {"code": program(orders)}}]},  # fmt: skip
+                            {
+                                "tool_calls": [
+                                    {"name": "run_code", "arguments": {"code": program(orders)}}
+                                ]
+                            },  # fmt: skip
                             {"text": f"{worst} was the latest; I refunded it."},
                         )
                     sid = (await agent.post("/v1/sessions", json={"bot": bot})).json()["id"]

@@ -80,6 +80,8 @@ async def answer_once(
     digest = hashlib.sha256(canonical.encode("utf-8", "backslashreplace")).hexdigest()
     within = store.session if store and dialect_name(store.session) == "sqlite" else None
     claim = await keys.claim(principal.key_id, scope, key, digest, LEASE_S, within)
+    if within is not None and store is not None:
+        store.holds_write_lock = True  # what else must be claimed is claimed in it
     if claim.outcome == "mismatch":
         raise ValidationFailedError(
             [FieldError("was used before with another body", field="Idempotency-Key")]

@@ -55,7 +55,9 @@ state_lost = RateLimitedLog(logging.getLogger("quiver.database"), every_s=10.0)
 class Claims(Protocol):
     """Once-per-session runs, claimed atomically across nodes (``server.storage.claims``)."""
 
-    async def claim(self, session_id: str, tool: str, lease_s: float) -> bool: ...
+    async def claim(
+        self, session_id: str, tool: str, lease_s: float, store: CallStore | None = None
+    ) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -384,7 +386,7 @@ class CallPipeline:
         # a webhook may run for its own timeout_ms, up to the maximum
         timeout_ms = self.max_timeout_ms if tool.kind == "webhook" else self._timeout(tool)
         lease_s = 2 * timeout_ms / 1000 + CLAIM_MARGIN_S
-        if not await self.claims.claim(session.id, tool.name, lease_s):
+        if not await self.claims.claim(session.id, tool.name, lease_s, store):
             result = envelope.failure(
                 tool.name,
                 _ms(started),

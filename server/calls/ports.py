@@ -161,6 +161,7 @@ class CallStore(RegistryStore, Protocol):
     """One unit of work of the call path."""
 
     answered: bool  # a tool ran and its answer is ready (a failed commit must not hide it)
+    holds_write_lock: bool  # SQLite: it holds the write lock (claims are made in it)
 
     @property
     def tools(self) -> ToolVersions: ...

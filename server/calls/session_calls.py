@@ -5,7 +5,6 @@ did."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import re
@@ -186,9 +185,9 @@ async def call_in_session(
     (``context.emit``) go to the session's streams and to ``on_partial``, the door's own.
 
     A code-mode bot's ``run_code`` gets its program's ``Program``: the gate's tools, each
-    called through here with the program's call id as ``parent`` (``program_call``). Such a
-    call may reach the gate's tools (not offered by themselves), never one that needs an
-    approval."""
+    called through here with the program's call id as ``parent``, in this unit of work
+    (``program_call``). Such a call may reach the gate's tools (not offered by themselves),
+    never one that needs an approval."""
     if state.session.status == "ended":
         raise SessionEndedError(
             f"session {state.session.id!r} has ended ({state.session.end_reason})"
@@ -236,7 +235,7 @@ async def call_in_session(
         program = Program(
             language,
             tuple(e.name for e in snapshot.deferred),
-            functools.partial(program_call, services, state, message_id, test, program_id),
+            functools.partial(program_call, services, store, state, message_id, test, program_id),
         )
         request = dataclasses.replace(request, call_id=program_id, program=program)
     elif parent is not None:
@@ -249,11 +248,9 @@ async def call_in_session(
     return result
 
 
-_programs_calls: set[asyncio.Task[dict[str, Any]]] = set()  # under way; kept from the GC
-
-
 async def program_call(
     services: Services,
+    store: CallStore,
     state: SessionState,
     message_id: str | None,
     test: bool,
@@ -261,21 +258,13 @@ async def program_call(
     name: str,
     arguments: dict[str, Any],
 ) -> dict[str, Any]:
-    """One call a ``run_code`` program makes: in a unit of work of its own, so it is recorded
-    and committed like any call — and finishes even if the program is stopped meanwhile.
-    What the program gets: ``{success, result}`` or ``{success: false, error}``."""
-
-    async def one() -> dict[str, Any]:
-        async with services.storage.transaction() as store:
-            now = await load_state(services, store, state.tenant_id, state.session.id)
-            return await call_in_session(
-                services, store, now, name, arguments, message_id, test, parent=parent
-            )
-
-    task = asyncio.get_running_loop().create_task(one())
-    _programs_calls.add(task)
-    task.add_done_callback(_programs_calls.discard)
-    answered = await asyncio.shield(task)
+    """One call a ``run_code`` program makes, in ``run_code``'s unit of work (the program makes
+    one at a time, and ``run_code`` waits for the last: ``code_mode.Program``). What the
+    program gets: ``{success, result}`` or ``{success: false, error}``."""
+    now = await load_state(services, store, state.tenant_id, state.session.id)
+    answered = await call_in_session(
+        services, store, now, name, arguments, message_id, test, parent=parent
+    )
     if answered["success"]:
         return {"success": True, "result": answered.get("result")}
     error = answered.get("error") or {}

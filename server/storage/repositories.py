@@ -741,6 +741,10 @@ class Store:
         # that goes away must not turn that answer into an error a client would retry (which
         # would run the tool again). What the call changed in the session is lost then (logged).
         self.answered = False
+        # SQLite: this unit of work already holds the database's one write lock (an
+        # Idempotency-Key claimed in it), so a once-per-session claim is made in it too — in a
+        # transaction of its own it would wait for this one until the database gave up
+        self.holds_write_lock = False
 
     @property
     def session(self) -> AsyncSession:

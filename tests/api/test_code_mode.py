@@ -193,3 +193,17 @@ async def test_with_one_worker_a_programs_call_is_busy_at_once(api: Api) -> None
     assert ran["result"]["asked"]["error"]["code"] == "busy"
     # the answer of a call that did not queue (the queue's would say "every … is busy")
     assert "QUIVER_WORKERS" in ran["result"]["asked"]["error"]["message"]
+
+
+@TWO_WORKERS
+async def test_a_program_runs_under_an_idempotency_key(api: Api) -> None:
+    """Its calls are made in run_code's unit of work, which on SQLite holds the key's claim."""
+    acme = await api.tenant("acme")
+    sid = await code_bot(acme, "javascript")
+    body = {"tool": "run_code", "arguments": {"code": JS_PROGRAM}}
+
+    ran = await acme.agent.post(f"/v1/sessions/{sid}/calls", json=body, headers={"Idempotency-Key": "p-1"})  # fmt: skip
+    again = await acme.agent.post(f"/v1/sessions/{sid}/calls", json=body, headers={"Idempotency-Key": "p-1"})  # fmt: skip
+
+    assert ran.status_code == 200 and ran.json()["result"] == {"late": "B2", "refunded": True}
+    assert again.json() == ran.json() and again.headers["Idempotent-Replayed"] == "true"

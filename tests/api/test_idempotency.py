@@ -131,3 +131,29 @@ async def test_a_key_scoped_to_a_long_odd_tenant_name_is_refused_cleanly(api: Ap
 
     assert first.status_code in (404, 422), first.text
     assert again.status_code == first.status_code
+
+
+async def test_a_once_per_session_tool_runs_under_an_idempotency_key(api: Api) -> None:
+    """On SQLite the key's claim holds the write lock in the request's transaction: the
+    once-per-session claim is made in it too (it used to wait for it and answer 503)."""
+    acme = await api.tenant("acme")
+    once = python("""
+def execute(params, context):
+    return {"success": True, "welcomed": True}
+
+
+tool = {"name": "welcome", "description": "Welcome once", "execute": execute,
+        "metadata": {"once_per_session": True}}
+""")
+    assert (await acme.dev.post("/v1/tools", json=once)).status_code == 201
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    sid = (await acme.agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+    url, body = f"/v1/sessions/{sid}/calls", {"tool": "welcome", "arguments": {}}
+
+    first = await acme.agent.post(url, json=body, headers={"Idempotency-Key": "w-1"})
+    replayed = await acme.agent.post(url, json=body, headers={"Idempotency-Key": "w-1"})
+    second = await acme.agent.post(url, json=body, headers={"Idempotency-Key": "w-2"})
+
+    assert first.status_code == 200 and first.json()["success"] is True, first.text
+    assert replayed.headers.get("Idempotent-Replayed") == "true"
+    assert second.status_code == 200 and second.json()["error"]["code"] == "tool_not_available"

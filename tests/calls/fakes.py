@@ -237,7 +237,7 @@ class Claims:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def claim(self, session_id: str, tool: str, lease_s: float) -> bool:
+    async def claim(self, session_id: str, tool: str, lease_s: float, store: Any = None) -> bool:
         if (session_id, tool) in self.db.claims:
             return False
         self.db.claims[(session_id, tool)] = False
