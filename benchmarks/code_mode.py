@@ -19,18 +19,9 @@ import asyncio
 import json
 import os
 import statistics
-import tempfile
-from pathlib import Path
 
-import httpx
+from benchmarks.loop_tenant import loop_tenant
 
-from server.api.app import create_app
-from server.secretbox import generate_key
-from server.settings import Settings
-from tests.fake_models import fake_model_server
-from tests.servers import served
-
-ADMIN = "bench-admin-key-" + "c" * 40
 SHOP = [
     "list_products", "get_product", "check_stock", "apply_coupon", "cancel_order", "track_parcel",
     "update_address", "reset_password", "list_invoices", "send_receipt", "book_repair",
@@ -91,21 +82,8 @@ def program(orders: list[str]) -> str:
 
 
 async def main(turns: int) -> None:
-    data = Path(tempfile.mkdtemp(prefix="quiver-bench-code-"))
-    settings = Settings(
-        _env_file=None, data_dir=data, admin_key=ADMIN, secret_key=generate_key(), workers=2,
-        require_isolation=False, log_level="warning", tenant_requests=None, key_requests=None,
-    )  # fmt: skip
-    app = create_app(settings)
-    async with app.router.lifespan_context(app), fake_model_server() as fake, served(app) as base:
-        admin = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=120)  # fmt: skip
-        await admin.post("/v1/tenants", json={"id": "bench"})
-        await admin.put("/v1/tenants/bench/egress", json={"allow": [fake.host]})
-        keys = {r: (await admin.post("/v1/tenants/bench/keys", json={"role": r})).json()["key"] for r in ("developer", "agent")}  # fmt: skip
-        dev = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {keys['developer']}"}, timeout=120)  # fmt: skip
-        agent = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {keys['agent']}"}, timeout=120)  # fmt: skip
-        provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": "sk-bench"}
-        assert (await dev.put("/v1/providers/fake", json=provider)).status_code == 201
+    async with loop_tenant(workers=2) as node:
+        app, fake, dev, agent = node.app, node.fake, node.dev, node.agent
         for body in TOOLS:
             assert (await dev.post("/v1/tools", json=body)).status_code == 201
         for name, mode in (("plain", None), ("code", "python")):
@@ -162,8 +140,6 @@ async def main(turns: int) -> None:
                     f"{count:>6} {bot:<6} {statistics.mean(requests):>9.1f} {size / 1024:>9.1f} "
                     f"{size / 4:>9.0f} {statistics.mean(ran):>10.1f} {right:>3}/{turns}"
                 )
-        for client in (admin, dev, agent):
-            await client.aclose()
 
 
 if __name__ == "__main__":

@@ -26,22 +26,12 @@ import asyncio
 import json
 import os
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-import httpx
-
-from server.api.app import create_app
+from benchmarks.loop_tenant import loop_tenant
 from server.calls.tool_search import ToolIndex
 from server.registry.model import ToolDef
-from server.secretbox import generate_key
-from server.settings import Settings
 from tests.calls.tool_search_eval import recall_at, requests, tools
-from tests.fake_models import fake_model_server
-from tests.servers import served
-
-ADMIN = "bench-admin-key-" + "t" * 40
 
 
 def definitions(synonyms: bool) -> list[ToolDef]:
@@ -96,22 +86,9 @@ def tool_file(tool: dict) -> dict:
 
 
 async def turns(count: int) -> None:
-    data = Path(tempfile.mkdtemp(prefix="quiver-bench-search-"))
-    settings = Settings(
-        _env_file=None, data_dir=data, admin_key=ADMIN, secret_key=generate_key(), workers=1,
-        require_isolation=False, log_level="warning", tenant_requests=None, key_requests=None,
-    )  # fmt: skip
-    app = create_app(settings)
     asked = requests()[:count]
-    async with app.router.lifespan_context(app), fake_model_server() as fake, served(app) as base:
-        admin = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=120)  # fmt: skip
-        await admin.post("/v1/tenants", json={"id": "bench"})
-        await admin.put("/v1/tenants/bench/egress", json={"allow": [fake.host]})
-        keys = {r: (await admin.post("/v1/tenants/bench/keys", json={"role": r})).json()["key"] for r in ("developer", "agent")}  # fmt: skip
-        dev = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {keys['developer']}"}, timeout=120)  # fmt: skip
-        agent = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {keys['agent']}"}, timeout=120)  # fmt: skip
-        provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": "sk-bench"}
-        assert (await dev.put("/v1/providers/fake", json=provider)).status_code == 201
+    async with loop_tenant() as node:
+        fake, dev, agent = node.fake, node.dev, node.agent
         for tool in tools():
             saved = await dev.post("/v1/tools", json=tool_file(tool))
             assert saved.status_code == 201, saved.text
@@ -148,8 +125,6 @@ async def turns(count: int) -> None:
             )
         ratio = statistics.mean(results["all"]["bytes"]) / statistics.mean(results["search"]["bytes"])  # fmt: skip
         print(f"  input per turn, all / search: {ratio:.1f}x")
-        for client in (admin, dev, agent):
-            await client.aclose()
 
 
 if __name__ == "__main__":

@@ -111,7 +111,7 @@ async def test_server_calls_refuse_browser_actions_and_outcomes_are_recorded(api
         {
             "call_id": "c-1", "at": browser[0]["at"], "tool": "open_cart", "version": 0,
             "kind": "browser", "arguments": {"section": "shoes", "api_token": "[redacted]"}, "success": True, "latency_ms": 12.5, "message_id": None,
-            "cached": False, "error": None, "result": {"shown": 3},
+            "parent_call_id": None, "cached": False, "error": None, "result": {"shown": 3},
         }
     ]  # fmt: skip
 

@@ -24,14 +24,14 @@ ROWS = [
         "arguments": {"q": "café ☕", "n": 2**63 - 1, "nested": {"list": [1, 2.5, None, True]}},
         "result": '{"ok":true}', "success": True, "latency_ms": 1.25, "error_code": None,
         "error_message": None, "test": False, "cached": True, "call_id": None,
-        "message_id": "m-1", "logs": ["one", "two"],
+        "message_id": "m-1", "parent_call_id": "p-1", "logs": ["one", "two"],
     },
     {
         "at": datetime(2026, 12, 5, 9, 30, 0, 123456, tzinfo=UTC),
         "tenant_id": "acme", "session_id": None, "tool": "lookup", "version": None, "kind": "webhook",
         "arguments": {}, "result": None, "success": False, "latency_ms": 0.0,
         "error_code": "timeout", "error_message": "slow 'quotes' and \"more\"", "test": False,
-        "cached": False, "call_id": "c-2", "message_id": None, "logs": None,
+        "cached": False, "call_id": "c-2", "message_id": None, "parent_call_id": None, "logs": None,
     },
 ]  # fmt: skip
 
