@@ -7,6 +7,7 @@ outside the gate, none that needs an approval, no network, no other module."""
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
 
@@ -121,7 +122,8 @@ async def test_a_program_reaches_nothing_else(api: Api, language: str, upstream_
     acme = await api.tenant("acme")
     assert (await api.admin.put("/v1/tenants/acme/egress", json={"allow": [upstream_http.host]})).status_code == 200  # fmt: skip
     sid = await code_bot(acme, language)
-    url = upstream_http.base + "/echo"
+    path = f"/echo/{uuid.uuid4().hex}"  # the upstream serves every test of the run
+    url = upstream_http.base + path
     attempts = {
         "python": {
             "hidden": "return tools.admin_reset()",
@@ -146,7 +148,7 @@ async def test_a_program_reaches_nothing_else(api: Api, language: str, upstream_
     assert answers["bad_args"]["result"]["error"]["code"] == "invalid_arguments"
     assert answers["network"]["success"] is False
     assert answers["import"]["success"] is False
-    assert upstream_http.seen == []  # nothing left the sandbox
+    assert [s for s in upstream_http.seen if s["path"] == path] == []  # nothing left the sandbox
 
 
 async def test_settings_are_checked(api: Api) -> None:

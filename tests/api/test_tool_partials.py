@@ -95,6 +95,7 @@ async def test_partials_reach_the_page_stream_before_the_result(
     policy = {"redact": {"results": ["email"]}}
     assert (await api.admin.put("/v1/tenants/acme/guardrails", json=policy)).status_code == 200
     sid = await session_for(acme, [steps_tool(tier)])
+    upstream_http.release.clear()  # /hold answers once the test has seen the partials
     async with served(api.app) as base:
         agent = bearer_client(base, acme.agent_key)
         async with EventReader(agent, f"/v1/sessions/{sid}/events") as stream:
