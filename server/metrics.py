@@ -149,7 +149,8 @@ UNSTORED_MESSAGES = Counter(
 BACKGROUND_FAILURES = Counter(
     "quiver_background_failures_total",
     "Background work that failed and was logged (the request that started it had answered): "
-    "action_timeout, handoff_announce, end_hook, session_sweep, key_touches, sqlite_watch",
+    "action_timeout, handoff_announce, end_hook, session_sweep, key_touches, sqlite_watch, "
+    "mcp_list_changed",
     ["task"],
     registry=REGISTRY,
 )

@@ -65,6 +65,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
+from server import metrics
 from server.api.deps import admit, authenticate, role_of, unit_of_work
 from server.api.limits import replayed
 from server.api.mcp_direct import InFlight, answer, plain_call, stamped
@@ -80,6 +81,7 @@ from server.errors import (
     ValidationFailedError,
 )
 from server.keys import Principal
+from server.ratelimit import RateLimitedLog
 from server.registry.model import Snapshot
 from server.version import VERSION
 
@@ -93,6 +95,7 @@ SESSION_ID = re.compile(r"\b[0-9a-f]{32}\b")
 # the SDK's modules that log session ids
 SDK_LOGGERS = ("mcp.server.streamable_http_manager", "mcp.server.streamable_http")
 log = logging.getLogger("quiver.mcp")
+list_changed_failures = RateLimitedLog(log, every_s=60.0)
 
 
 class Caller(NamedTuple):
@@ -502,8 +505,6 @@ class QuiverMcp:
     async def _call_tool(
         self, ctx: Any, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        # a commit that fails because the database went away after the tool answered still
-        # lets the answer out (the unit of work logs it), as over HTTP
         async def progress(data: dict[str, Any]) -> None:
             """A partial result as MCP progress (a no-op unless the client sent a token)."""
             message = orjson.dumps(data["partial"]).decode()[:MAX_PROGRESS_MESSAGE]
@@ -596,15 +597,24 @@ class QuiverMcp:
             await self._buses[tenant][0].publish(ToolsListChanged())
         connection = self._ready.get(mcp_session) if mcp_session else None
         if connection is not None:
-            with contextlib.suppress(Exception):  # a connection without a listening stream
-                await connection.send_tool_list_changed()
+            await _tell_list_changed(connection)
 
     async def _announce(self, tenant: str) -> None:
         if tenant in self._buses:
             await self._buses[tenant][0].publish(ToolsListChanged())
         for session in list(self._legacy.get(tenant, ())):
-            with contextlib.suppress(Exception):  # a connection without a listening stream
-                await session.send_tool_list_changed()
+            await _tell_list_changed(session)
+
+
+async def _tell_list_changed(connection: Any) -> None:
+    """``notifications/tools/list_changed`` to a handshake-era connection. One that cannot take
+    it (its listening stream closed, the client gone) is counted and logged, never raised: the
+    change is committed, and the client sees it at its next ``tools/list``."""
+    try:
+        await connection.send_tool_list_changed()
+    except Exception as exc:  # the SDK's transports raise several kinds for a closed stream
+        metrics.BACKGROUND_FAILURES.labels(task="mcp_list_changed").inc()
+        list_changed_failures.warning("list_changed not delivered: %s", type(exc).__name__)
 
 
 class _Server(Server[Any]):

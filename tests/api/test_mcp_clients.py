@@ -228,3 +228,18 @@ async def test_an_output_schema_that_is_not_one_is_refused_at_save(api: Api) -> 
         response = await acme.dev.post("/v1/tools", json=body)
         assert response.status_code == 422, response.text
         assert response.json()["errors"][0]["field"] == "tool.metadata.output_schema"
+
+
+async def test_a_connection_that_cannot_take_list_changed_is_counted_not_raised() -> None:
+    from server import metrics
+
+    class Closed:
+        async def send_tool_list_changed(self) -> None:
+            raise ConnectionResetError("the listening stream is gone")
+
+    counted = metrics.BACKGROUND_FAILURES.labels(task="mcp_list_changed")
+    before = counted._value.get()
+
+    await mcp_module._tell_list_changed(Closed())
+
+    assert counted._value.get() == before + 1
