@@ -106,6 +106,7 @@ class RunResult:
     logs: tuple[str, ...] = field(default_factory=tuple)
     updates: dict[str, Any] = field(default_factory=dict)
     line: int | None = None
+    accepted: str | None = None  # a webhook answered 202: where its job's state is asked for
 
     @classmethod
     def success(cls, value: Any, duration_ms: float = 0.0) -> RunResult:

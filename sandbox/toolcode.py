@@ -254,6 +254,10 @@ def make_context(
         """A partial result, sent on while the call runs: True when it was delivered."""
         return host_call("context", "emit", {"partial": partial})
 
+    def progress(fraction: Any = None, message: Any = None) -> Any:
+        """A job's progress (0 to 1) and what it is doing: True when it was written now."""
+        return host_call("context", "progress", {"progress": fraction, "message": message})
+
     def session_tool(name: str) -> Callable[..., Any]:
         """A session tool for a code-mode program: ``tools.x(a=1)`` or ``tools.x({...})``."""
 
@@ -294,6 +298,7 @@ def make_context(
         update_context=update_context,
         updateContext=update_context,  # LiteBot's spelling
         emit=emit,
+        progress=progress,
         # a code-mode program's session tools (run_code names them; other tools get none)
         tools=Namespace(**{str(n): session_tool(str(n)) for n in data.get("tools") or ()}),
         modules=Namespace(

@@ -33,6 +33,7 @@ from server.calls.calllog import CallLog
 from server.calls.engines import Engines
 from server.calls.guardrails import Guardrails
 from server.calls.host import HttpHost
+from server.calls.jobs import Jobs
 from server.calls.journal import DiskRoom, Journal
 from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
 from server.calls.pipeline import CallPipeline
@@ -306,11 +307,23 @@ class Runtime:
             self.events.session_changed(session)
         if store.revoked_keys:
             self.keys.evict(store.revoked_keys)
+        jobs = store.changed_jobs
+        if jobs:
+            self.jobs_changed(dict(jobs))
+            jobs.clear()
         for tenant in store.changed_datasets:
             self.indexes.forget(tenant)
         # a later transaction of the same unit of work reports only its own changes
         store.changed_tenants, store.changed_datasets, store.revoked_keys = set(), set(), set()
         store.sessions.bumped = set()
+
+    def jobs_changed(self, jobs: dict[str, str | None]) -> None:
+        """Jobs changed (a commit here, another node's announcement): their sessions' streams
+        send them, and whoever waits for them reads them again."""
+        for job, session in jobs.items():
+            if session:
+                self.events.job_changed(session, job)
+        self.services.jobs.changed(jobs)
 
     async def close(self) -> None:
         self.events.close()
@@ -323,6 +336,7 @@ class Runtime:
         await self.key_touches.stop()
         await self.agent.close()
         await self.sweeper.stop()
+        await self.services.jobs.stop()
         await self.handoffs.drain()
         await self.tracker.breakers.close()
         if self.quotas is not None:
@@ -372,6 +386,7 @@ def definition_limits(settings: Settings) -> DefinitionLimits:
         max_module_bytes=settings.max_module_bytes,
         default_timeout_ms=settings.default_timeout_ms,
         max_timeout_ms=settings.max_timeout_ms,
+        max_job_timeout_s=settings.max_job_timeout_s,
     )
 
 
@@ -567,6 +582,7 @@ async def start(
             key_requests=settings.key_requests or None,
             calls_per_day=settings.tenant_calls_per_day or None,
             cpu_ms_per_day=settings.tenant_cpu_ms_per_day or None,
+            running_jobs=settings.tenant_running_jobs or None,
         ),
         settings.redis_url,
         redis_health,
@@ -586,7 +602,20 @@ async def start(
         ttl_s=settings.registry_cache_ttl_ms / 1000,
     )
     pipeline.skills = Skills(indexes)
+    pipeline.job_timeout_s = settings.job_timeout_s
+    pipeline.job_poll_s = settings.job_poll_s
     handoffs = Handoffs(storage, guard)
+    messages = MessageLog(engine)
+    jobs = Jobs(
+        storage,
+        registry,
+        pipeline,
+        messages,
+        clock.time,
+        lease_s=settings.job_lease_s,
+        slots=settings.job_slots,
+        poll_s=settings.job_poll_s,
+    )
     services = Services(
         settings=settings,
         storage=storage,
@@ -599,8 +628,9 @@ async def start(
         limits=limits,
         indexes=indexes,
         handoffs=handoffs,
-        messages=MessageLog(engine),
+        messages=messages,
         hooks_due=asyncio.Event(),
+        jobs=jobs,
         egress=guard,
         quotas=quotas,
         tracing=tracing,
@@ -640,6 +670,8 @@ async def start(
     storage.committed = runtime.committed  # the node's caches follow each commit
     runtime.node_lock = node_lock
     runtime.sweeper.start()
+    if settings.job_slots:
+        jobs.start()
     runtime.key_touches.start()
     pipeline.llm = ToolLlm(services, runtime.agent.clients).chat
     if registry.disk.pending:  # the folder's JavaScript files, loaded in QuickJS

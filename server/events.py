@@ -48,6 +48,8 @@ class Watcher:
     # tools' partial results for this stream, sent as they come (``tool_partial``); a stream
     # that cannot keep up loses the oldest
     partials: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=PARTIALS_KEPT))
+    # the session's jobs that changed since the stream last looked (``job`` events)
+    jobs: set[str] = field(default_factory=set)
 
 
 class EventHub:
@@ -108,6 +110,13 @@ class EventHub:
         """A partial result of a call in ``session``: to its streams on this node, at once."""
         for watcher in self._by_session.get(session, ()):
             watcher.partials.append(data)
+            watcher.wake.set()
+
+    def job_changed(self, session: str, job: str) -> None:
+        """A job of ``session`` changed: its streams read it and send a ``job`` event."""
+        for watcher in self._by_session.get(session, ()):
+            if len(watcher.jobs) < PARTIALS_KEPT:
+                watcher.jobs.add(job)
             watcher.wake.set()
 
     def remember(self, session: str, version: int, prints: dict[str, str]) -> None:

@@ -150,7 +150,12 @@ BACKGROUND_FAILURES = Counter(
     "quiver_background_failures_total",
     "Background work that failed and was logged (the request that started it had answered): "
     "action_timeout, handoff_announce, end_hook, session_sweep, key_touches, sqlite_watch, "
-    "mcp_list_changed",
+    "mcp_list_changed, jobs, job_run, job_deliver",
     ["task"],
     registry=REGISTRY,
+)
+JOBS = Counter(
+    "quiver_jobs_total",
+    "Long-running tool jobs finished on this node, by how they ended: succeeded, failed, cancelled",
+    ["status"],
 )

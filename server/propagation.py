@@ -3,7 +3,8 @@ fallback. SQLite runs as a single node and needs neither.
 
 What travels is only *what* changed, never content: ``t:<tenant>:<version>`` (a registry change;
 ``*`` = global tools), ``s:<session>`` (a session's snapshot inputs), ``v:<session>`` (its
-variables only), ``k:<key id>`` (a revoked key), ``d:<tenant>`` (a data set of the skills).
+variables only), ``k:<key id>`` (a revoked key), ``d:<tenant>`` (a data set of the skills),
+``j:<job>:<session>`` (a long-running job's state).
 Notifications are sent inside the transaction that makes the change, so they go out exactly
 when it commits. A receiving node forgets its cached version counters, session states (or key)
 and wakes the event streams concerned, which then rebuild from the database.
@@ -75,6 +76,9 @@ class Propagation:
             runtime.keys.evict({rest})
         elif kind == "d":
             runtime.indexes.forget(rest)
+        elif kind == "j":
+            job, _, session = rest.partition(":")
+            runtime.jobs_changed({job: session or None})
 
     def pushing(self) -> bool:
         """Do other nodes' changes reach this node as they commit (the listener is up)?"""

@@ -38,7 +38,7 @@ log = logging.getLogger("quiver.quotas")
 T = TypeVar("T")
 
 DAY_COUNTER_TTL_S = 2 * 86_400
-OVERRIDABLE = ("requests", "key_requests", "calls_per_day", "cpu_ms_per_day")
+OVERRIDABLE = ("requests", "key_requests", "calls_per_day", "cpu_ms_per_day", "running_jobs")
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,7 @@ class TenantLimits:
     key_requests: str | None
     calls_per_day: int | None
     cpu_ms_per_day: int | None
+    running_jobs: int | None = None  # jobs queued or running at once (``server.calls.jobs``)
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> TenantLimits:
         known = {k: v for k, v in (overrides or {}).items() if k in OVERRIDABLE}

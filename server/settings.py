@@ -180,6 +180,30 @@ class Settings(BaseSettings):
         default=None,
         description="milliseconds code tools of one tenant may run per UTC day (none: no quota)",
     )
+    tenant_running_jobs: int | None = Field(
+        default=20,
+        description="long-running jobs one tenant may have queued or running at once (none: no "
+        "limit)",
+    )
+    job_slots: int = Field(default=4, ge=0, description="jobs one node runs at once")
+    job_lease_s: float = Field(
+        default=30.0,
+        ge=1.0,
+        description="a running job's lease: renewed by its node every third of it; once it has "
+        "passed (the node died), another node runs the job again",
+    )
+    job_timeout_s: int = Field(
+        default=900, ge=1, description="a job's deadline unless its metadata says (job_timeout_s)"
+    )
+    max_job_timeout_s: int = Field(
+        default=86_400, ge=1, description="the longest deadline a job tool may declare"
+    )
+    job_poll_s: float = Field(
+        default=2.0,
+        gt=0,
+        description="how often a webhook's job location is asked (unless it sends Retry-After), "
+        "and how often a node looks for jobs queued on others",
+    )
     session_sweep_s: float = Field(
         default=30.0, description="how often a node ends sessions idle past their bot's timeout"
     )

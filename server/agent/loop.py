@@ -36,8 +36,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from server import known_secrets, metrics
 from server.agent import bounds as limits
 from server.agent import handoff_marker
@@ -1074,13 +1072,7 @@ def _paused_status(actions: list[dict[str, Any]]) -> str:
 
 def tool_text(envelope: dict[str, Any]) -> str:
     """What the model reads of a call: the result's JSON, or the failure's ``modelMessage``."""
-    if envelope.get("success"):
-        return orjson.dumps(envelope.get("result")).decode()
-    return str(
-        envelope.get("modelMessage")
-        or (envelope.get("error") or {}).get("message")
-        or "the tool failed"
-    )
+    return envelopes.model_text(envelope)
 
 
 def _bot_model(name: str, agent: dict[str, Any]) -> BotModel:

@@ -58,6 +58,9 @@ class LimitsUpdate(Strict):
     )
     calls_per_day: int | None = Field(default=None, ge=0, le=10**12, examples=[100_000])
     cpu_ms_per_day: int | None = Field(default=None, ge=0, le=10**12, examples=[3_600_000])
+    running_jobs: int | None = Field(
+        default=None, ge=0, le=100_000, description="jobs queued or running at once", examples=[20]
+    )
 
     @field_validator("requests", "key_requests")
     @classmethod
@@ -333,6 +336,13 @@ class BotBody(Strict):
         default=None,
         description="a session is offered `run_code` alone: the model answers with one short "
         "program in this language that calls the session's tools as functions (docs/agent.md)",
+    )
+    job_wait_s: int | None = Field(
+        default=None,
+        ge=0,
+        le=600,
+        description="how long the agent loop waits for a job a tool started (default 30); past "
+        "it the model is told the job runs, and its result comes as a later message",
     )
     max_tools: int | None = Field(
         default=None,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 
 @dataclass(frozen=True)
 class Code:
@@ -97,6 +99,18 @@ CODES: dict[str, Code] = {
         "The tenant's policy does not allow this call of tool '{tool}': {detail} Do not call it "
         "again with these arguments; tell the user you cannot do this.",
     ),
+    # long-running jobs' (docs/jobs.md)
+    "too_many_jobs": Code(
+        False,
+        "Tool '{tool}' cannot start now: too many of its kind of work are running. Tell the user "
+        "to try again later.",
+    ),
+    "cancelled": Code(False, "Tool '{tool}' was cancelled before it finished."),
+    "abandoned": Code(
+        False,
+        "Tool '{tool}' could not finish: the servers running it stopped. Tell the user you cannot "
+        "do this right now.",
+    ),
     # the webhooks' (docs/egress.md)
     "upstream_4xx": Code(True),
     "upstream_5xx": Code(True),
@@ -109,6 +123,17 @@ CODES: dict[str, Code] = {
 NOT_THE_TOOLS_FAULT = frozenset(name for name, code in CODES.items() if not code.tools_fault)
 MODEL_MESSAGES = {name: code.model_message for name, code in CODES.items() if code.model_message}
 DEFAULT_MESSAGE = "Tool '{tool}' failed: {detail} Tell the user you cannot do this right now."
+
+
+def model_text(envelope: dict[str, Any]) -> str:
+    """What a model reads of a call: the result's JSON, or the failure's ``modelMessage``."""
+    if envelope.get("success"):
+        return orjson.dumps(envelope.get("result")).decode()
+    return str(
+        envelope.get("modelMessage")
+        or (envelope.get("error") or {}).get("message")
+        or "the tool failed"
+    )
 
 
 def success(tool: str, took_ms: float, result: Any, **extra: Any) -> dict[str, Any]:

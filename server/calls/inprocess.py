@@ -88,6 +88,9 @@ class InProcessEngine:
                 "variables": variables,
                 "update_context": update_context,
                 "emit": lambda partial: HostModule(host, "context").emit(partial=partial),
+                "progress": lambda progress=None, message=None: HostModule(
+                    host, "context"
+                ).progress(progress=progress, message=message),
                 "modules": Namespace(
                     logger=Namespace(
                         info=log("info"),

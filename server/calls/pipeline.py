@@ -9,6 +9,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import orjson
@@ -25,6 +26,7 @@ from server.calls.code_mode import Program
 from server.calls.engines import Engines
 from server.calls.guardrails import Guardrails, Subject
 from server.calls.host import HostCallRefused, HttpHost
+from server.calls.job_run import JobRun, progress_values
 from server.calls.outputs import OutputCheckers
 from server.calls.ports import CallStore
 from server.calls.redaction import Redactor
@@ -81,6 +83,7 @@ class CallRequest:
     call_id: str | None = None  # a run_code call's id: the parent of its program's calls
     parent_call_id: str | None = None  # a call a code-mode program made: the program's id
     program: Program | None = None  # run_code: what its program may call
+    job: JobRun | None = None  # a long-running job's run (``server.calls.jobs``)
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,8 @@ class CallPipeline:
         self.guardrails = Guardrails(None)  # the node's, with its egress guard, once built
         self._sources = SourceCache()
         self.tool_search = ToolSearch()  # search_tools' indexes (``server.calls.tool_search``)
+        self.job_timeout_s = 900  # a job's deadline unless its metadata says (``job_timeout_s``)
+        self.job_poll_s = 2.0  # how often a webhook's job location is asked, unless it says
         # a call's partial results to its session's streams on this node (``EventHub.partial``)
         self.partials: Callable[[str, dict[str, Any]], None] = lambda session, data: None
         self._on_error: dict[str, bool] = {}
@@ -343,6 +348,15 @@ class CallPipeline:
             and not await self.tracker.admit(request.tenant_id, tool.name)
         ):
             return await self.circuit_open(request, tool, started, params)
+        if (
+            request.job is None
+            and tool.metadata.get("mode") == "job"
+            and request.session is not None
+            and not request.test
+        ):
+            result = await self._start_job(store, request, tool, params, started)
+            request = dataclasses.replace(request, call_id=result.get("job"))
+            return await self._finish(store, request, tool, result, started, params)
         cache_key_ = None
         if tool.metadata.get("cacheable") is True and not request.test:
             session = request.session
@@ -369,12 +383,77 @@ class CallPipeline:
         if once:
             return await self._once(store, request, tool, params, started)
         result = await self._run(store, request, tool, params, started)
-        if cache_key_ is not None and result["success"]:
+        if "job" in result:  # a webhook answered 202: its job was queued
+            request = dataclasses.replace(request, call_id=result["job"])
+        elif cache_key_ is not None and result["success"]:
             ttl = tool.metadata.get("cache_ttl")
             await self.cache.put(
                 cache_key_, result["result"], DEFAULT_TTL_S if ttl is None else float(ttl)
             )
         return await self._finish(store, request, tool, result, started, params)
+
+    async def _start_job(
+        self,
+        store: CallStore,
+        request: CallRequest,
+        tool: ToolDef,
+        params: Any,
+        started: float,
+        location: str | None = None,
+    ) -> dict[str, Any]:
+        """Queue the call as a job, in its unit of work: ``{"job": id, "status": "running"}``;
+        or ``too_many_jobs`` when the tenant has its limit of jobs queued or running (a webhook
+        that answered 202 has started its work already: its job is always kept)."""
+        session = request.session
+        assert session is not None
+        quotas = self.quotas
+        if location is None and quotas is not None and request.tenant_id != "*":
+            limits = await quotas.limits_for(request.tenant_id, lambda t: store.tenants.limits(t))
+            cap = limits.running_jobs
+            if cap and await store.jobs.unfinished(request.tenant_id) >= cap:
+                message = f"the tenant has {cap} jobs queued or running, as many as it may"
+                return envelope.failure(tool.name, _ms(started), "too_many_jobs", message)
+        job = await store.jobs.create(
+            tenant_id=request.tenant_id,
+            session_id=session.id,
+            bot=session.bot,
+            tool=tool.name,
+            version=tool.version,
+            kind=tool.kind,
+            arguments=params,
+            timeout_s=int(tool.metadata.get("job_timeout_s") or self.job_timeout_s),
+            now=datetime.now(UTC),
+            message_id=request.message_id,
+            location=location,
+        )
+        value = {"job": job.id, "status": "running"}
+        return envelope.success(tool.name, _ms(started), value, job=job.id)
+
+    async def run_job(
+        self, store: CallStore, request: CallRequest, tool: ToolDef
+    ) -> tuple[dict[str, Any], float]:
+        """A queued job's run (``request.job``): the tool with the job's deadline, its outcome
+        counted for the breakers and its CPU for the tenant's quota — the job's runner logs it
+        as it finishes the job. The envelope and the CPU milliseconds counted."""
+        started = time.perf_counter()
+        session = request.session.id if request.session else None
+        logs.bind(tenant=request.tenant_id, session=session, tool=tool.name)
+        result = await self._run(store, request, tool, request.arguments, started)
+        cpu_ms = 0.0
+        if self._counts_cpu(tool):
+            cpu_ms = float(result["executionTime"])
+            if self.quotas is not None and request.tenant_id != "*":
+                limits = await self.quotas.limits_for(
+                    request.tenant_id, lambda t: store.tenants.limits(t)
+                )
+                await self.quotas.charge_cpu(limits, request.tenant_id, cpu_ms)
+        code = None if result["success"] else result["error"]["code"]
+        with self._saving:
+            await self.tracker.outcome(
+                store, request.tenant_id, request.session, tool.name, code, tool.metadata, tool.kind
+            )
+        metrics.observe_call(tool.kind, code, _ms(started) / 1000)
+        return result, cpu_ms
 
     async def _once(
         self, store: CallStore, request: CallRequest, tool: ToolDef, params: Any, started: float
@@ -515,6 +594,9 @@ class CallPipeline:
         if executable.timeout_ms is not None and "timeout" not in tool.metadata:
             # what the source declares is its deadline (a webhook's was cut to the default)
             timeout = min(executable.timeout_ms, self.max_timeout_ms)
+        job = request.job
+        if job is not None:
+            timeout = job.timeout_ms
         limits = Limits(timeout_ms=timeout)
         if can.metered:
             meta = tool.metadata
@@ -547,7 +629,11 @@ class CallPipeline:
                 credentials=bound,
             ),
         )
-        if can.external and request.no_side_effects:
+        if job is not None:
+            await store.checkpoint()  # a run of minutes holds no connection
+        if job is not None and job.location is not None:  # a webhook's job, taken over
+            outcome = await self._follow(executable, run, job, job.location)
+        elif can.external and request.no_side_effects:
             outcome = RunResult.success({"test_mode": True, "sent": False})
         elif self.tracing.on:
             with self.tracing.span(
@@ -559,6 +645,12 @@ class CallPipeline:
                     failed(span, str(outcome.code or "tool_error"))
         else:
             outcome = await engine.run(executable.source, run)
+        if outcome.accepted is not None:  # a webhook answered 202 with its job's location
+            if job is None:
+                return await self._start_job(
+                    store, request, tool, params, started, location=outcome.accepted
+                )
+            outcome = await self._follow(executable, run, job, outcome.accepted)
         redact = Redactor(secrets | {b.credential.secret: b.value for b in bound})
         if redact:
             outcome = dataclasses.replace(
@@ -588,6 +680,19 @@ class CallPipeline:
         if outcome.logs or request.test:  # the log keeps them; a test run's envelope shows them
             result["logs"] = list(outcome.logs)
         return result
+
+    async def _follow(
+        self, executable: Executable, run: Run, job: JobRun, location: str
+    ) -> RunResult:
+        """A webhook's job: its location asked until it says the job ended (kept on the job
+        first, so that a node taking the job over asks there rather than start it again)."""
+        if job.locate is not None and location != job.location:
+            await job.locate(location)
+        if executable.engine is not self.engines.webhook:
+            return RunResult.failure("tool_error", "only a webhook may answer with a job location")
+        return await self.engines.webhook.follow(
+            executable.source, run, location, job.progress, self.job_poll_s
+        )
 
     async def _guarded(
         self,
@@ -725,6 +830,13 @@ class CallPipeline:
             if module == "context" and method == "emit" and request is not None:
                 partials += 1
                 return await self._emit(request, partials, args.get("partial"))
+            if module == "context" and method == "progress":
+                try:
+                    values = progress_values(args.get("progress"), args.get("message"))
+                except ValueError as exc:
+                    raise HostCallRefused(str(exc)) from None
+                job = request.job if request is not None else None
+                return False if job is None else await job.progress(*values)
             if module == "http":
                 return await self.http(
                     method,

@@ -12,6 +12,7 @@ from server.records import (
     ClaimedHook,
     StoredBot,
     StoredEvalRun,
+    StoredJob,
     StoredMessage,
     StoredProvider,
     StoredSession,
@@ -117,6 +118,63 @@ class Lifecycle(Protocol):
     async def finish_hook(self, sid: str, tool: str, status: str, outcome: str | None) -> None: ...
 
 
+class JobRecords(Protocol):
+    """Long-running calls (``server.storage.jobs``): every write of a running job is
+    conditional on the run (``attempt``) that holds it."""
+
+    async def create(
+        self,
+        *,
+        tenant_id: str,
+        session_id: str | None,
+        bot: str | None,
+        tool: str,
+        version: int,
+        kind: str,
+        arguments: Any,
+        timeout_s: int,
+        now: datetime,
+        message_id: str | None = None,
+        location: str | None = None,
+    ) -> StoredJob: ...
+    def arguments(self, row: StoredJob) -> Any: ...
+    async def unfinished(self, tenant_id: str) -> int: ...
+    async def get(self, tenant_id: str, job_id: str) -> StoredJob: ...  # 404 if none
+    async def find(self, job_id: str) -> StoredJob | None: ...
+    async def claim(self, now: datetime, lease_s: float, limit: int) -> Sequence[StoredJob]: ...
+    async def extend(self, job_id: str, attempt: int, until: datetime) -> tuple[bool, bool]: ...
+    async def report(
+        self,
+        job_id: str,
+        attempt: int,
+        session_id: str | None,
+        progress: float | None,
+        message: str | None,
+    ) -> bool: ...
+    async def locate(self, job_id: str, attempt: int, location: str) -> bool: ...
+    async def finish(
+        self,
+        job_id: str,
+        attempt: int | None,
+        session_id: str | None,
+        status: str,
+        result: dict[str, Any],
+        now: datetime,
+        cpu_ms: float = 0.0,
+    ) -> StoredJob | None: ...
+    async def cancel(self, tenant_id: str, job_id: str) -> StoredJob: ...  # 409 if finished
+    async def defer(self, job_id: str) -> bool: ...
+    async def page(
+        self,
+        tenant_id: str,
+        *,
+        session_id: str | None,
+        status: str | None,
+        limit: int,
+        after: tuple[datetime, str] | None,
+    ) -> Sequence[StoredJob]: ...
+
+
 class Transcripts(Protocol):
     async def history(self, session_id: str) -> Sequence[StoredMessage]: ...
 
@@ -176,6 +234,8 @@ class CallStore(RegistryStore, Protocol):
     @property
     def lifecycle(self) -> Lifecycle: ...
     @property
+    def jobs(self) -> JobRecords: ...
+    @property
     def messages(self) -> Transcripts: ...
     @property
     def bots(self) -> Bots: ...
@@ -186,6 +246,11 @@ class CallStore(RegistryStore, Protocol):
 
     async def close(self) -> None:
         """End a unit of work that only read (``Storage.reader``)."""
+        ...
+
+    async def checkpoint(self) -> None:
+        """Commit what this unit of work did so far and give its connection back; its next use
+        begins anew (a job's run holds no connection while its tool runs)."""
         ...
 
     async def changed(

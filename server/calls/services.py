@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from server.calls.engines import Engines
 from server.calls.pipeline import CallPipeline
@@ -24,6 +24,9 @@ from server.registry.service import Registry
 from server.settings import Settings
 from server.skills.indexes import Indexes
 from server.tracing import OFF, Tracing
+
+if TYPE_CHECKING:  # the jobs' runner is built from these ports: it imports this module
+    from server.calls.jobs import Jobs
 
 
 class Storage(Protocol):
@@ -74,6 +77,7 @@ class Services:
     handoffs: Announcer
     messages: Messages
     hooks_due: asyncio.Event  # set when a session ended: its end hooks may be due
+    jobs: Jobs  # long-running calls: run, waited for, cancelled (``server.calls.jobs``)
     egress: EgressGuard | None = None
     quotas: Quotas | None = None
     tracing: Tracing = OFF  # spans of model rounds (the calls' are the pipeline's)

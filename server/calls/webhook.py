@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import dataclasses
 import json
 import logging
 import re
 import time
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +30,22 @@ from server.egress import (
 log = logging.getLogger("quiver.webhook")
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 MAX_RESPONSE_BYTES = 1024 * 1024
+# a webhook's job location (docs/jobs.md): what its answer's ``status`` may say
+JOB_RUNNING = frozenset({"queued", "pending", "accepted", "running", "in_progress"})
+JOB_SUCCEEDED = frozenset({"succeeded", "completed", "done"})
+JOB_FAILED = frozenset({"failed", "error", "cancelled", "canceled"})
+MAX_POLL_FAILURES = 5  # in a row: the location unreachable, or answering 5xx or 429
+MAX_POLL_WAIT_S = 60.0  # the longest Retry-After a location may ask for
+# a job location that cannot be asked this time (counted towards MAX_POLL_FAILURES)
+UNREACHABLE = (
+    NameNotResolved,
+    httpx.HTTPError,
+    TimeoutError,
+    TooManyRedirects,
+    ResponseTooLarge,
+    ValueError,
+    OSError,
+)
 
 
 def expand_url(template: str, params: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -136,6 +155,11 @@ class WebhookEngine:
             log.warning("webhook %s could not be sent: %r", config.get("url"), exc)
             return failed("connect_error", f"could not reach the endpoint ({type(exc).__name__})")
         status = response.status_code
+        location = response.headers.get("location")
+        if status == 202 and location:  # the work goes on there: the call becomes a job
+            took = (time.perf_counter() - started) * 1000
+            accepted = urllib.parse.urljoin(url, location)
+            return RunResult(ok=True, value={}, duration_ms=took, accepted=accepted)
         if 400 <= status < 500:
             return failed("upstream_4xx", f"the endpoint answered {status}")
         if status >= 500:
@@ -150,3 +174,109 @@ class WebhookEngine:
         return RunResult(
             ok=True, value=value if isinstance(value, dict) else {"data": value}, duration_ms=took
         )
+
+    async def follow(
+        self,
+        source: WebhookSource,
+        run: Run,
+        location: str,
+        report: Callable[[Any, Any], Awaitable[bool]],
+        every_s: float,
+    ) -> RunResult:
+        """A webhook's job: ``GET location`` (through the egress guard, with the webhook's
+        headers and credentials) until it says the job ended — ``{"status": "running",
+        "progress": 0.4, "message": "..."}`` while it runs (reported), then ``{"status":
+        "succeeded", "result": {...}}`` or ``{"status": "failed", "error": {"message": ...}}``
+        — within the job's deadline. ``Retry-After`` sets the next ask (at most a minute);
+        five failures in a row (unreachable, 5xx, 429) end it."""
+        started = time.perf_counter()
+        config, secret_headers = source.config, auth_header(source.secret)
+        headers = {**(config.get("headers") or {}), **secret_headers, "Accept": "application/json"}
+        extra_allow = run.egress if isinstance(run.egress, Allowlist) else None
+
+        def failed(code: str, message: str) -> RunResult:
+            took = (time.perf_counter() - started) * 1000
+            return RunResult.failure(code, message, took)  # type: ignore[arg-type]
+
+        async def ask() -> tuple[httpx.Response, bytes]:
+            return await self.guard.request(
+                "GET",
+                location,
+                tenant=run.tenant,
+                headers=headers,
+                timeout_s=10.0,
+                max_bytes=self.max_response_bytes,
+                extra=extra_allow,
+                secret_headers=frozenset(h.lower() for h in secret_headers),
+                credentials=[c for c in run.credentials if isinstance(c, Bound)],
+            )
+
+        failures = 0
+        try:
+            async with asyncio.timeout(run.limits.timeout_ms / 1000):
+                while True:
+                    wait = every_s
+                    try:
+                        response, body = await ask()
+                    except EgressDenied as exc:
+                        return failed("egress_denied", f"the job location: {exc}")
+                    except UNREACHABLE as exc:
+                        failures += 1
+                        if failures >= MAX_POLL_FAILURES:
+                            said = f"the job location could not be reached ({type(exc).__name__})"
+                            return failed("connect_error", said)
+                    else:
+                        status = response.status_code
+                        if status >= 500 or status == 429:
+                            failures += 1
+                            if failures >= MAX_POLL_FAILURES:
+                                said = f"the job location answered {status}"
+                                return failed("upstream_5xx", said)
+                        elif status >= 400:
+                            return failed("upstream_4xx", f"the job location answered {status}")
+                        else:
+                            failures = 0
+                            ended = await self._job_state(body, report, failed)
+                            if ended is not None:
+                                took = (time.perf_counter() - started) * 1000
+                                return dataclasses.replace(ended, duration_ms=took)
+                        wait = _retry_after(response.headers.get("retry-after"), every_s)
+                    await asyncio.sleep(wait)
+        except TimeoutError:
+            return failed("timeout", "the job did not end within its deadline")
+
+    async def _job_state(
+        self,
+        body: bytes,
+        report: Callable[[Any, Any], Awaitable[bool]],
+        failed: Callable[[str, str], RunResult],
+    ) -> RunResult | None:
+        """What one answer of a job location says: the job's end, or None while it runs."""
+        try:
+            value = json.loads(body) if body else None
+        except ValueError:
+            return failed("malformed_response", "the job location did not answer with JSON")
+        state = value.get("status") if isinstance(value, dict) else None
+        if not isinstance(value, dict) or not isinstance(state, str):
+            return failed("malformed_response", 'the job location\'s answer has no "status"')
+        state = state.lower()
+        if state in JOB_SUCCEEDED:
+            result = value.get("result")
+            return RunResult.success(result if isinstance(result, dict) else {"data": result})
+        if state in JOB_FAILED:
+            error = value.get("error")
+            said = error.get("message") if isinstance(error, dict) else error
+            message = str(said or f"the job {state}")[:2000]
+            return RunResult(ok=True, value={"success": False, "message": message})
+        if state not in JOB_RUNNING:
+            return failed("malformed_response", f"the job location says {state[:40]!r}")
+        with contextlib.suppress(ValueError):  # a progress it cannot say: the job goes on
+            await report(value.get("progress"), value.get("message"))
+        return None
+
+
+def _retry_after(header: str | None, default: float) -> float:
+    """The wait a ``Retry-After`` of seconds asks for (at most a minute), else ``default``."""
+    if header is None or not header.strip().isdigit():
+        return default
+    return min(float(header.strip()), MAX_POLL_WAIT_S)

@@ -77,6 +77,7 @@ class DefinitionLimits:
     max_module_bytes: int = 10 * 1024 * 1024
     default_timeout_ms: int = 5_000
     max_timeout_ms: int = 60_000
+    max_job_timeout_s: int = 86_400
 
 
 @dataclass
@@ -170,6 +171,7 @@ def check_metadata(
 
     _int("timeout", 1, limits.max_timeout_ms)
     _int("cache_ttl", 0, MAX_CACHE_TTL_S)
+    _int("job_timeout_s", 1, limits.max_job_timeout_s)  # a job's deadline (``mode: "job"``)
     _int("fuel", 1_000, 50_000_000_000)  # WASM: instructions (roughly) a call may run
     _int("memory_mb", 1, 256)  # WASM: linear memory a call may grow to
     # read_only, destructive, idempotent: what an MCP client is told of the tool's effects
@@ -194,6 +196,7 @@ def check_metadata(
             "replayed",
             line,
         )
+    _check_mode(meta, problems, field_, line)
     _check_breaker(meta, problems, f"{field_}.breaker", line)
     declared = meta.get("secrets")
     if "secrets" in meta and (
@@ -231,10 +234,32 @@ def check_metadata(
         "read_only",
         "destructive",
         "idempotent",
+        "mode",
+        "job_timeout_s",
     }
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)
     return meta
+
+
+# what a job cannot be: its effect must happen once (claimed, not queued); its answer is the
+# job's id, not a result to reuse; a session-end hook runs in the background already
+NOT_WITH_JOBS = ("once_per_session", "cacheable", "on_session_end")
+
+
+def _check_mode(meta: dict[str, Any], problems: Problems, field_: str, line: int | None) -> None:
+    """``mode``: ``"call"`` (the default: the answer is the result) or ``"job"`` (the answer is
+    a job's id at once; the tool runs in the background with the job's deadline)."""
+    mode = meta.get("mode", "call")
+    if mode not in ("call", "job"):
+        problems.add(f"{field_}.mode", 'must be "call" or "job"', line)
+        return
+    if mode == "call" and "job_timeout_s" in meta:
+        problems.add(f"{field_}.job_timeout_s", 'only a job has one (mode: "job")', line)
+    if mode == "job":
+        for flag in NOT_WITH_JOBS:
+            if meta.get(flag) is True:
+                problems.add(f"{field_}.{flag}", f"a job tool cannot be {flag}", line)
 
 
 def _check_output_schema(schema: Any, problems: Problems, field_: str, line: int | None) -> None:

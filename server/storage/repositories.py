@@ -37,6 +37,7 @@ from server.storage.conversations import (
     ProviderRepository,
 )
 from server.storage.database import dialect_name
+from server.storage.jobs import JobRepository
 from server.storage.lifecycle import Lifecycle
 from server.storage.skills import (
     CalendarRepository,
@@ -518,7 +519,7 @@ BOT_MODEL_FIELDS = (
     "model", "tool_round_model", "max_rounds", "max_context_tokens", "action_timeout_s",
     "system_prompt", "idle_timeout_s", "intent_detection", "skills", "max_tool_calls",
     "max_turn_tool_calls", "turn_timeout_s", "approvers", "tool_loading",
-    "code_mode",
+    "code_mode", "job_wait_s",
 )  # fmt: skip
 
 
@@ -764,6 +765,18 @@ class Store:
         if self._session is not None:
             await self._session.close()
 
+    async def checkpoint(self) -> None:
+        """Commit what this unit of work did so far and give its connection back (a job's run
+        holds none while its tool runs); its next use begins anew."""
+        if self._session is not None and self._session.in_transaction():
+            await self._session.commit()
+
+    @property
+    def changed_jobs(self) -> dict[str, str | None]:
+        """The jobs this unit of work changed and their sessions (none if it touched none)."""
+        jobs = self.__dict__.get("jobs")
+        return jobs.changed if jobs is not None else {}
+
     # the repositories, each made on first use
     tenants = _Repository(lambda s: TenantRepository(s.session, s.box))
     keys = _Repository(lambda s: KeyRepository(s.session))
@@ -775,6 +788,7 @@ class Store:
     bots = _Repository(lambda s: BotRepository(s.session))
     audit = _Repository(lambda s: AuditRepository(s.session))
     lifecycle = _Repository(lambda s: Lifecycle(s.session, s.sessions))
+    jobs = _Repository(lambda s: JobRepository(s.session, s.box))
     calls = _Repository(lambda s: CallRepository(s.session, s.parallel))
     datasets = _Repository(lambda s: DatasetRepository(s.session))
     preferences = _Repository(lambda s: PreferenceRepository(s.session))

@@ -196,6 +196,7 @@ class BotRow(Base):
     approvers: Mapped[list[str] | None] = mapped_column(JSONType)
     tool_loading: Mapped[str | None] = mapped_column(SafeString(16))  # "all" (None) | "search"
     code_mode: Mapped[str | None] = mapped_column(SafeString(16))  # "python" | "javascript"
+    job_wait_s: Mapped[int | None] = mapped_column(Integer)  # the loop's wait for a job's end
     system_prompt: Mapped[str | None] = mapped_column(SafeText)
     idle_timeout_s: Mapped[int | None] = mapped_column(Integer)
     intent_detection: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
@@ -306,6 +307,42 @@ class SessionEndHookRow(Base):
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     outcome: Mapped[str | None] = mapped_column(SafeString(64))
+
+
+class JobRow(Base):
+    """A long-running call (``metadata.mode: "job"``, or a webhook that answered 202): queued,
+    running (leased by one node), then succeeded, failed or cancelled (``server.calls.jobs``)."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (
+        Index("ix_jobs_due", "status", "lease_until"),
+        Index("ix_jobs_tenant", "tenant_id", "status"),
+        Index("ix_jobs_session", "session_id"),
+    )
+
+    id: Mapped[str] = mapped_column(SafeString(36), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id", ondelete="CASCADE"))
+    session_id: Mapped[str | None] = mapped_column(SafeString(36))
+    bot: Mapped[str | None] = mapped_column(SafeString(64))
+    tool: Mapped[str] = mapped_column(SafeString(64))
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(SafeString(16))
+    arguments_ct: Mapped[str] = mapped_column(SafeText)  # what the tool receives, encrypted
+    location: Mapped[str | None] = mapped_column(SafeText)  # a webhook's job: where to ask
+    status: Mapped[str] = mapped_column(SafeString(16))
+    progress: Mapped[float | None] = mapped_column(Float)
+    message: Mapped[str | None] = mapped_column(SafeString(200))
+    result: Mapped[Any] = mapped_column(JSONType)  # the final envelope
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    timeout_s: Mapped[int] = mapped_column(Integer)
+    cancel_requested: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    deliver: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    message_id: Mapped[str | None] = mapped_column(SafeString(36))  # the assistant's ask
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    cpu_ms: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
 
 
 class EvalRunRow(Base):

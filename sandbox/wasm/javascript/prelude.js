@@ -311,6 +311,8 @@
       variables, secrets: Object.freeze(Object.assign({}, data.secrets || {})),
       updateContext, update_context: updateContext,
       emit: (partial) => hostCall("context", "emit", { partial }),
+      // a job's progress: a fraction from 0 to 1 and what it is doing (a plain call ignores it)
+      progress: (progress, message) => hostCall("context", "progress", { progress: progress ?? null, message: message ?? null }),
       // a code-mode program's session tools (run_code names them; other tools get none)
       tools: Object.freeze(Object.fromEntries((data.tools || []).map((name) => [String(name), (args) => hostCall("tools", String(name), args || {})]))),
       modules: Object.assign({}, modules, { knowledgeBase: modules.knowledge_base }),

@@ -57,7 +57,7 @@ from server.api.views import (
     session_public,
 )
 from server.bootstrap import Runtime
-from server.calls import lifecycle
+from server.calls import jobs, lifecycle
 from server.calls.messages import MessageFormat, tool_result_message
 from server.calls.session_calls import (
     CALL_ID,
@@ -366,8 +366,10 @@ async def events(
 ) -> StreamingResponse:
     """Server-sent events: a `snapshot` event (version, diff, tools) whenever this session's
     tools change, a `tool_partial` event (tool, seq, partial) for each partial result a running
-    call emits, heartbeats in between. Send `Last-Event-ID` to resume with a diff (partials are
-    not kept: a stream resumed misses those sent while it was away)."""
+    call emits, a `job` event (the job as `GET /v1/jobs/{id}` shows it) whenever one of its
+    jobs starts, reports progress or ends, heartbeats in between. Send `Last-Event-ID` to
+    resume with a diff (partials are not kept: a stream resumed misses those sent while it was
+    away)."""
     state = await _state(principal, runtime, store, sid, tenant)
     last = (
         int(last_event_id) if last_event_id and re.fullmatch(r"\d{1,18}", last_event_id) else None
@@ -399,6 +401,10 @@ async def events(
                 while watcher.partials:
                     partial = orjson.dumps(watcher.partials.popleft())
                     yield b"event: tool_partial\ndata: " + partial + b"\n\n"
+                if watcher.jobs:
+                    changed, watcher.jobs = sorted(watcher.jobs), set()
+                    for job in await _jobs(runtime, state.tenant_id, changed):
+                        yield b"event: job\ndata: " + orjson.dumps(job) + b"\n\n"
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(watcher.wake.wait(), runtime.settings.sse_heartbeat_s)
                     continue
@@ -421,6 +427,14 @@ async def _current_snapshot(
         except NotFoundError:
             return None
     return runtime.registry.snapshot(state.view, state.session.bot, state.inputs), state.session
+
+
+async def _jobs(runtime: Runtime, tenant_id: str, ids: list[str]) -> list[dict[str, Any]]:
+    """The session's jobs as they are now (a job event says what it is, never what it was)."""
+    async with runtime.sessions() as session, session.begin():
+        store = runtime.store(session)
+        found = [await store.jobs.find(job) for job in ids]
+    return [jobs.public(row) for row in found if row is not None and row.tenant_id == tenant_id]
 
 
 async def _public(runtime: Runtime, tenant_id: str, sid: str) -> dict[str, Any]:
