@@ -204,6 +204,12 @@ class Settings(BaseSettings):
         description="how often a webhook's job location is asked (unless it sends Retry-After), "
         "and how often a node looks for jobs queued on others",
     )
+    mcp_job_wait_s: float = Field(
+        default=300.0,
+        ge=0,
+        description="how long an MCP tools/call waits for a job it started (its progress sent as "
+        "MCP progress); past it the call answers the job's id",
+    )
     session_sweep_s: float = Field(
         default=30.0, description="how often a node ends sessions idle past their bot's timeout"
     )

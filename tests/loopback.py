@@ -63,6 +63,22 @@ class Recorder(BaseHTTPRequestHandler):
             self.server.held.set()  # type: ignore[attr-defined]
             self.server.release.wait(30)  # type: ignore[attr-defined]
             self._reply(200, b'{"held": true}')
+        elif path.startswith("/job/start/"):  # a job API: 202 and where to ask for its state
+            name = path.rsplit("/", 1)[1]
+            query = f"?{parts.query}" if parts.query else ""
+            self._reply(202, b'{"accepted": true}', headers={"Location": f"/job/status/{name}{query}"})  # fmt: skip
+        elif path.startswith("/job/status/"):  # running for ?polls= asks, then its result
+            name, query = path.rsplit("/", 1)[1], parse_qs(parts.query)
+            polls, fails = int(query.get("polls", ["1"])[0]), "fail" in query
+            counts = self.server.job_asks  # type: ignore[attr-defined]
+            counts[name] = asked = counts.get(name, 0) + 1
+            if asked <= polls:
+                state = {"status": "running", "progress": asked / (polls + 1), "message": f"step {asked}"}  # fmt: skip
+            elif fails:
+                state = {"status": "failed", "error": {"message": "the upstream job broke"}}
+            else:
+                state = {"status": "succeeded", "result": {"job": name, "asked": asked}}
+            self._reply(200, json.dumps(state).encode())
         elif path.startswith("/loop"):
             self._reply(302, b"", headers={"Location": "/loop"})
         elif path.startswith("/to/"):
@@ -91,6 +107,7 @@ class LoopbackServer:
         # /hold: ``held`` is set when a request arrives; it is answered once ``release`` is set
         self.httpd.held = threading.Event()  # type: ignore[attr-defined]
         self.httpd.release = threading.Event()  # type: ignore[attr-defined]
+        self.httpd.job_asks = {}  # type: ignore[attr-defined]  # /job/status/<name>: asks so far
         self.host = host
         self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

@@ -53,6 +53,8 @@ from server.agent.providers import (
     make_provider,
 )
 from server.calls import envelope as envelopes
+from server.calls.jobs import FINISHED
+from server.calls.jobs import public as job_public
 from server.calls.ports import CallStore
 from server.calls.services import Services
 from server.calls.session_calls import (
@@ -88,6 +90,7 @@ log = logging.getLogger("quiver.agent")
 DEFAULT_ROUNDS = 5
 DEFAULT_CONTEXT_TOKENS = 32_000
 DEFAULT_ACTION_TIMEOUT_S = 120
+DEFAULT_JOB_WAIT_S = 30.0  # how long a turn waits for a job a tool started (job_wait_s)
 
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
 
@@ -851,7 +854,42 @@ class AgentLoop:
                 test=sid in self.test_sessions,
                 on_partial=partial,
             )
+            agent = state.view.bot(state.session.bot).agent or {}
+        if "job" in envelope:  # queued as this unit of work committed: wait for its end
+            wait_s = agent.get("job_wait_s")
+            wait_s = DEFAULT_JOB_WAIT_S if wait_s is None else float(wait_s)
+            envelope = await self._job_end(tenant_id, envelope, wait_s, call, emit)
         return envelope
+
+    async def _job_end(
+        self,
+        tenant_id: str,
+        started: dict[str, Any],
+        wait_s: float,
+        call: ToolCall,
+        emit: Emit,
+    ) -> dict[str, Any]:
+        """A job a tool call started: its final envelope if it ends within the bot's
+        ``job_wait_s`` (its changes go out on a streamed turn as ``job`` events); else the call's
+        answer says it runs, and the job's end comes as a later message of the conversation."""
+        jobs = self.services.jobs
+        job = started["job"]
+
+        async def changed(row: Any) -> None:
+            await emit("job", {"id": call.id, "name": call.name, **job_public(row)})
+
+        row = await jobs.wait(tenant_id, job, wait_s, changed)
+        if row.status not in FINISHED:
+            async with self.services.storage.transaction() as store:
+                deferred = await store.jobs.defer(job)
+            if deferred:
+                note = (
+                    "The job is still running. Its result will come in a later message; tell "
+                    "the user it is under way."
+                )
+                return {**started, "result": {**started["result"], "note": note}}
+            row = await jobs.wait(tenant_id, job, 0)  # it ended meanwhile
+        return dict(row.result or {})
 
     async def _hand_off(self, tenant_id: str, sid: str) -> None:
         services = self.services

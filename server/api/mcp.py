@@ -70,6 +70,7 @@ from server.api.deps import admit, authenticate, role_of, unit_of_work
 from server.api.limits import replayed
 from server.api.mcp_direct import InFlight, answer, plain_call, stamped
 from server.api.problems import problem
+from server.calls import jobs
 from server.calls.session_calls import SessionState, attach, call_in_session, load_state
 from server.errors import (
     FieldError,
@@ -510,8 +511,14 @@ class QuiverMcp:
             message = orjson.dumps(data["partial"]).decode()[:MAX_PROGRESS_MESSAGE]
             await ctx.session.report_progress(data["seq"], None, message)
 
+        async def job_progress(fraction: float, message: str | None) -> None:
+            """A job's progress as MCP progress, of 1 (a no-op unless the client sent a token)."""
+            await ctx.session.report_progress(fraction, 1.0, message)
+
         return types.CallToolResult.model_validate(
-            await self._call(self._caller(ctx), params.name, params.arguments, progress)
+            await self._call(
+                self._caller(ctx), params.name, params.arguments, progress, job_progress
+            )
         )
 
     async def _call(
@@ -520,14 +527,46 @@ class QuiverMcp:
         name: str,
         arguments: dict[str, Any] | None,
         on_partial: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+        on_job_progress: Callable[[float, str | None], Awaitable[None]] | None = None,
     ) -> Any:
-        """A ``tools/call``'s result, as the wire carries it (both ways to it share this)."""
+        """A ``tools/call``'s result, as the wire carries it (both ways to it share this). A
+        call that started a job waits for the job's end (its progress as MCP progress) up to
+        ``QUIVER_MCP_JOB_WAIT_S``, once the unit of work that queued it has committed."""
         # a commit that fails because the database went away after the tool answered still
         # lets the answer out (the unit of work logs it), as over HTTP
         async with unit_of_work(self._runtime) as store:
             result = await self._call_in(caller, name, arguments or {}, store, on_partial)
             store.answered = True
-        return result
+        if isinstance(result, dict) and "job" in result:
+            result = await self._job_end(caller, result, on_job_progress)
+        return _result(result) if "success" in result else result
+
+    async def _job_end(
+        self,
+        caller: Caller,
+        started: dict[str, Any],
+        on_progress: Callable[[float, str | None], Awaitable[None]] | None,
+    ) -> dict[str, Any]:
+        """The job's final envelope; or, if it runs past the wait, the call's own answer (the
+        job's id) with what to do next."""
+        reported = -1.0
+
+        async def changed(row: Any) -> None:
+            nonlocal reported
+            if on_progress is not None and row.progress is not None and row.progress > reported:
+                reported = row.progress
+                await on_progress(row.progress, row.message)
+
+        tenant = self._tenant(caller.principal)
+        wait = self._runtime.settings.mcp_job_wait_s
+        row = await self._runtime.services.jobs.wait(tenant, started["job"], wait, changed)
+        if row.status in jobs.FINISHED:
+            return dict(row.result or {})
+        running = {
+            **started["result"],
+            "note": f"still running: GET /v1/jobs/{row.id} gives its result once it has ended",
+        }
+        return {**started, "result": running}
 
     async def _call_in(
         self,
@@ -561,7 +600,7 @@ class QuiverMcp:
         except QuiverError as exc:  # the session refuses (ended): HTTP's 409; or the node
             data = {"code": exc.code, **exc.extra()}  # cannot record calls (toolRan says more)
             raise MCPError(types.INVALID_REQUEST, exc.detail, data) from None
-        return _result(envelope)
+        return envelope  # the wire's shape is ``_call``'s to give (a job's, once it ended)
 
     async def _listen(self, ctx: Any, params: types.SubscriptionsListenRequestParams) -> Any:
         _bus, handler = self._bus(self._tenant(self._caller(ctx).principal))

@@ -5,7 +5,7 @@ call log once and is read, waited for and cancelled over ``/v1/jobs``; a webhook
 
 from __future__ import annotations
 
-import asyncio
+import uuid
 
 import pytest
 
@@ -30,6 +30,14 @@ tool = {"name": "build_report", "description": "Builds a long report", "execute"
 async def allow(api: Api, t: TenantKeys, *hosts: str) -> None:
     answer = await api.admin.put(f"/v1/tenants/{t.id}/egress", json={"allow": list(hosts)})
     assert answer.status_code == 200, answer.text
+
+
+async def next_job(stream: EventReader) -> dict:
+    """The stream's next ``job`` event (others skipped; each wait bounded)."""
+    while True:
+        event = await stream.next(within=20)
+        if event.get("event") == "job":
+            return event["data"]
 
 
 async def job_of(t: TenantKeys, job: str, wait: float = 0) -> dict:
@@ -63,3 +71,196 @@ async def test_a_job_tool_answers_its_job_at_once_and_finishes_in_the_background
     assert done["result"]["success"] is True and done["result"]["result"]["rows"] == 4
     ran = [c for c in calls if c.get("parent_call_id") == job]
     assert len(ran) == 1 and ran[0]["success"] is True  # finished into the call log, once
+
+
+QUICK_JOB = """
+def execute(params, context):
+    total = 0
+    for i in range(20000):
+        total += i
+    context.progress(0.5, "half way")
+    return {"success": True, "total": total, "n": params.get("n", 0)}
+
+
+tool = {"name": "quick_job", "description": "A job that ends soon", "execute": execute,
+        "parameters": {"n": {"type": "integer"}}, "metadata": {"mode": "job"}}
+"""
+
+
+def job_webhook(upstream, name: str, query: str = "polls=2") -> dict:
+    return {
+        "kind": "webhook",
+        "name": "export_data",
+        "description": "Exports the data (the upstream answers 202 and works on)",
+        "parameters": {"type": "object", "properties": {}},
+        "webhook_url": f"{upstream.base}/job/start/{name}?{query}",
+        "method": "POST",
+        "auth_header": "Bearer upstream-secret",
+    }
+
+
+async def test_a_session_stream_carries_its_jobs_changes(api: Api, upstream_http) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    sid = await session_for(acme, [python(SLOW_REPORT)])
+    upstream_http.release.clear()
+    async with served(api.app) as base:
+        agent = bearer_client(base, acme.agent_key)
+        async with EventReader(agent, f"/v1/sessions/{sid}/events") as stream:
+            await stream.next()  # the snapshot
+            started = await call(acme, sid, "build_report", {"url": upstream_http.base + "/hold"})
+            job = started["result"]["job"]
+            seen = [await next_job(stream)]
+            while seen[-1]["progress"] != 0.25:
+                seen.append(await next_job(stream))
+            upstream_http.release.set()
+            while seen[-1]["status"] != "succeeded":
+                seen.append(await next_job(stream))
+        await agent.aclose()
+
+    assert {e["id"] for e in seen} == {job}
+    assert seen[0]["status"] in ("queued", "running")
+    assert seen[-1]["result"]["result"]["report"] == "ready" and seen[-1]["progress"] == 1.0
+    assert all(e["result"] is None for e in seen[:-1])  # the result comes with the end
+
+
+async def test_a_webhook_answering_202_becomes_a_job_quiver_follows(
+    api: Api, upstream_http
+) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    api.runtime.pipeline.job_poll_s = 0.05
+    name = uuid.uuid4().hex  # the loopback upstream is shared: its job is this test's own
+    sid = await session_for(acme, [job_webhook(upstream_http, name)])
+
+    started = await call(acme, sid, "export_data")
+    done = await job_of(acme, started["result"]["job"], wait=20)
+    asks = [r for r in upstream_http.seen if r["path"] == f"/job/status/{name}"]
+
+    assert started["success"] is True and started["result"]["status"] == "running"
+    assert done["status"] == "succeeded"
+    assert done["result"]["result"] == {"job": name, "asked": 3}  # two running, then done
+    assert len(asks) == 3 and all(a["method"] == "GET" for a in asks)
+    assert asks[0]["headers"]["authorization"] == "Bearer upstream-secret"  # its own headers
+    assert "upstream-secret" not in str(done)
+
+
+async def test_a_webhook_job_that_fails_upstream_fails(api: Api, upstream_http) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    api.runtime.pipeline.job_poll_s = 0.05
+    sid = await session_for(acme, [job_webhook(upstream_http, uuid.uuid4().hex, "polls=1&fail=1")])
+
+    started = await call(acme, sid, "export_data")
+    done = await job_of(acme, started["result"]["job"], wait=20)
+
+    assert done["status"] == "failed"
+    assert done["result"]["error"] == {"code": "tool_failed", "message": "the upstream job broke"}
+
+
+async def test_a_running_job_is_cancelled(api: Api, upstream_http) -> None:
+    acme = await api.tenant("acme")
+    other = await api.tenant("other")
+    await allow(api, acme, upstream_http.host)
+    sid = await session_for(acme, [python(SLOW_REPORT)])
+    upstream_http.release.clear()
+
+    started = await call(acme, sid, "build_report", {"url": upstream_http.base + "/hold"})
+    job = started["result"]["job"]
+    running = await job_of(acme, job)
+    while running["progress"] is None:
+        running = await job_of(acme, job, wait=0.2)
+    not_theirs = await other.agent.post(f"/v1/jobs/{job}/cancel")
+    asked = await acme.agent.post(f"/v1/jobs/{job}/cancel")
+    done = await job_of(acme, job, wait=20)
+    again = await acme.agent.post(f"/v1/jobs/{job}/cancel")
+    unknown = await acme.agent.get("/v1/jobs/" + "0" * 32)
+    upstream_http.release.set()
+    calls = (await acme.dev.get("/v1/calls", params={"session": sid})).json()["calls"]
+
+    assert not_theirs.status_code == 404
+    assert asked.status_code == 202 and asked.json()["cancel_requested"] is True
+    assert done["status"] == "cancelled" and done["result"]["error"]["code"] == "cancelled"
+    assert again.status_code == 409 and unknown.status_code == 404
+    ran = [c for c in calls if c.get("parent_call_id") == job]
+    assert [c["error"]["code"] for c in ran] == ["cancelled"]
+
+
+async def test_a_tenant_has_a_cap_on_its_running_jobs(api: Api, upstream_http) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    assert (await api.admin.put("/v1/tenants/acme/limits", json={"running_jobs": 1})).status_code == 200  # fmt: skip
+    sid = await session_for(acme, [python(SLOW_REPORT)])
+    upstream_http.release.clear()
+
+    first = await call(acme, sid, "build_report", {"url": upstream_http.base + "/hold"})
+    second = await call(acme, sid, "build_report", {"url": upstream_http.base + "/hold"})
+    upstream_http.release.set()
+    await job_of(acme, first["result"]["job"], wait=20)
+    third = await call(acme, sid, "build_report", {"url": upstream_http.base + "/hold"})
+
+    assert first["success"] is True
+    assert second["success"] is False and second["error"]["code"] == "too_many_jobs"
+    assert third["success"] is True  # the first ended: room again
+
+
+async def test_a_jobs_cpu_counts_for_the_tenants_quota(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [python(QUICK_JOB)])
+
+    started = await call(acme, sid, "quick_job", {"n": 3})
+    done = await job_of(acme, started["result"]["job"], wait=20)
+    usage = (await acme.dev.get("/v1/usage")).json()["today"]
+
+    assert done["status"] == "succeeded" and done["result"]["result"]["n"] == 3
+    assert done["cpu_ms"] > 0
+    assert usage["cpu_ms"] >= round(done["cpu_ms"])  # the job's run, counted
+
+
+async def test_a_job_runs_to_its_own_deadline(api: Api, upstream_http) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    short = SLOW_REPORT.replace('"job_timeout_s": 120', '"job_timeout_s": 1')
+    sid = await session_for(acme, [python(short)])
+    upstream_http.release.clear()
+
+    started = await call(acme, sid, "build_report", {"url": upstream_http.base + "/hold"})
+    done = await job_of(acme, started["result"]["job"], wait=20)
+    upstream_http.release.set()
+
+    assert done["status"] == "failed" and done["result"]["error"]["code"] == "timeout"
+
+
+@pytest.mark.parametrize(
+    ("metadata", "field"),
+    [
+        ({"mode": "later"}, "metadata.mode"),
+        ({"mode": "job", "once_per_session": True}, "metadata.once_per_session"),
+        ({"mode": "job", "cacheable": True}, "metadata.cacheable"),
+        ({"job_timeout_s": 30}, "metadata.job_timeout_s"),
+        ({"mode": "job", "job_timeout_s": 0}, "metadata.job_timeout_s"),
+    ],
+)
+async def test_a_job_tools_metadata_is_checked(api: Api, metadata: dict, field: str) -> None:
+    acme = await api.tenant("acme")
+    source = QUICK_JOB.replace('"metadata": {"mode": "job"}', f'"metadata": {metadata!r}')
+
+    answer = await acme.dev.post("/v1/tools", json=python(source))
+
+    assert answer.status_code == 422, answer.text
+    assert "tool." + field in {e.get("field") for e in answer.json()["errors"]}
+
+
+async def test_jobs_are_listed_by_session_and_status(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [python(QUICK_JOB)])
+    ids = [(await call(acme, sid, "quick_job", {"n": n}))["result"]["job"] for n in range(3)]
+    for job in ids:
+        await job_of(acme, job, wait=20)
+
+    first = (await acme.agent.get("/v1/jobs", params={"session": sid, "limit": 2})).json()
+    rest = (await acme.agent.get("/v1/jobs", params={"session": sid, "cursor": first["next_cursor"]})).json()  # fmt: skip
+    failed = (await acme.agent.get("/v1/jobs", params={"status": "failed"})).json()
+
+    assert [j["id"] for j in first["jobs"] + rest["jobs"]] == list(reversed(ids))
+    assert rest["next_cursor"] is None and failed["jobs"] == []
