@@ -584,6 +584,8 @@ def message_public(row: Any) -> dict[str, Any]:
         )
     elif row.role == "tool":
         out.update(tool_call_id=row.tool_call_id, name=row.name)
+    elif row.name:  # a message the server wrote for the user's side: a job's end ("job")
+        out["name"] = row.name
     out["created_at"] = iso(row.created_at)
     return out
 

@@ -5,12 +5,19 @@ call log once and is read, waited for and cancelled over ``/v1/jobs``; a webhook
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
+import httpx2
+import orjson
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
+from tests.api.test_agent_loop import KEY
 from tests.api.test_calls import call, python, session_for
 from tests.conftest import Api, TenantKeys
+from tests.fake_models import FakeModel
 from tests.servers import EventReader, bearer_client, served
 
 SLOW_REPORT = """
@@ -264,3 +271,173 @@ async def test_jobs_are_listed_by_session_and_status(api: Api) -> None:
 
     assert [j["id"] for j in first["jobs"] + rest["jobs"]] == list(reversed(ids))
     assert rest["next_cursor"] is None and failed["jobs"] == []
+
+
+JS_JOB = """
+module.exports = {
+  name: "quick_job", description: "A job that ends soon",
+  parameters: {n: {type: "integer"}},
+  metadata: {mode: "job"},
+  async execute(params, context) {
+    await context.progress(0.5, "half way");
+    return {success: true, total: 1, n: params.n || 0};
+  },
+};
+"""
+
+
+@pytest.mark.parametrize("tier", ["restricted", "wasm", "javascript"])
+async def test_jobs_report_progress_in_every_code_tier(api: Api, tier: str) -> None:
+    acme = await api.tenant("acme")
+    body = (
+        {"kind": "javascript", "source": JS_JOB}
+        if tier == "javascript"
+        else python(QUICK_JOB, "wasm" if tier == "wasm" else "restricted")
+    )
+    sid = await session_for(acme, [body])
+
+    started = await call(acme, sid, "quick_job", {"n": 7})
+    done = await job_of(acme, started["result"]["job"], wait=30)
+
+    assert done["status"] == "succeeded", done
+    assert done["result"]["result"]["n"] == 7 and done["message"] == "half way"
+
+
+BAD_PROGRESS = """
+def execute(params, context):
+    refused = []
+    for value in (1.5, -0.1, "half", True):
+        try:
+            context.progress(value)
+        except Exception as exc:
+            refused.append(str(exc))
+    outside = context.progress(0.5, "not a job")
+    return {"success": True, "refused": refused, "outside": outside}
+
+
+tool = {"name": "bad_progress", "description": "Says odd progress", "execute": execute}
+"""
+
+
+async def test_progress_is_checked_and_means_nothing_outside_a_job(api: Api) -> None:
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [python(BAD_PROGRESS)])
+
+    result = await call(acme, sid, "bad_progress")
+
+    assert result["success"] is True
+    assert len(result["result"]["refused"]) == 4
+    assert all("from 0 to 1" in r for r in result["result"]["refused"])
+    assert result["result"]["outside"] is False  # a plain call has no job to report on
+
+
+async def test_an_mcp_call_waits_for_its_job_with_progress(api: Api, upstream_http) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    upstream_http.release.set()
+    await session_for(acme, [python(SLOW_REPORT)])
+    progress: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append((value, total, message))
+
+    async with served(api.app) as base:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=30)  # fmt: skip
+        transport = streamable_http_client(f"{base}/mcp?bot=b", http_client=http)
+        async with Client(transport, mode="legacy", cache=None) as client:
+            result = await client.call_tool("build_report", {"url": upstream_http.base + "/hold"}, progress_callback=on_progress)  # fmt: skip
+        await http.aclose()
+
+    assert result.is_error is False
+    assert result.structured_content == {"success": True, "report": "ready", "rows": 4}
+    values = [p[0] for p in progress]
+    assert values == sorted(set(values)) and values[-1] == 1.0  # increasing, to the end
+    assert all(p[1] == 1.0 for p in progress)
+
+
+async def test_an_mcp_call_answers_the_job_when_it_runs_past_the_wait(
+    api: Api, upstream_http
+) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    upstream_http.release.clear()
+    await session_for(acme, [python(SLOW_REPORT)])
+    api.runtime.settings.mcp_job_wait_s = 0.2
+
+    async with served(api.app) as base:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=30)  # fmt: skip
+        transport = streamable_http_client(f"{base}/mcp?bot=b", http_client=http)
+        async with Client(transport, mode="legacy", cache=None) as client:
+            result = await client.call_tool("build_report", {"url": upstream_http.base + "/hold"})  # fmt: skip
+        await http.aclose()
+    upstream_http.release.set()
+    answer = result.structured_content or {}
+    done = await job_of(acme, answer.get("job", ""), wait=20)
+
+    assert result.is_error is False and answer["status"] == "running"
+    assert f"/v1/jobs/{answer['job']}" in answer["note"]
+    assert done["status"] == "succeeded"
+
+
+async def test_the_agent_loop_waits_for_a_job_within_the_bots_wait(
+    agents: Api, fake: FakeModel
+) -> None:
+    acme = await agents.tenant("acme")
+    await allow(agents, acme, fake.host)
+    provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": KEY, "models": ["big"]}
+    assert (await acme.dev.put("/v1/providers/main", json=provider)).status_code == 201
+    bot = {"name": "b", "tools": None, "model": "main/big", "job_wait_s": 30}
+    sid = await session_for(acme, [python(QUICK_JOB)], bot)
+    fake.reply({"tool_calls": [{"name": "quick_job", "arguments": {"n": 5}}]}, {"text": "Done."})
+
+    turn = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "go"})
+    tool_message = fake.requests[1]["body"]["messages"][-1]
+
+    assert turn.status_code == 200, turn.text
+    assert tool_message["role"] == "tool"
+    assert '"n":5' in tool_message["content"] and '"total"' in tool_message["content"]
+
+
+async def test_a_job_past_the_bots_wait_comes_as_a_later_message(
+    agents: Api, fake: FakeModel, upstream_http
+) -> None:
+    acme = await agents.tenant("acme")
+    await allow(agents, acme, fake.host, upstream_http.host)
+    upstream_http.release.clear()
+    provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": KEY, "models": ["big"]}
+    assert (await acme.dev.put("/v1/providers/main", json=provider)).status_code == 201
+    bot = {"name": "b", "tools": None, "model": "main/big", "job_wait_s": 0}
+    sid = await session_for(acme, [python(SLOW_REPORT)], bot)
+    fake.reply(
+        {
+            "tool_calls": [
+                {"name": "build_report", "arguments": {"url": upstream_http.base + "/hold"}}
+            ]
+        },  # fmt: skip
+        {"text": "It is being built."},
+    )
+
+    turn = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "report"})
+    told = fake.requests[1]["body"]["messages"][-1]["content"]
+    job = orjson.loads(told)["job"]
+    upstream_http.release.set()
+    await job_of(acme, job, wait=20)
+    transcript = await delivered(acme, sid, job)
+
+    assert turn.status_code == 200
+    assert turn.json()["message"]["content"] == "It is being built."
+    assert '"status":"running"' in told and "later message" in told
+    assert transcript["role"] == "user" and transcript["name"] == "job"
+    assert transcript["content"].startswith(f"[job {job} of build_report finished] ")
+    assert '"report":"ready"' in transcript["content"]
+
+
+async def delivered(t: TenantKeys, sid: str, job: str) -> dict:
+    """The conversation's message that delivers ``job`` (written as the job's end commits)."""
+    for _ in range(100):  # bounded: the message follows the finish at once
+        messages = (await t.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+        found = [m for m in messages if job in (m.get("content") or "") and m["role"] == "user"]
+        if found:
+            return found[0]
+        await asyncio.sleep(0.05)
+    raise AssertionError("the job's result never reached the conversation")
