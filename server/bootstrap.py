@@ -174,6 +174,7 @@ class Runtime:
     handoffs: Handoffs
     hooks: SessionEndHooks
     sweeper: SessionSweeper
+    jobs: Jobs  # runs the jobs this node claims (the use cases see ``services.jobs``)
     redis: Any = None
     redis_health: Dependency | None = None
     quotas: Quotas | None = None
@@ -323,7 +324,7 @@ class Runtime:
         for job, session in jobs.items():
             if session:
                 self.events.job_changed(session, job)
-        self.services.jobs.changed(jobs)
+        self.jobs.changed(jobs)
 
     async def close(self) -> None:
         self.events.close()
@@ -336,7 +337,7 @@ class Runtime:
         await self.key_touches.stop()
         await self.agent.close()
         await self.sweeper.stop()
-        await self.services.jobs.stop()
+        await self.jobs.stop()
         await self.handoffs.drain()
         await self.tracker.breakers.close()
         if self.quotas is not None:
@@ -641,6 +642,7 @@ async def start(
         settings=settings,
         agent=agent,
         hooks=hooks,
+        jobs=jobs,
         sweeper=SessionSweeper(services, hooks, settings.session_sweep_s, clock.time),
         clock=clock,
         session_states=session_states,

@@ -162,3 +162,31 @@ async def test_the_rest_of_the_api_through_the_async_client(api: Api) -> None:
     assert ready["status"] in ("ready", "degraded") and "quiver_" in metrics
     assert len(keys) == 2 and egress.egress_allow == ["crm.example"]
     assert "hello" in [t["name"] for t in catalog["tools"]]
+
+
+async def test_both_clients_follow_a_job(api: Api) -> None:
+    from tests.api.test_calls import python
+    from tests.api.test_jobs import QUICK_JOB
+
+    acme = await api.tenant("acme")
+    await acme.dev.post("/v1/tools", json=python(QUICK_JOB))
+    await acme.dev.post("/v1/bots", json={"name": "b", "tools": None})
+    async with served(api.app) as base, AsyncQuiver(base, acme.agent_key) as client:
+        session = (await client.attach("b"))["id"]
+        started = await client.call(session, "quick_job", {"n": 2})
+        assert started.job is not None
+        done = await client.get_job(started.job, wait=20)
+        listed = await client.list_jobs(session=session)
+        with pytest.raises(ApiError) as ended:
+            await client.cancel_job(started.job)
+
+        def sync_side() -> dict:
+            with Quiver(base, acme.agent_key) as sync:
+                return sync.get_job(started.job or "")
+
+        again = await asyncio.to_thread(sync_side)
+
+    assert started.success and started.result == {"job": started.job, "status": "running"}
+    assert done["status"] == "succeeded" and done["result"]["result"]["n"] == 2
+    assert [j["id"] for j in listed] == [started.job] and again == done
+    assert ended.value.status == 409

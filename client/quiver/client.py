@@ -98,6 +98,7 @@ class Envelope(_Model):
     error: dict[str, Any] | None = None
     modelMessage: str | None = None  # noqa: N815
     logs: list[str] | None = None
+    job: str | None = None  # a job tool's call: the job it started (``get_job``)
 
 
 class Tenant(_Model):
@@ -480,6 +481,15 @@ class _Requests:
 
     def list_calls(self, params: dict[str, Any]) -> Listing:
         return Listing("/v1/calls", "calls", params)
+
+    def list_jobs(self, params: dict[str, Any]) -> Listing:
+        return Listing("/v1/jobs", "jobs", params)
+
+    def get_job(self, job: str, wait: float) -> Request[Any]:
+        return self._get(f"/v1/jobs/{job}", {"wait": wait} if wait else None)
+
+    def cancel_job(self, job: str) -> Request[Any]:
+        return self._send("POST", f"/v1/jobs/{job}/cancel")
 
     def catalog(self) -> Request[Any]:
         return self._get("/v1/catalog")
@@ -905,6 +915,19 @@ class Quiver:
     def list_calls(self, **params: Any) -> list[dict[str, Any]]:
         """The tenant's call log (filters as query parameters)."""
         return self._list(self.requests.list_calls(params))
+
+    def list_jobs(self, **params: Any) -> list[dict[str, Any]]:
+        """The tenant's long-running jobs, newest first (``session``, ``status`` filter)."""
+        return self._list(self.requests.list_jobs(params))
+
+    def get_job(self, job: str, wait: float = 0) -> dict[str, Any]:
+        """A job (the id a job tool's call answered); with ``wait``, once it has ended or the
+        seconds (at most 60) have passed."""
+        return self.send(self.requests.get_job(job, wait))
+
+    def cancel_job(self, job: str) -> dict[str, Any]:
+        """Cancel a queued or running job (409 once it has ended)."""
+        return self.send(self.requests.cancel_job(job))
 
     def catalog(self) -> dict[str, Any]:
         """The tools this key may use: its tenant's, shared and built-in."""
@@ -1333,6 +1356,19 @@ class AsyncQuiver:
     async def list_calls(self, **params: Any) -> list[dict[str, Any]]:
         """The tenant's call log (filters as query parameters)."""
         return await self._list(self.requests.list_calls(params))
+
+    async def list_jobs(self, **params: Any) -> list[dict[str, Any]]:
+        """The tenant's long-running jobs, newest first (``session``, ``status`` filter)."""
+        return await self._list(self.requests.list_jobs(params))
+
+    async def get_job(self, job: str, wait: float = 0) -> dict[str, Any]:
+        """A job (the id a job tool's call answered); with ``wait``, once it has ended or the
+        seconds (at most 60) have passed."""
+        return await self.send(self.requests.get_job(job, wait))
+
+    async def cancel_job(self, job: str) -> dict[str, Any]:
+        """Cancel a queued or running job (409 once it has ended)."""
+        return await self.send(self.requests.cancel_job(job))
 
     async def catalog(self) -> dict[str, Any]:
         """The tools this key may use: its tenant's, shared and built-in."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from server.calls.engines import Engines
 from server.calls.pipeline import CallPipeline
@@ -19,14 +20,12 @@ from server.calls.sessions import SessionTracker
 from server.egress import EgressGuard
 from server.events import EventHub
 from server.quotas import Quotas
+from server.records import StoredJob
 from server.registry.definitions import DefinitionLimits
 from server.registry.service import Registry
 from server.settings import Settings
 from server.skills.indexes import Indexes
 from server.tracing import OFF, Tracing
-
-if TYPE_CHECKING:  # the jobs' runner is built from these ports: it imports this module
-    from server.calls.jobs import Jobs
 
 
 class Storage(Protocol):
@@ -45,6 +44,20 @@ class Announcer(Protocol):
     """Tells the tenant's handoff webhook that a person should take a session over."""
 
     def announce(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None: ...
+
+
+class JobRunner(Protocol):
+    """Long-running calls as the use cases wait for and cancel them (``server.calls.jobs``)."""
+
+    async def wait(
+        self,
+        tenant_id: str,
+        job_id: str,
+        timeout_s: float,
+        on_change: Callable[[StoredJob], Awaitable[None]] | None = None,
+    ) -> StoredJob: ...
+
+    async def cancel(self, store: CallStore, tenant_id: str, job_id: str) -> StoredJob: ...
 
 
 class Messages(Protocol):
@@ -77,7 +90,7 @@ class Services:
     handoffs: Announcer
     messages: Messages
     hooks_due: asyncio.Event  # set when a session ended: its end hooks may be due
-    jobs: Jobs  # long-running calls: run, waited for, cancelled (``server.calls.jobs``)
+    jobs: JobRunner  # long-running calls: waited for, cancelled (``server.calls.jobs``)
     egress: EgressGuard | None = None
     quotas: Quotas | None = None
     tracing: Tracing = OFF  # spans of model rounds (the calls' are the pipeline's)

@@ -38,9 +38,9 @@ async def test_a_job_whose_node_died_is_run_again_elsewhere_and_finishes_once(
 ) -> None:
     async with api_for(settings) as one, api_for(settings) as two:
         for node in (one, two):
-            await node.runtime.services.jobs.stop()  # the test runs the jobs itself
+            await node.runtime.jobs.stop()  # the test runs the jobs itself
         sid, job, acme = await queued_job(one)
-        jobs_one, jobs_two = one.runtime.services.jobs, two.runtime.services.jobs
+        jobs_one, jobs_two = one.runtime.jobs, two.runtime.jobs
         now = time.time()
         async with one.runtime.storage.transaction() as store:  # node one claims it...
             (claimed,) = await store.jobs.claim(datetime.fromtimestamp(now, UTC), jobs_one.lease_s, 1)  # fmt: skip
@@ -63,7 +63,7 @@ async def test_a_job_whose_node_died_is_run_again_elsewhere_and_finishes_once(
 
 async def test_a_job_whose_runs_keep_dying_is_given_up(settings: Settings) -> None:
     async with api_for(settings) as node:
-        jobs = node.runtime.services.jobs
+        jobs = node.runtime.jobs
         await jobs.stop()
         sid, job, acme = await queued_job(node)
         now = time.time()
@@ -87,7 +87,7 @@ async def test_killing_the_node_running_a_job_leaves_it_to_another_which_finishe
 ) -> None:
     shared = settings.model_copy(update={"egress_allow": "127.0.0.2"})
     async with api_for(shared) as here:
-        jobs = here.runtime.services.jobs
+        jobs = here.runtime.jobs
         await jobs.stop()  # this node runs nothing until the other has died
         acme = await here.tenant("acme")
         await allow(here, acme, upstream_http.host)
