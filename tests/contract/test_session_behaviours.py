@@ -434,3 +434,38 @@ async def test_a_code_mode_program_calls_the_sessions_tools_through_its_gate(
         assert ran.result == {"order": "AB1", "first": True, "second": "tool_not_available"}
         assert direct.success is False and direct.code == "tool_not_available"  # programs only
         assert await runs(agents, door) == 3  # the program, and the two calls that ran
+
+
+LONG = python("""
+def execute(params, context):
+    context.progress(0.5, "half way")
+    return {"success": True, "built": params["name"]}
+
+
+tool = {"name": "build", "description": "Builds something that takes a while", "execute": execute,
+        "parameters": {"name": {"type": "string", "required": True}},
+        "metadata": {"mode": "job"}}
+""")
+
+
+@DOORS
+async def test_a_job_tool_runs_as_one_job_that_finishes_once(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with session_through(kind, agents, fake) as door:
+        assert (await door.acme.dev.post("/v1/tools", json=LONG)).status_code == 201
+        called = await door.call("build", {"name": "shed"})
+        (job,) = (await door.acme.agent.get("/v1/jobs", params={"session": door.sid})).json()["jobs"]  # fmt: skip
+        done = (await door.acme.agent.get(f"/v1/jobs/{job['id']}", params={"wait": 20})).json()
+        await agents.runtime.call_log.flush()
+        calls = (await door.acme.agent.get(f"/v1/sessions/{door.sid}/calls")).json()["calls"]
+
+        assert called.success is True, called
+        if kind == "http":  # the call answers the job at once: the caller asks for its end
+            assert called.result == {"job": job["id"], "status": "running"}
+        else:  # MCP and the loop wait for the job's end (within their waits)
+            assert called.result == {"success": True, "built": "shed"}
+        assert done["status"] == "succeeded" and done["message"] == "half way"
+        assert done["result"]["result"] == {"success": True, "built": "shed"}
+        assert [c["call_id"] for c in calls if c["tool"] == "build" and c["parent_call_id"] is None] == [job["id"]]  # fmt: skip
+        assert len([c for c in calls if c["parent_call_id"] == job["id"]]) == 1
