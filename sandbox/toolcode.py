@@ -299,6 +299,9 @@ def make_context(
         updateContext=update_context,  # LiteBot's spelling
         emit=emit,
         progress=progress,
+        # a job's id, the same for each of its runs (None in a plain call)
+        job_id=data.get("job_id"),
+        jobId=data.get("job_id"),
         # a code-mode program's session tools (run_code names them; other tools get none)
         tools=Namespace(**{str(n): session_tool(str(n)) for n in data.get("tools") or ()}),
         modules=Namespace(

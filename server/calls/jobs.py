@@ -339,6 +339,8 @@ class Jobs:
                 guardrails=view.guardrails,
                 message_id=row.message_id,
                 parent_call_id=row.id,
+                # the same for every run of the job: whoever receives a rerun can tell
+                extra_context={"job_id": row.id},
                 job=JobRun(row.id, row.timeout_s * 1000, progress.report, row.location, locate),
             )
             result, cpu_ms = await self.pipeline.run_job(store, request, tool)

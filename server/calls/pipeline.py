@@ -813,11 +813,13 @@ class CallPipeline:
         provider), ``knowledge_base`` (the tenant's documents); and, for built-in tools only
         (``skill``: the call's unit of work and tool), ``skills``."""
         llm_calls = partials = 0
-        run_id = (request.extra_context or {}).get("hook_run_id") if request else None
+        extra_context = (request.extra_context or {}) if request else {}
+        run_id = extra_context.get("hook_run_id") or extra_context.get("job_id")
 
         def keyed(args: dict[str, Any]) -> dict[str, Any]:
-            """A session-end hook's request carries its run's id as ``Idempotency-Key`` (unless
-            the tool set one): a rerun's requests can be told apart from new ones."""
+            """A session-end hook's or a job's request carries its run's id as
+            ``Idempotency-Key`` (unless the tool set one): a rerun's requests can be told apart
+            from new ones."""
             headers = args.get("headers") or {}
             if run_id is None or not isinstance(headers, dict):
                 return args

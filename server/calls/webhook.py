@@ -114,7 +114,8 @@ class WebhookEngine:
         method = config.get("method", "POST")
         secret_headers = auth_header(secret)
         headers = {**(config.get("headers") or {}), **secret_headers, "Accept": "application/json"}
-        run_id = run.context.get("hook_run_id")  # a session-end hook: its reruns are marked
+        # a session-end hook or a job: its reruns are marked
+        run_id = run.context.get("hook_run_id") or run.context.get("job_id")
         if run_id and not any(h.lower() == "idempotency-key" for h in headers):
             headers["Idempotency-Key"] = str(run_id)
         timeout_s = min(config.get("timeout_ms", 10_000), limits.timeout_ms) / 1000

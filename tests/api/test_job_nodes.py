@@ -115,3 +115,5 @@ async def test_killing_the_node_running_a_job_leaves_it_to_another_which_finishe
     assert done["status"] == "succeeded" and done["attempts"] == 2
     assert done["result"]["result"]["report"] == "ready"
     assert len(runs) == 1  # it finished once
+    held = [r for r in upstream_http.seen if r["path"] == "/hold" and r["headers"].get("idempotency-key") == job]  # fmt: skip
+    assert len(held) == 2  # run twice, each time saying which job it is

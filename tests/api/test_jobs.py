@@ -86,7 +86,7 @@ def execute(params, context):
     for i in range(20000):
         total += i
     context.progress(0.5, "half way")
-    return {"success": True, "total": total, "n": params.get("n", 0)}
+    return {"success": True, "total": total, "n": params.get("n", 0), "job": context.job_id}
 
 
 tool = {"name": "quick_job", "description": "A job that ends soon", "execute": execute,
@@ -280,7 +280,7 @@ module.exports = {
   metadata: {mode: "job"},
   async execute(params, context) {
     await context.progress(0.5, "half way");
-    return {success: true, total: 1, n: params.n || 0};
+    return {success: true, total: 1, n: params.n || 0, job: context.jobId};
   },
 };
 """
@@ -301,6 +301,7 @@ async def test_jobs_report_progress_in_every_code_tier(api: Api, tier: str) -> N
 
     assert done["status"] == "succeeded", done
     assert done["result"]["result"]["n"] == 7 and done["message"] == "half way"
+    assert done["result"]["result"]["job"] == done["id"]  # the same for every run of the job
 
 
 BAD_PROGRESS = """

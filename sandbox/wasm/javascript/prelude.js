@@ -312,6 +312,7 @@
       updateContext, update_context: updateContext,
       emit: (partial) => hostCall("context", "emit", { partial }),
       // a job's progress: a fraction from 0 to 1 and what it is doing (a plain call ignores it)
+      jobId: data.job_id || null, job_id: data.job_id || null,
       progress: (progress, message) => hostCall("context", "progress", { progress: progress ?? null, message: message ?? null }),
       // a code-mode program's session tools (run_code names them; other tools get none)
       tools: Object.freeze(Object.fromEntries((data.tools || []).map((name) => [String(name), (args) => hostCall("tools", String(name), args || {})]))),
