@@ -64,9 +64,10 @@ class Recorder(BaseHTTPRequestHandler):
             self.server.release.wait(30)  # type: ignore[attr-defined]
             self._reply(200, b'{"held": true}')
         elif path.startswith("/job/start/"):  # a job API: 202 and where to ask for its state
-            name = path.rsplit("/", 1)[1]
+            name, given = path.rsplit("/", 1)[1], parse_qs(parts.query)
             query = f"?{parts.query}" if parts.query else ""
-            self._reply(202, b'{"accepted": true}', headers={"Location": f"/job/status/{name}{query}"})  # fmt: skip
+            where = given["to"][0] if "to" in given else f"/job/status/{name}{query}"
+            self._reply(202, b'{"accepted": true}', headers={"Location": where})
         elif path.startswith("/job/status/"):  # running for ?polls= asks, then its result
             name, query = path.rsplit("/", 1)[1], parse_qs(parts.query)
             polls, fails = int(query.get("polls", ["1"])[0]), "fail" in query

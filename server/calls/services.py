@@ -7,9 +7,9 @@ runtime, so it depends on nothing it does not name here — and a test builds on
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from server.calls.engines import Engines

@@ -25,6 +25,7 @@ from server.egress import (
     NameNotResolved,
     ResponseTooLarge,
     TooManyRedirects,
+    origin,
 )
 
 log = logging.getLogger("quiver.webhook")
@@ -189,9 +190,13 @@ class WebhookEngine:
         "progress": 0.4, "message": "..."}`` while it runs (reported), then ``{"status":
         "succeeded", "result": {...}}`` or ``{"status": "failed", "error": {"message": ...}}``
         — within the job's deadline. ``Retry-After`` sets the next ask (at most a minute);
-        five failures in a row (unreachable, 5xx, 429) end it."""
+        five failures in a row (unreachable, 5xx, 429) end it. A location on another origin
+        than the webhook's is asked without the webhook's secret."""
         started = time.perf_counter()
         config, secret_headers = source.config, auth_header(source.secret)
+        called, _ = expand_url(config["url"], run.params)
+        if origin(location) != origin(called):  # the webhook's secret stays with its origin
+            secret_headers = {}
         headers = {**(config.get("headers") or {}), **secret_headers, "Accept": "application/json"}
         extra_allow = run.egress if isinstance(run.egress, Allowlist) else None
 

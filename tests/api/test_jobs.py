@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from urllib.parse import urlencode
 
 import httpx2
 import orjson
@@ -18,6 +19,7 @@ from tests.api.test_agent_loop import KEY
 from tests.api.test_calls import call, python, session_for
 from tests.conftest import Api, TenantKeys
 from tests.fake_models import FakeModel
+from tests.loopback import LoopbackServer
 from tests.servers import EventReader, bearer_client, served
 
 SLOW_REPORT = """
@@ -442,3 +444,67 @@ async def delivered(t: TenantKeys, sid: str, job: str) -> dict:
             return found[0]
         await asyncio.sleep(0.05)
     raise AssertionError("the job's result never reached the conversation")
+
+
+async def test_a_job_location_the_egress_guard_refuses_is_never_asked(
+    api: Api, upstream_http, canary_http
+) -> None:
+    """SSRF through a 202: the location is asked through the egress guard like any request."""
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    api.runtime.pipeline.job_poll_s = 0.05
+    name = uuid.uuid4().hex
+    aimed = {
+        "metadata": f"http://169.254.169.254/latest/meta-data/{name}",
+        "loopback": f"{canary_http.base}/job/status/{name}",
+    }
+    tools = [
+        {**job_webhook(upstream_http, name, urlencode({"to": url})), "name": f"export_{target}"}
+        for target, url in aimed.items()
+    ]
+    sid = await session_for(acme, tools)
+    before = len(canary_http.seen)
+
+    ended = []
+    for target in aimed:
+        started = await call(acme, sid, f"export_{target}")
+        ended.append(await job_of(acme, started["result"]["job"], wait=20))
+
+    assert [e["result"]["error"]["code"] for e in ended] == ["egress_denied", "egress_denied"]
+    assert canary_http.seen[before:] == []
+
+
+async def test_a_job_location_on_another_origin_is_asked_without_the_webhooks_secret(
+    api: Api, upstream_http
+) -> None:
+    other = LoopbackServer("127.0.0.3")
+    try:
+        acme = await api.tenant("acme")
+        await allow(api, acme, upstream_http.host, other.host)
+        api.runtime.pipeline.job_poll_s = 0.05
+        name = uuid.uuid4().hex
+        elsewhere = f"{other.base}/job/status/{name}?polls=1"
+        sid = await session_for(acme, [job_webhook(upstream_http, name, urlencode({"to": elsewhere}))])  # fmt: skip
+
+        started = await call(acme, sid, "export_data")
+        done = await job_of(acme, started["result"]["job"], wait=20)
+        sent = [r for r in upstream_http.seen if r["path"] == f"/job/start/{name}"]
+        asked = [r for r in other.seen if r["path"] == f"/job/status/{name}"]
+    finally:
+        other.close()
+
+    assert done["status"] == "succeeded"
+    assert sent[0]["headers"]["authorization"] == "Bearer upstream-secret"
+    assert asked and all("authorization" not in r["headers"] for r in asked)
+
+
+async def test_a_queued_job_is_cancelled_at_once(api: Api) -> None:
+    await api.runtime.jobs.stop()  # no node runs it
+    acme = await api.tenant("acme")
+    sid = await session_for(acme, [python(QUICK_JOB)])
+
+    started = await call(acme, sid, "quick_job")
+    cancelled = await acme.agent.post(f"/v1/jobs/{started['result']['job']}/cancel")
+
+    assert cancelled.status_code == 202
+    assert cancelled.json()["status"] == "cancelled" and cancelled.json()["attempts"] == 0
