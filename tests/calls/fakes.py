@@ -6,10 +6,12 @@ sandbox tests keep exercising the real adapters."""
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sandbox.engine import Capabilities, Run, RunResult
@@ -17,10 +19,12 @@ from server.calls.breakers import BreakerPolicy, MemoryBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.engines import Engines
+from server.calls.jobs import Jobs as JobRunner
 from server.calls.pipeline import CallPipeline
 from server.calls.services import Services
 from server.calls.session_state import SessionStates
 from server.calls.sessions import SessionTracker, UsageRanking
+from server.errors import ConflictError, NotFoundError
 from server.events import EventHub
 from server.guardrails import NONE, Policy
 from server.registry.disk import DiskTools
@@ -175,6 +179,123 @@ class Lifecycle:
 
 
 @dataclass
+class Job:
+    """A job as the fakes keep it (``records.StoredJob``)."""
+
+    id: str
+    tenant_id: str
+    session_id: str | None
+    bot: str | None
+    tool: str
+    version: int
+    kind: str
+    arguments_ct: str
+    timeout_s: int
+    created_at: datetime
+    message_id: str | None = None
+    location: str | None = None
+    status: str = "queued"
+    progress: float | None = None
+    message: str | None = None
+    result: Any = None
+    attempts: int = 0
+    lease_until: datetime | None = None
+    cancel_requested: bool = False
+    deliver: bool = False
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    cpu_ms: float = 0.0
+
+
+class Jobs:
+    """``ports.JobRecords`` in memory: the same conditional writes as the database's."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.writes: list[tuple[str, str]] = []  # (what, job): progress writes, for the tests
+
+    async def create(self, *, tenant_id: str, session_id: str | None, bot: str | None, tool: str, version: int, kind: str, arguments: Any, timeout_s: int, now: datetime, message_id: str | None = None, location: str | None = None) -> Job:  # fmt: skip
+        job = Job(f"{len(self.db.jobs) + 1:032x}", tenant_id, session_id, bot, tool, version, kind, json.dumps(arguments), timeout_s, now, message_id, location)  # fmt: skip
+        self.db.jobs[job.id] = job
+        return job
+
+    def arguments(self, row: Any) -> Any:
+        return json.loads(row.arguments_ct)
+
+    async def unfinished(self, tenant_id: str) -> int:
+        return sum(j.tenant_id == tenant_id and j.status in ("queued", "running") for j in self.db.jobs.values())  # fmt: skip
+
+    async def get(self, tenant_id: str, job_id: str) -> Job:
+        job = self.db.jobs.get(job_id)
+        if job is None or job.tenant_id != tenant_id:
+            raise NotFoundError(f"job {job_id!r} not found")
+        return replace(job)
+
+    async def find(self, job_id: str) -> Job | None:
+        job = self.db.jobs.get(job_id)
+        return replace(job) if job else None
+
+    async def claim(self, now: datetime, lease_s: float, limit: int) -> list[Job]:
+        due = [j for j in self.db.jobs.values() if j.status == "queued" or (j.status == "running" and j.lease_until is not None and j.lease_until < now)][:limit]  # fmt: skip
+        for job in due:
+            job.status, job.attempts = "running", job.attempts + 1
+            job.lease_until, job.started_at = (
+                now + timedelta(seconds=lease_s),
+                job.started_at or now,
+            )
+        return [replace(j) for j in due]
+
+    def _held(self, job_id: str, attempt: int) -> Job | None:
+        job = self.db.jobs.get(job_id)
+        return job if job and job.status == "running" and job.attempts == attempt else None
+
+    async def extend(self, job_id: str, attempt: int, until: datetime) -> tuple[bool, bool]:
+        job = self._held(job_id, attempt)
+        if job is None:
+            return False, False
+        job.lease_until = until
+        return True, job.cancel_requested
+
+    async def report(self, job_id: str, attempt: int, session_id: str | None, progress: float | None, message: str | None) -> bool:  # fmt: skip
+        job = self._held(job_id, attempt)
+        if job is None:
+            return False
+        job.progress, job.message = progress, message
+        self.writes.append(("progress", job_id))
+        return True
+
+    async def locate(self, job_id: str, attempt: int, location: str) -> bool:
+        job = self._held(job_id, attempt)
+        if job is not None:
+            job.location = location
+        return job is not None
+
+    async def finish(self, job_id: str, attempt: int | None, session_id: str | None, status: str, result: dict[str, Any], now: datetime, cpu_ms: float = 0.0) -> Job | None:  # fmt: skip
+        job = self.db.jobs.get(job_id)
+        if job is None or (job.status != "queued" if attempt is None else self._held(job_id, attempt) is None):  # fmt: skip
+            return None
+        job.status, job.result, job.finished_at, job.cpu_ms, job.lease_until = status, result, now, cpu_ms, None  # fmt: skip
+        return replace(job)
+
+    async def cancel(self, tenant_id: str, job_id: str) -> Job:
+        job = await self.get(tenant_id, job_id)
+        if job.status not in ("queued", "running"):
+            raise ConflictError(f"job {job_id!r} has already {job.status}")
+        self.db.jobs[job_id].cancel_requested = True
+        return await self.get(tenant_id, job_id)
+
+    async def defer(self, job_id: str) -> bool:
+        job = self.db.jobs[job_id]
+        if job.status in ("queued", "running"):
+            job.deliver = True
+            return True
+        return False
+
+    async def page(self, tenant_id: str, *, session_id: str | None, status: str | None, limit: int, after: Any) -> list[Job]:  # fmt: skip
+        return [j for j in self.db.jobs.values() if j.tenant_id == tenant_id][:limit]
+
+
+@dataclass
 class Database:
     """What the fakes keep: the committed state every unit of work shares."""
 
@@ -188,6 +309,7 @@ class Database:
     openings: list[tuple[str, str, str, str | None]] = field(default_factory=list)
     logged: list[dict[str, Any]] = field(default_factory=list)
     reported: list[dict[str, Any]] = field(default_factory=list)  # browser outcomes
+    jobs: dict[str, Job] = field(default_factory=dict)
 
 
 class Store:
@@ -202,6 +324,13 @@ class Store:
         self.sessions = Sessions(db)
         self.calls = Calls(db)
         self.lifecycle = Lifecycle(db)
+        self.jobs = Jobs(db)
+
+    async def checkpoint(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
 
     async def registry_versions(self, tenant_id: str) -> RegistryVersions | None:
         if tenant_id not in self.db.versions:
@@ -230,7 +359,10 @@ class Engine:
 
     async def run(self, source: Any, run: Run) -> RunResult:
         self.runs.append((run.tool, dict(run.params)))
-        return self.behaviours[run.tool](run.params, run.context)
+        behaviour = self.behaviours[run.tool]
+        if inspect.iscoroutinefunction(behaviour):  # one that makes host calls: given the run
+            return await behaviour(run)  # type: ignore[no-any-return]
+        return behaviour(run.params, run.context)
 
 
 class Claims:
@@ -250,6 +382,20 @@ class Handoffs:
 
     def announce(self, tenant_id: str, sid: str, bot: str, tool: str, reason: str) -> None:
         self.announced.append((tenant_id, sid, bot, tool, reason))
+
+
+class Messages:
+    """A transcript that only keeps what is appended (a job's end delivered to a conversation)."""
+
+    def __init__(self) -> None:
+        self.appended: list[tuple[str, dict[str, Any]]] = []
+
+    async def append(self, session_id: str, tenant_id: str, bot: str, messages: list[dict[str, Any]], seq: int | None = None) -> list[Any]:  # fmt: skip
+        self.appended.extend((session_id, m) for m in messages)
+        return []
+
+    async def close(self) -> None:
+        return None
 
 
 class Clock:
@@ -292,11 +438,13 @@ def composed(db: Database) -> tuple[Services, Engine, CallLog, Clock]:
         registry, engines, None, log, 2000, 30_000,  # type: ignore[arg-type]
         tracker, ResultCache(100), Claims(db),
     )  # fmt: skip
+    messages = Messages()
+    jobs = JobRunner(Storage(db), registry, pipeline, messages, clock)  # type: ignore[arg-type]
     services = Services(
         settings=Settings(), storage=Storage(db), registry=registry, pipeline=pipeline,
         tracker=tracker, session_states=SessionStates(), events=EventHub(),
-        engines=engines, limits=None, indexes=None, handoffs=Handoffs(), messages=None,  # type: ignore[arg-type]
-        hooks_due=asyncio.Event(),
+        engines=engines, limits=None, indexes=None, handoffs=Handoffs(), messages=messages,  # type: ignore[arg-type]
+        hooks_due=asyncio.Event(), jobs=jobs,
     )  # fmt: skip
     return services, engine, log, clock
 
