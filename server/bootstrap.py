@@ -318,13 +318,13 @@ class Runtime:
         store.changed_tenants, store.changed_datasets, store.revoked_keys = set(), set(), set()
         store.sessions.bumped = set()
 
-    def jobs_changed(self, jobs: dict[str, str | None]) -> None:
-        """Jobs changed (a commit here, another node's announcement): their sessions' streams
-        send them, and whoever waits for them reads them again."""
+    def jobs_changed(self, jobs: dict[str, str | None], *, remote: bool = False) -> None:
+        """Jobs changed (a commit here; ``remote``: another node's announcement): their
+        sessions' streams send them, and whoever waits for them reads them again."""
         for job, session in jobs.items():
             if session:
                 self.events.job_changed(session, job)
-        self.jobs.changed(jobs)
+        self.jobs.changed(jobs, remote=remote)
 
     async def close(self) -> None:
         self.events.close()

@@ -78,7 +78,7 @@ class Propagation:
             runtime.indexes.forget(rest)
         elif kind == "j":
             job, _, session = rest.partition(":")
-            runtime.jobs_changed({job: session or None})
+            runtime.jobs_changed({job: session or None}, remote=True)
 
     def pushing(self) -> bool:
         """Do other nodes' changes reach this node as they commit (the listener is up)?"""

@@ -124,16 +124,18 @@ class Jobs:
         self._waiters: dict[str, set[asyncio.Event]] = {}
         self._loop: asyncio.Task[None] | None = None
         self._checks: set[asyncio.Task[Any]] = set()
+        self._checking: set[str] = set()  # jobs whose cancel is being checked
 
     # hearing of changes ----------------------------------------------------------------------
-    def changed(self, job_ids: Iterable[str]) -> None:
-        """Jobs changed (this node's commit, another's announcement): waiters read them again;
-        a job running here checks at once whether it was cancelled."""
+    def changed(self, job_ids: Iterable[str], *, remote: bool = False) -> None:
+        """Jobs changed (this node's commit; with ``remote``, another node's announcement):
+        waiters read them again, and a job running here that another node may have cancelled
+        checks at once (a cancel made here stops its run itself)."""
         for job_id in job_ids:
             for event in self._waiters.get(job_id, ()):
                 event.set()
-            work = self._running.get(job_id)
-            if work is not None and job_id not in self._cancelled:
+            if remote and job_id in self._running and job_id not in self._checking:
+                self._checking.add(job_id)
                 check = asyncio.get_running_loop().create_task(self._check_cancel(job_id))
                 self._checks.add(check)
                 check.add_done_callback(self._checks.discard)
@@ -146,6 +148,8 @@ class Jobs:
         except Exception as exc:  # the database away: the next renewal asks again
             log.warning("could not read job %s: %s", job_id, exc)
             return
+        finally:
+            self._checking.discard(job_id)
         if row is not None and row.cancel_requested:
             self._stop(job_id)
 
@@ -196,6 +200,7 @@ class Jobs:
         """Cancel the job: a queued one now; a running one as soon as its node hears (409 if it
         has finished)."""
         row = await store.jobs.cancel(tenant_id, job_id)
+        self._stop(job_id)  # running here: its run ends ``cancelled`` once this commits
         if row.status == "queued":
             done = envelope.failure(row.tool, 0.0, "cancelled", "the job was cancelled")
             now = datetime.fromtimestamp(self.clock(), UTC)

@@ -508,3 +508,20 @@ async def test_a_queued_job_is_cancelled_at_once(api: Api) -> None:
 
     assert cancelled.status_code == 202
     assert cancelled.json()["status"] == "cancelled" and cancelled.json()["attempts"] == 0
+
+
+async def test_a_test_run_of_a_webhook_answering_202_shows_the_location(
+    api: Api, upstream_http
+) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    name = uuid.uuid4().hex
+    assert (await acme.dev.post("/v1/tools", json=job_webhook(upstream_http, name))).status_code == 201  # fmt: skip
+
+    tested = await acme.dev.post("/v1/tools/export_data/test", json={"arguments": {}})
+
+    assert tested.status_code == 200, tested.text
+    assert tested.json()["result"] == {
+        "status": "accepted",
+        "location": f"{upstream_http.base}/job/status/{name}?polls=2",
+    }
