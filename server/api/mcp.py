@@ -66,9 +66,11 @@ from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from server import metrics
+from server.api import mcp_tasks
 from server.api.deps import admit, authenticate, role_of, unit_of_work
 from server.api.limits import replayed
 from server.api.mcp_direct import InFlight, answer, plain_call, stamped
+from server.api.mcp_tasks import TaskRequest, task_request
 from server.api.problems import problem
 from server.calls import jobs
 from server.calls.session_calls import SessionState, attach, call_in_session, load_state
@@ -315,6 +317,11 @@ class QuiverMcp:
             body = await _body(receive)
             if body is None:
                 return  # the client left
+            asked = task_request(scope, body)
+            if asked is not None and await self._serve_task(
+                send, asked, Caller(principal, bot, "")
+            ):
+                return
             if self.direct and await self._direct_call(
                 scope, send, body, Caller(principal, bot, "")
             ):
@@ -355,6 +362,76 @@ class QuiverMcp:
                 return True
         await answer(send, call, result=stamped(call, result, self.server.server_info_stamp))
         return True
+
+    async def _serve_task(self, send: Send, asked: TaskRequest, caller: Caller) -> bool:
+        """A task's request of a ready 2025-11-25 session this node holds for the caller's key,
+        answered here (``server.api.mcp_tasks``); False when the SDK is to take it."""
+        transport = self.manager.held(asked.mcp_session, caller.principal.key_id)
+        connection = self._ready.get(asked.mcp_session)
+        if transport is None or connection is None:
+            return False
+        if connection.protocol_version != asked.version:
+            return False
+        with InFlight(transport):
+            try:
+                held = caller._replace(mcp_session=asked.mcp_session)
+                result = await self._answer_task(held, asked)
+            except Exception as exc:  # noqa: BLE001 - as the SDK's handler path (_direct_call)
+                error = modern_error_data(exc).model_dump(by_alias=True, exclude_none=True)
+                await answer(send, asked, error=error)  # type: ignore[arg-type]
+                return True
+        await answer(send, asked, result=result)  # type: ignore[arg-type]
+        return True
+
+    async def _answer_task(self, caller: Caller, asked: TaskRequest) -> dict[str, Any]:
+        runtime, params = self._runtime, asked.params
+        tenant = self._tenant(caller.principal)
+        if asked.method == "tools/call":
+            return await self._start_task(caller, params)
+        async with unit_of_work(runtime) as store:
+            state, _ = await self._state(caller, store)
+            sid = state.session.id
+            if asked.method == "tasks/list":
+                rows = await store.jobs.page(
+                    tenant, session_id=sid, status=None, limit=100, after=None
+                )
+                return {"tasks": [mcp_tasks.task(r) for r in rows]}
+            job = params.get("taskId")
+            row = await store.jobs.find(job) if isinstance(job, str) else None
+            if row is None or row.session_id != sid:
+                raise MCPError(types.INVALID_PARAMS, f"no task {job!r} in this session")
+            if asked.method == "tasks/get":
+                return mcp_tasks.task(row)
+            if asked.method == "tasks/cancel":
+                if mcp_tasks.finished(row):
+                    raise MCPError(types.INVALID_PARAMS, f"task {job!r} has already ended")
+                return mcp_tasks.task(await runtime.services.jobs.cancel(store, tenant, row.id))
+            job_id = row.id
+        # tasks/result: once the job has ended (waited for, within the MCP wait)
+        ended = await runtime.services.jobs.wait(tenant, job_id, runtime.settings.mcp_job_wait_s)
+        if not mcp_tasks.finished(ended):
+            raise MCPError(types.INVALID_REQUEST, f"task {ended.id!r} is still working")
+        return mcp_tasks.related(_result(dict(ended.result or {})), ended.id)
+
+    async def _start_task(self, caller: Caller, params: dict[str, Any]) -> dict[str, Any]:
+        """``tools/call`` with ``task``: a job tool's call, answered with its job as the task."""
+        name, arguments = params.get("name"), params.get("arguments") or {}
+        if not isinstance(name, str) or not isinstance(arguments, dict):
+            raise MCPError(types.INVALID_PARAMS, "tools/call needs a name and object arguments")
+        async with unit_of_work(self._runtime) as store:
+            state, _ = await self._state(caller, store)
+            tool = state.view.tools_for(state.session.bot).get(name)
+            if tool is None or tool.metadata.get("mode") != "job":
+                message = f"{name!r} does not run as a task (its execution.taskSupport)"
+                raise MCPError(types.METHOD_NOT_FOUND, message)
+            started = await self._call_in(caller, name, arguments, store)
+            store.answered = True
+        if "job" not in started:  # refused before it could start (its arguments, the cap)
+            error = started.get("error") or (started.get("structuredContent") or {}).get("error")
+            raise MCPError(types.INVALID_PARAMS, str((error or {}).get("message")), error)
+        tenant = self._tenant(caller.principal)
+        row = await self._runtime.services.jobs.wait(tenant, started["job"], 0)
+        return {"task": mcp_tasks.task(row)}
 
     def _check_origin(self, scope: Scope) -> None:
         """The transport spec: a request from a browser page (it sends ``Origin``) must come from
@@ -668,7 +745,9 @@ class _Server(Server[Any]):
             resources_changed=given.resources_changed,
             tools_changed=True,
         )
-        return super().get_capabilities(options, *args, **kwargs)
+        capabilities = super().get_capabilities(options, *args, **kwargs)
+        # job tools run as tasks for 2025-11-25 clients (``server.api.mcp_tasks``)
+        return capabilities.model_copy(update={"tasks": mcp_tasks.CAPABILITY})
 
 
 def _by_name(entry: Any) -> str:
@@ -716,6 +795,7 @@ def _tool(entry: Any, tool: Any) -> types.Tool:
     schema = entry.parameters
     if not schema.get("properties") and "additionalProperties" not in schema:
         schema = {**schema, "type": "object", "properties": {}, "additionalProperties": False}
+    job = metadata.get("mode") == "job"  # a task where the client's version has them
     return types.Tool(
         name=entry.name,
         title=title,
@@ -723,6 +803,7 @@ def _tool(entry: Any, tool: Any) -> types.Tool:
         input_schema=schema,
         output_schema=metadata.get("output_schema"),
         annotations=types.ToolAnnotations(title=title, **hints) if hints or title else None,
+        execution=types.ToolExecution(task_support="optional") if job else None,
     )
 
 
