@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Annotated, Any, TypeVar
 
 import orjson
@@ -39,6 +40,21 @@ def decode_cursor(cursor: str | None, arity: int) -> list[Any] | None:
     if not isinstance(key, list) or len(key) != arity:
         raise ValidationFailedError([FieldError("not a cursor this list gave out", field="cursor")])
     return key
+
+
+def decode_time_cursor(
+    cursor: str | None, id_type: Callable[[Any], Any] = str
+) -> tuple[datetime, Any] | None:
+    """The (time, id) a list ordered by time names as its previous page's last row."""
+    key = decode_cursor(cursor, 2)
+    if key is None:
+        return None
+    try:
+        return datetime.fromisoformat(key[0]), id_type(key[1])
+    except (TypeError, ValueError):
+        raise ValidationFailedError(
+            [FieldError("not a cursor this list gave out", field="cursor")]
+        ) from None
 
 
 def decode_id_cursor(cursor: str | None) -> int | None:

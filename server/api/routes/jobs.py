@@ -4,15 +4,13 @@ tenant with ``?tenant=``)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
 
 from server.api.deps import PrincipalDep, RuntimeDep, StoreDep, TenantQuery, acting_tenant, require
-from server.api.paging import CursorQuery, LimitQuery, decode_cursor, encode_cursor
+from server.api.paging import CursorQuery, LimitQuery, decode_time_cursor, encode_cursor
 from server.calls import jobs
-from server.errors import FieldError, ValidationFailedError
 from server.records import StoredJob
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
@@ -38,13 +36,7 @@ async def list_jobs(
 ) -> dict[str, Any]:
     """The tenant's jobs, newest first, a page at a time (of one session, in one status)."""
     tenant_id = _tenant(principal, tenant)
-    key = decode_cursor(cursor, 2)
-    try:
-        after = (datetime.fromisoformat(key[0]), str(key[1])) if key is not None else None
-    except (TypeError, ValueError):
-        raise ValidationFailedError(
-            [FieldError("not a cursor this list gave out", field="cursor")]
-        ) from None
+    after = decode_time_cursor(cursor)
     rows = await store.jobs.page(
         tenant_id, session_id=session, status=status, limit=limit + 1, after=after
     )

@@ -33,8 +33,8 @@ from server.api.idempotency import IdempotencyKey, answer_once
 from server.api.paging import (
     CursorQuery,
     LimitQuery,
-    decode_cursor,
     decode_id_cursor,
+    decode_time_cursor,
     encode_cursor,
     keyset,
 )
@@ -344,15 +344,7 @@ async def session_calls(
 
 
 def _call_cursor(cursor: str | None) -> tuple[datetime, int] | None:
-    key = decode_cursor(cursor, 2)
-    if key is None:
-        return None
-    try:
-        return datetime.fromisoformat(key[0]), int(key[1])
-    except (TypeError, ValueError):
-        raise ValidationFailedError(
-            [FieldError("not a cursor this list gave out", field="cursor")]
-        ) from None
+    return decode_time_cursor(cursor, int)
 
 
 @router.get("/{sid}/events")
@@ -618,13 +610,7 @@ async def list_sessions(
     """The tenant's sessions, newest first, a page at a time (developers)."""
     tenant_id = developer_tenant(principal, tenant)
     since, until = aware(since, "since"), aware(until, "until")
-    key = decode_cursor(cursor, 2)
-    try:
-        after = (datetime.fromisoformat(key[0]), str(key[1])) if key is not None else None
-    except (TypeError, ValueError):
-        raise ValidationFailedError(
-            [FieldError("not a cursor this list gave out", field="cursor")]
-        ) from None
+    after = decode_time_cursor(cursor)
     rows = await store.lifecycle.page(
         tenant_id,
         bot=bot,
