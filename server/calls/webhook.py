@@ -120,6 +120,8 @@ class WebhookEngine:
         if run_id and not any(h.lower() == "idempotency-key" for h in headers):
             headers["Idempotency-Key"] = str(run_id)
         timeout_s = min(config.get("timeout_ms", 10_000), limits.timeout_ms) / 1000
+        if run.context.get("job_id"):  # a job's request may take the job's deadline
+            timeout_s = limits.timeout_ms / 1000
 
         def failed(code: str, message: str) -> RunResult:
             took = (time.perf_counter() - started) * 1000

@@ -525,3 +525,22 @@ async def test_a_test_run_of_a_webhook_answering_202_shows_the_location(
         "status": "accepted",
         "location": f"{upstream_http.base}/job/status/{name}?polls=2",
     }
+
+
+async def test_a_webhook_job_waits_for_its_endpoint_past_a_calls_deadline(
+    api: Api, upstream_http
+) -> None:
+    acme = await api.tenant("acme")
+    await allow(api, acme, upstream_http.host)
+    slow = {
+        **job_webhook(upstream_http, "unused"),
+        "webhook_url": upstream_http.base + "/sleep/1500",  # longer than its timeout_ms
+        "timeout_ms": 500,
+        "metadata": {"mode": "job", "job_timeout_s": 30},
+    }
+    sid = await session_for(acme, [slow])
+
+    started = await call(acme, sid, "export_data")
+    done = await job_of(acme, started["result"]["job"], wait=20)
+
+    assert done["status"] == "succeeded", done  # the job's deadline, not the call's 500 ms
