@@ -328,6 +328,7 @@ class Runtime:
 
     async def close(self) -> None:
         self.events.close()
+        await self.jobs.stop()  # first: its runs use what the rest closes
         self._stop_watching.set()
         if self._watcher is not None:
             await self._watcher
@@ -337,7 +338,6 @@ class Runtime:
         await self.key_touches.stop()
         await self.agent.close()
         await self.sweeper.stop()
-        await self.jobs.stop()
         await self.handoffs.drain()
         await self.tracker.breakers.close()
         if self.quotas is not None:

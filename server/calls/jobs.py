@@ -45,6 +45,7 @@ runner_failures = RateLimitedLog(log, every_s=60.0)
 FINISHED = ("succeeded", "failed", "cancelled")
 MAX_JOB_ATTEMPTS = 3  # runs cut short by their node's death; a job that fails is not retried
 PROGRESS_EVERY_S = 0.5  # a job's progress is written at most this often
+STOP_WAIT_S = 10.0  # how long a node stopping waits for its runs to stop
 
 
 def public(row: StoredJob) -> dict[str, Any]:
@@ -125,6 +126,7 @@ class Jobs:
         self._loop: asyncio.Task[None] | None = None
         self._checks: set[asyncio.Task[Any]] = set()
         self._checking: set[str] = set()  # jobs whose cancel is being checked
+        self._stopping = False
 
     # hearing of changes ----------------------------------------------------------------------
     def changed(self, job_ids: Iterable[str], *, remote: bool = False) -> None:
@@ -187,7 +189,8 @@ class Jobs:
                     return row
                 # woken by the change; the poll covers a node that hears no announcements
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), min(remaining, self.poll_s))
+                    async with asyncio.timeout(min(remaining, self.poll_s)):
+                        await event.wait()
         finally:
             waiters = self._waiters.get(job_id)
             if waiters is not None:
@@ -212,9 +215,13 @@ class Jobs:
     # running -------------------------------------------------------------------------------
     def start(self) -> None:
         async def loop() -> None:
-            while True:
+            # ``_stopping`` is checked as well as cancellation: on Python 3.11 a cancel that
+            # lands as ``wait_for`` times out can come back as TimeoutError (``asyncio.timeout``
+            # does not mix them up; the flag makes stopping certain either way)
+            while not self._stopping:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), self.poll_s)
+                    async with asyncio.timeout(self.poll_s):
+                        await self.wake.wait()
                 self.wake.clear()
                 try:
                     await self._spawn_pending()
@@ -227,15 +234,16 @@ class Jobs:
 
     async def stop(self) -> None:
         """Stop claiming, and stop this node's runs: their leases lapse, and another node runs
-        them again (a shutdown is not a cancel)."""
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
-        running = list(self._running.values())
-        for work in running:
-            work.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
+        them again (a shutdown is not a cancel). Each is waited for a bounded time: a run that
+        does not stop in it is left to the process's end."""
+        self._stopping = True
+        stopping = [*([self._loop] if self._loop is not None else []), *self._running.values()]
+        for task in stopping:
+            task.cancel()
+        if stopping:
+            _, stuck = await asyncio.wait(stopping, timeout=STOP_WAIT_S)
+            if stuck:
+                log.warning("%d job runs did not stop within %s s", len(stuck), STOP_WAIT_S)
 
     async def _spawn_pending(self) -> None:
         for row in await self._claim(self.slots - len(self._running)):

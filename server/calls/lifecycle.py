@@ -272,6 +272,7 @@ class SessionSweeper:
         self.every_s = every_s
         self.clock = clock
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     async def sweep_once(self) -> list[str]:
         """End the sessions idle past their bot's timeout; the ids this node ended."""
@@ -293,9 +294,12 @@ class SessionSweeper:
         hooks = self.hooks
 
         async def loop() -> None:
-            while True:
+            # ``_stopping`` as well as cancellation: on Python 3.11 a cancel that lands as
+            # ``wait_for`` times out can come back as TimeoutError (as in ``server.calls.jobs``)
+            while not self._stopping:
                 with contextlib.suppress(TimeoutError):  # an end wakes it early
-                    await asyncio.wait_for(hooks.wake.wait(), self.every_s)
+                    async with asyncio.timeout(self.every_s):
+                        await hooks.wake.wait()
                 hooks.wake.clear()
                 try:
                     await self.sweep_once()
@@ -308,6 +312,7 @@ class SessionSweeper:
         self._task = asyncio.get_running_loop().create_task(loop())
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
