@@ -148,6 +148,7 @@ class Jobs:
             async with self.storage.transaction() as store:
                 row = await store.jobs.find(job_id)
         except Exception as exc:  # the database away: the next renewal asks again
+            metrics.BACKGROUND_FAILURES.labels(task="jobs").inc()
             log.warning("could not read job %s: %s", job_id, exc)
             return
         finally:
@@ -260,6 +261,11 @@ class Jobs:
         self._cancelled.discard(job_id)
         self.wake.set()  # a slot is free
 
+    async def drain(self) -> None:
+        """Wait for this node's runs under way to end (their ends written)."""
+        while self._running:
+            await asyncio.wait(list(self._running.values()))
+
     async def run_pending(self) -> list[tuple[str, str]]:
         """Claim what is due and run it to its end here: (job, status) of each (tests, the CLI)."""
         claimed = await self._claim(self.slots - len(self._running))
@@ -306,6 +312,7 @@ class Jobs:
                 await progress.flush()
                 held, cancel = await self.beat(row)
             except Exception as exc:  # the database away: the next beat tries again
+                metrics.BACKGROUND_FAILURES.labels(task="jobs").inc()
                 log.warning("could not renew the lease of job %s: %s", row.id, exc)
                 continue
             if cancel or not held:  # cancelled; or another node took it over: stop here

@@ -425,7 +425,7 @@ async def test_a_job_past_the_bots_wait_comes_as_a_later_message(
     job = orjson.loads(told)["job"]
     upstream_http.release.set()
     await job_of(acme, job, wait=20)
-    transcript = await delivered(acme, sid, job)
+    transcript = await delivered(agents, acme, sid, job)
 
     assert turn.status_code == 200
     assert turn.json()["message"]["content"] == "It is being built."
@@ -435,15 +435,12 @@ async def test_a_job_past_the_bots_wait_comes_as_a_later_message(
     assert '"report":"ready"' in transcript["content"]
 
 
-async def delivered(t: TenantKeys, sid: str, job: str) -> dict:
-    """The conversation's message that delivers ``job`` (written as the job's end commits)."""
-    for _ in range(100):  # bounded: the message follows the finish at once
-        messages = (await t.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
-        found = [m for m in messages if job in (m.get("content") or "") and m["role"] == "user"]
-        if found:
-            return found[0]
-        await asyncio.sleep(0.05)
-    raise AssertionError("the job's result never reached the conversation")
+async def delivered(api: Api, t: TenantKeys, sid: str, job: str) -> dict:
+    """The conversation's message that delivers ``job`` (written as the job's run ends)."""
+    await asyncio.wait_for(api.runtime.jobs.drain(), 20)
+    messages = (await t.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+    (found,) = [m for m in messages if job in (m.get("content") or "") and m["role"] == "user"]
+    return found
 
 
 async def test_a_job_location_the_egress_guard_refuses_is_never_asked(
