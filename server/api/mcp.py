@@ -376,7 +376,9 @@ class QuiverMcp:
             try:
                 held = caller._replace(mcp_session=asked.mcp_session)
                 result = await self._answer_task(held, asked)
-            except Exception as exc:  # noqa: BLE001 - as the SDK's handler path (_direct_call)
+            except Exception as exc:  # noqa: BLE001 - as in _direct_call: an MCPError is its own
+                # JSON-RPC error; anything else is logged with its traceback by
+                # `modern_error_data` and answered INTERNAL_ERROR, never swallowed
                 error = modern_error_data(exc).model_dump(by_alias=True, exclude_none=True)
                 await answer(send, asked, error=error)  # type: ignore[arg-type]
                 return True
