@@ -31,11 +31,13 @@ from server.calls.breakers import BreakerPolicy, FallbackBreakers, MemoryBreaker
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
 from server.calls.engines import Engines
+from server.calls.federation_watch import FederationWatch
 from server.calls.guardrails import Guardrails
 from server.calls.host import HttpHost
 from server.calls.jobs import Jobs
 from server.calls.journal import DiskRoom, Journal
 from server.calls.lifecycle import Handoffs, SessionEndHooks, SessionSweeper
+from server.calls.mcp_remote import McpEngine
 from server.calls.pipeline import CallPipeline
 from server.calls.services import Services
 from server.calls.session_marks import marks_from
@@ -174,6 +176,7 @@ class Runtime:
     handoffs: Handoffs
     hooks: SessionEndHooks
     sweeper: SessionSweeper
+    federation: FederationWatch  # keeps federated MCP servers' tools up to date
     jobs: Jobs  # runs the jobs this node claims (the use cases see ``services.jobs``)
     redis: Any = None
     redis_health: Dependency | None = None
@@ -329,6 +332,7 @@ class Runtime:
     async def close(self) -> None:
         self.events.close()
         await self.jobs.stop()  # first: its runs use what the rest closes
+        await self.federation.stop()
         self._stop_watching.set()
         if self._watcher is not None:
             await self._watcher
@@ -556,7 +560,9 @@ async def start(
         on_tenant_change=breaker_moved,
         clock=clock.time,
     )
-    engines = Engines(restricted, wasm, javascript, python_wasm, WebhookEngine(guard))
+    engines = Engines(
+        restricted, wasm, javascript, python_wasm, WebhookEngine(guard), mcp=McpEngine(guard)
+    )
     pipeline = CallPipeline(
         registry,
         engines,
@@ -644,6 +650,12 @@ async def start(
         hooks=hooks,
         jobs=jobs,
         sweeper=SessionSweeper(services, hooks, settings.session_sweep_s, clock.time),
+        federation=FederationWatch(
+            services,
+            lease_s=settings.mcp_watch_lease_s,
+            refresh_s=settings.mcp_refresh_s,
+            clock=clock.time,
+        ),
         clock=clock,
         session_states=session_states,
         storage=storage,
@@ -672,6 +684,7 @@ async def start(
     storage.committed = runtime.committed  # the node's caches follow each commit
     runtime.node_lock = node_lock
     runtime.sweeper.start()
+    runtime.federation.start()
     if settings.job_slots:
         jobs.start()
     runtime.key_touches.start()

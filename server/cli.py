@@ -910,7 +910,11 @@ def secrets_rotate(data_dir: Path | None, database_url: str | None) -> None:
     async def action(runtime: Any) -> int:
         async with runtime.sessions() as session, session.begin():
             store = runtime.store(session)
-            rotated: int = await store.tools.rotate_secrets() + await store.secrets.rotate()
+            rotated: int = (
+                await store.tools.rotate_secrets()
+                + await store.secrets.rotate()
+                + await store.mcp_servers.rotate()
+            )
             rotated += await store.providers.rotate()
             return rotated
 

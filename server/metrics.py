@@ -150,7 +150,7 @@ BACKGROUND_FAILURES = Counter(
     "quiver_background_failures_total",
     "Background work that failed and was logged (the request that started it had answered): "
     "action_timeout, handoff_announce, end_hook, session_sweep, key_touches, sqlite_watch, "
-    "mcp_list_changed, jobs, job_run, job_deliver",
+    "mcp_list_changed, jobs, job_run, job_deliver, mcp_watch, mcp_refresh",
     ["task"],
     registry=REGISTRY,
 )

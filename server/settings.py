@@ -210,6 +210,18 @@ class Settings(BaseSettings):
         description="how long an MCP tools/call waits for a job it started (its progress sent as "
         "MCP progress); past it the call answers the job's id",
     )
+    mcp_watch_lease_s: float = Field(
+        default=60.0,
+        ge=1.0,
+        description="a federated MCP server is listened to by one node, which renews its lease "
+        "every third of this; once it has passed (the node died), another node listens",
+    )
+    mcp_refresh_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="how often a federated MCP server is listed again even if it announced no "
+        "change",
+    )
     session_sweep_s: float = Field(
         default=30.0, description="how often a node ends sessions idle past their bot's timeout"
     )

@@ -69,7 +69,7 @@ async def served(
         yield f"http://{host}:{port}"
     finally:
         server.should_exit = True
-        runtime = getattr(app.state, "runtime", None)
+        runtime = getattr(getattr(app, "state", None), "runtime", None)
         if runtime is not None:
             runtime.events.close()  # end open event streams, as a real shutdown does
         server.force_exit = runtime is None  # other apps (fakes) may hold requests open

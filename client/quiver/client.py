@@ -491,6 +491,21 @@ class _Requests:
     def cancel_job(self, job: str) -> Request[Any]:
         return self._send("POST", f"/v1/jobs/{job}/cancel")
 
+    def put_mcp_server(self, name: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("PUT", f"/v1/mcp-servers/{name}", body)
+
+    def list_mcp_servers(self) -> Request[Any]:
+        return self._get("/v1/mcp-servers")
+
+    def get_mcp_server(self, name: str) -> Request[Any]:
+        return self._get(f"/v1/mcp-servers/{name}")
+
+    def refresh_mcp_server(self, name: str) -> Request[Any]:
+        return self._send("POST", f"/v1/mcp-servers/{name}/refresh")
+
+    def delete_mcp_server(self, name: str) -> Request[None]:
+        return self._delete(f"/v1/mcp-servers/{name}")
+
     def catalog(self) -> Request[Any]:
         return self._get("/v1/catalog")
 
@@ -928,6 +943,40 @@ class Quiver:
     def cancel_job(self, job: str) -> dict[str, Any]:
         """Cancel a queued or running job (409 once it has ended)."""
         return self.send(self.requests.cancel_job(job))
+
+    def put_mcp_server(
+        self,
+        name: str,
+        url: str,
+        tools: list[str],
+        *,
+        prefix: str | None = None,
+        auth_header: str | None = None,
+        timeout_ms: int | None = None,
+    ) -> dict[str, Any]:
+        """Federate a remote MCP server: each of its tools that ``tools`` allows (names or
+        globs; ``["*"]``: all) becomes the tool ``<prefix>__<name>`` (docs/federation.md)."""
+        body: dict[str, Any] = {"url": url, "tools": tools}
+        optional = {"prefix": prefix, "auth_header": auth_header, "timeout_ms": timeout_ms}
+        body.update({k: v for k, v in optional.items() if v is not None})
+        return self.send(self.requests.put_mcp_server(name, body))
+
+    def list_mcp_servers(self) -> list[dict[str, Any]]:
+        """The tenant's federated MCP servers."""
+        listed = self.send(self.requests.list_mcp_servers())
+        return list(listed["servers"])
+
+    def get_mcp_server(self, name: str) -> dict[str, Any]:
+        """A federated server: the tools it made, and how its last listing went."""
+        return self.send(self.requests.get_mcp_server(name))
+
+    def refresh_mcp_server(self, name: str) -> dict[str, Any]:
+        """List a federated server again now and bring its tools up to date."""
+        return self.send(self.requests.refresh_mcp_server(name))
+
+    def delete_mcp_server(self, name: str) -> None:
+        """Remove a federated server and every tool it made."""
+        self.send(self.requests.delete_mcp_server(name))
 
     def catalog(self) -> dict[str, Any]:
         """The tools this key may use: its tenant's, shared and built-in."""
@@ -1369,6 +1418,40 @@ class AsyncQuiver:
     async def cancel_job(self, job: str) -> dict[str, Any]:
         """Cancel a queued or running job (409 once it has ended)."""
         return await self.send(self.requests.cancel_job(job))
+
+    async def put_mcp_server(
+        self,
+        name: str,
+        url: str,
+        tools: list[str],
+        *,
+        prefix: str | None = None,
+        auth_header: str | None = None,
+        timeout_ms: int | None = None,
+    ) -> dict[str, Any]:
+        """Federate a remote MCP server: each of its tools that ``tools`` allows (names or
+        globs; ``["*"]``: all) becomes the tool ``<prefix>__<name>`` (docs/federation.md)."""
+        body: dict[str, Any] = {"url": url, "tools": tools}
+        optional = {"prefix": prefix, "auth_header": auth_header, "timeout_ms": timeout_ms}
+        body.update({k: v for k, v in optional.items() if v is not None})
+        return await self.send(self.requests.put_mcp_server(name, body))
+
+    async def list_mcp_servers(self) -> list[dict[str, Any]]:
+        """The tenant's federated MCP servers."""
+        listed = await self.send(self.requests.list_mcp_servers())
+        return list(listed["servers"])
+
+    async def get_mcp_server(self, name: str) -> dict[str, Any]:
+        """A federated server: the tools it made, and how its last listing went."""
+        return await self.send(self.requests.get_mcp_server(name))
+
+    async def refresh_mcp_server(self, name: str) -> dict[str, Any]:
+        """List a federated server again now and bring its tools up to date."""
+        return await self.send(self.requests.refresh_mcp_server(name))
+
+    async def delete_mcp_server(self, name: str) -> None:
+        """Remove a federated server and every tool it made."""
+        await self.send(self.requests.delete_mcp_server(name))
 
     async def catalog(self) -> dict[str, Any]:
         """The tools this key may use: its tenant's, shared and built-in."""

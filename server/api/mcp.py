@@ -773,16 +773,16 @@ def _decode_cursor(cursor: str) -> str:
 def _tool(entry: Any, tool: Any) -> types.Tool:
     """An MCP tool with what Quiver knows of it as hints: a cacheable tool's result depends on
     its arguments only (read-only, idempotent); a once-per-session tool changes something; a
-    webhook reaches the world outside; ``metadata.read_only``, ``destructive`` and ``idempotent``
-    say so outright. A tool without parameters takes a closed empty object, so clients that
-    make schemas strict (the Agents SDK) can."""
+    webhook or a federated server's tool reaches the world outside; ``metadata.read_only``,
+    ``destructive`` and ``idempotent`` say so outright. A tool without parameters takes a
+    closed empty object, so clients that make schemas strict (the Agents SDK) can."""
     metadata = tool.metadata if tool is not None else {}
     hints: dict[str, Any] = {}
     if metadata.get("cacheable") is True:
         hints.update(read_only_hint=True, idempotent_hint=True)
     if metadata.get("once_per_session") is True:
         hints.update(read_only_hint=False, idempotent_hint=False)
-    if tool is not None and tool.kind == "webhook":
+    if tool is not None and tool.kind in ("webhook", "mcp"):
         hints["open_world_hint"] = True
         if tool.method in ("GET", "HEAD"):  # reads, as HTTP says a GET does
             hints.update(read_only_hint=True, idempotent_hint=True)

@@ -487,6 +487,9 @@ def tool_public(tool: StoredTool, version: StoredToolVersion) -> dict[str, Any]:
     elif version.kind == "wasm":
         out["module_sha256"] = version.module_sha256
         out["module_size"] = len(version.module or b"")
+    elif version.kind == "mcp":  # a federated server's tool (its secret is the server's)
+        config = version.webhook or {}
+        out.update(mcp_server=config.get("server"), remote_tool=config.get("tool"))
     elif version.kind == "webhook":
         webhook = version.webhook or {}
         out.update(

@@ -18,6 +18,7 @@ from sandbox.wasm.engine import WasmEngine
 from sandbox.wasm.javascript.engine import JavaScriptEngine
 from sandbox.wasm.python.engine import PythonWasmEngine
 from server.calls.inprocess import InProcessEngine
+from server.calls.mcp_remote import McpEngine
 from server.calls.webhook import WebhookEngine
 
 
@@ -29,11 +30,14 @@ class Engines:
     python_wasm: PythonWasmEngine | None  # None where the Python runner is not built
     webhook: WebhookEngine
     builtin: InProcessEngine = field(default_factory=InProcessEngine)
+    mcp: McpEngine | None = None  # federated MCP servers' tools (through the egress guard)
 
     def for_tool(self, kind: str, sandbox: str | None, origin: str) -> Engine[Any] | None:
         """What runs a tool of this kind; ``None``: nothing on this node can (yet)."""
         if kind == "webhook":
             return self.webhook
+        if kind == "mcp":
+            return self.mcp
         if kind == "wasm":
             return self.wasm
         if kind == "javascript":

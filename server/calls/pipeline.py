@@ -27,6 +27,7 @@ from server.calls.engines import Engines
 from server.calls.guardrails import Guardrails, Subject
 from server.calls.host import HostCallRefused, HttpHost
 from server.calls.job_run import JobRun, progress_values
+from server.calls.mcp_remote import McpSource
 from server.calls.outputs import OutputCheckers
 from server.calls.ports import CallStore
 from server.calls.redaction import Redactor
@@ -154,14 +155,19 @@ class CallPipeline:
         self._saving = _Saving(self)
 
     async def _webhook(self, store: CallStore, tool: ToolDef) -> Executable:
-        """The webhook's config and decrypted secret, cached per exact stored version."""
+        """A webhook's or a federated MCP server's tool: its config and decrypted secret,
+        cached per exact stored version."""
         key = tool.identity
         hit = self._webhooks.get(key)
         if hit is None:
             row = await store.tools.stored_version(tool)
             secret = store.tools.decrypt_secret(tool.tenant_id, tool.name, row)
-            source = WebhookSource(row.webhook or {}, secret)
-            hit = Executable(tool, source, self.engines.webhook, source.timeout_ms)
+            if tool.kind == "mcp":
+                remote = McpSource(row.webhook or {}, secret)
+                hit = Executable(tool, remote, self.engines.mcp, remote.timeout_ms)
+            else:
+                source = WebhookSource(row.webhook or {}, secret)
+                hit = Executable(tool, source, self.engines.webhook, source.timeout_ms)
             self._webhooks[key] = hit
             if len(self._webhooks) > MAX_WEBHOOKS:
                 self._webhooks.popitem(last=False)
@@ -218,7 +224,7 @@ class CallPipeline:
 
     async def executable(self, store: CallStore, tool: ToolDef, tenant: str) -> Executable:
         """What runs ``tool`` for a caller of ``tenant`` (a global tool's callers are others)."""
-        if tool.kind == "webhook":
+        if tool.kind in ("webhook", "mcp"):
             return await self._webhook(store, tool)
         if tool.kind == "wasm":
             return await self._wasm(store, tool, tenant)
@@ -264,7 +270,7 @@ class CallPipeline:
         attributes: dict[str, str | int | float | bool] = {
             "gen_ai.operation.name": "execute_tool",
             "gen_ai.tool.name": tool.name,
-            "gen_ai.tool.type": "extension" if tool.kind == "webhook" else "function",
+            "gen_ai.tool.type": "extension" if tool.kind in ("webhook", "mcp") else "function",
             "quiver.tenant.id": request.tenant_id,
             "quiver.tool.kind": tool.kind,
             "quiver.tool.version": tool.version,
@@ -463,7 +469,7 @@ class CallPipeline:
         session = request.session
         assert session is not None
         # a webhook may run for its own timeout_ms, up to the maximum
-        timeout_ms = self.max_timeout_ms if tool.kind == "webhook" else self._timeout(tool)
+        timeout_ms = self.max_timeout_ms if tool.kind in ("webhook", "mcp") else self._timeout(tool)
         lease_s = 2 * timeout_ms / 1000 + CLAIM_MARGIN_S
         if not await self.claims.claim(session.id, tool.name, lease_s, store):
             result = envelope.failure(

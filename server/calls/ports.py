@@ -3,6 +3,7 @@ the use cases depend only on them, and tests may hand them in-memory fakes."""
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
@@ -13,6 +14,7 @@ from server.records import (
     StoredBot,
     StoredEvalRun,
     StoredJob,
+    StoredMcpServer,
     StoredMessage,
     StoredProvider,
     StoredSession,
@@ -22,6 +24,7 @@ from server.records import (
     StoredVersion,
 )
 from server.registry.definitions import ToolDraft
+from server.registry.federation import ServerSpec
 from server.registry.model import SessionRecord, ToolDef
 from server.registry.ports import RegistryStore
 
@@ -40,6 +43,36 @@ class ToolVersions(Protocol):
     def decrypt_secret(self, tenant_id: str, name: str, version: StoredVersion) -> str | None: ...
     async def artefact(self, version_id: int, engine: str) -> bytes | None: ...
     async def keep_artefact(self, version_id: int, engine: str, artefact: bytes) -> None: ...
+    async def list(
+        self, tenant_ids: str | list[str]
+    ) -> Sequence[tuple[StoredTool, StoredToolVersion]]: ...
+    async def delete(self, tenant_id: str, name: str) -> None: ...  # 404 if none
+
+
+class McpServers(Protocol):
+    """Federated MCP servers (``server.storage.mcp_servers``)."""
+
+    async def find(self, tenant_id: str, name: str) -> StoredMcpServer | None: ...
+    async def get(self, tenant_id: str, name: str) -> StoredMcpServer: ...  # 404 if none
+    async def list(self, tenant_id: str | None = None) -> Sequence[StoredMcpServer]: ...
+    def secret(self, row: Any) -> str | None: ...
+    async def put(
+        self, tenant_id: str, spec: ServerSpec, actor: str | None
+    ) -> tuple[StoredMcpServer, bool]: ...
+    def listed(
+        self,
+        row: Any,
+        made: builtins.list[str],
+        protocol_version: str | None,
+        skipped: builtins.list[Any],
+        when: datetime,
+    ) -> None: ...
+    def failed(self, row: Any, code: str, message: str, when: datetime) -> None: ...
+    async def delete(self, tenant_id: str, name: str) -> StoredMcpServer: ...
+    async def watch(
+        self, node: str, now: datetime, until: datetime
+    ) -> Sequence[StoredMcpServer]: ...  # the servers ``node`` holds the lease of
+    async def unwatch(self, node: str) -> None: ...
 
 
 class Secrets(Protocol):
@@ -235,6 +268,8 @@ class CallStore(RegistryStore, Protocol):
     def lifecycle(self) -> Lifecycle: ...
     @property
     def jobs(self) -> JobRecords: ...
+    @property
+    def mcp_servers(self) -> McpServers: ...
     @property
     def messages(self) -> Transcripts: ...
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from server.calls.engines import Engines
@@ -94,3 +94,5 @@ class Services:
     egress: EgressGuard | None = None
     quotas: Quotas | None = None
     tracing: Tracing = OFF  # spans of model rounds (the calls' are the pipeline's)
+    # set when a federated MCP server was declared or changed: the watcher looks at once
+    servers_due: asyncio.Event = field(default_factory=asyncio.Event)

@@ -319,6 +319,9 @@ def check_tool_body(
         problems.add(None, "the body must be a JSON object")
         return None, problems
     kind = body.get("kind")
+    if kind == "mcp":  # made by its server's listing, not saved by hand
+        problems.add("kind", "an mcp tool is made by its server: PUT /v1/mcp-servers/{name}")
+        return None, problems
     if kind not in FIELDS_BY_KIND:
         problems.add("kind", f"must be one of {', '.join(FIELDS_BY_KIND)}")
         return None, problems

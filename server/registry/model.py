@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-ToolKind = Literal["python", "wasm", "webhook", "javascript"]
+ToolKind = Literal["python", "wasm", "webhook", "javascript", "mcp"]
 Origin = Literal["tenant", "global", "builtin"]
 Executor = Literal["server", "browser"]
 Role = Literal["admin", "developer", "agent"]

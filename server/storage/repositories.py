@@ -39,6 +39,7 @@ from server.storage.conversations import (
 from server.storage.database import dialect_name
 from server.storage.jobs import JobRepository
 from server.storage.lifecycle import Lifecycle
+from server.storage.mcp_servers import McpServerRepository
 from server.storage.skills import (
     CalendarRepository,
     DatasetRepository,
@@ -789,6 +790,7 @@ class Store:
     audit = _Repository(lambda s: AuditRepository(s.session))
     lifecycle = _Repository(lambda s: Lifecycle(s.session, s.sessions))
     jobs = _Repository(lambda s: JobRepository(s.session, s.box))
+    mcp_servers = _Repository(lambda s: McpServerRepository(s.session, s.box))
     calls = _Repository(lambda s: CallRepository(s.session, s.parallel))
     datasets = _Repository(lambda s: DatasetRepository(s.session))
     preferences = _Repository(lambda s: PreferenceRepository(s.session))

@@ -603,3 +603,32 @@ class AppointmentRow(Base):
     contact: Mapped[str | None] = mapped_column(SafeString(254))
     note: Mapped[str | None] = mapped_column(SafeString(1000))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class McpServerRow(Base):
+    """A remote MCP server a tenant federates (``server.calls.federation``): where it is, which
+    of its tools become the tenant's (kind ``mcp``), and how its last listing went."""
+
+    __tablename__ = "mcp_servers"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(SafeString(32), primary_key=True)
+    url: Mapped[str] = mapped_column(SafeText)
+    tools: Mapped[list[str]] = mapped_column(JSONType)  # the allowlist of remote tools
+    prefix: Mapped[str] = mapped_column(SafeString(32))
+    timeout_ms: Mapped[int] = mapped_column(Integer)
+    secret_ct: Mapped[str | None] = mapped_column(SafeText)  # its auth header, encrypted
+    made: Mapped[list[str]] = mapped_column(JSONType)  # the tools its last listing made
+    protocol_version: Mapped[str | None] = mapped_column(SafeString(32))
+    status: Mapped[str] = mapped_column(SafeString(16))  # ok | failing
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSONType)  # {"code", "message"}
+    skipped: Mapped[list[Any] | None] = mapped_column(JSONType)
+    refreshed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # the node that listens for its list_changed, until when (a lease it renews)
+    watched_by: Mapped[str | None] = mapped_column(SafeString(32))
+    watch_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_by: Mapped[str | None] = mapped_column(SafeString(32))
