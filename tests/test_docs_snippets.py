@@ -158,6 +158,12 @@ def check_json(snippet: Snippet, node: Node, compiled: dict) -> None:
             '"<the same tool file as for RestrictedPython>"', json.dumps(tool_file.text)
         )
     body = json.loads(text)
+    if "url" in body and "tools" in body:  # a federated MCP server's declaration
+        from server.registry.definitions import DefinitionLimits
+        from server.registry.federation import check_server
+
+        check_server("crm", body, DefinitionLimits())  # as the route checks it (422 if not)
+        return
     if "kind" in body:  # a tool body
         _valid(node, body, snippet.where)
         return

@@ -16,6 +16,7 @@ from tests.api.test_calls import python
 from tests.conftest import Api, TenantKeys
 from tests.contract.doors import BOT, Door, open_door
 from tests.fake_models import FakeModel
+from tests.mcp_remote import TOKEN, remote_server
 from tests.servers import EventReader, bearer_client, served
 
 ORDER = python("""
@@ -469,3 +470,25 @@ async def test_a_job_tool_runs_as_one_job_that_finishes_once(
         assert done["result"]["result"] == {"success": True, "built": "shed"}
         assert [c["call_id"] for c in calls if c["tool"] == "build" and c["parent_call_id"] is None] == [job["id"]]  # fmt: skip
         assert len([c for c in calls if c["parent_call_id"] == job["id"]]) == 1
+
+
+@DOORS
+async def test_a_federated_servers_tool_answers_as_every_tool_does_on_every_door(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with remote_server() as remote, session_through(kind, agents, fake) as door:
+        allow = {"allow": [fake.host, "127.0.0.2"]}  # the remote is on 127.0.0.2
+        assert (await agents.admin.put(f"/v1/tenants/{door.acme.id}/egress", json=allow)).status_code == 200  # fmt: skip
+        body = {"url": remote.url, "tools": ["lookup", "fails"], "auth_header": TOKEN}
+        assert (await door.acme.dev.put("/v1/mcp-servers/crm", json=body)).status_code == 201
+
+        ok = await door.call("crm__lookup", {"order_id": "A1"})
+        failed = await door.call("crm__fails", {"order_id": "A2"})
+        invalid = await door.call("crm__lookup", {})
+        absent = await door.call("crm__slow", {"seconds": 1})  # not allowed: not a tool
+
+    assert ok.success is True, ok
+    assert '"status": "shipped"' in ok.result["content"][0]["text"]
+    assert (failed.success, failed.code) == (False, "tool_failed")
+    assert (invalid.success, invalid.code) == (False, "invalid_arguments")
+    assert absent.success is False and absent.code == "tool_not_available"
