@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 
 import httpx2
 
-from server.egress import Allowlist, EgressGuard, ResponseTooLarge
+from server.egress import Allowlist, EgressDenied, EgressGuard, ResponseTooLarge
 
 
 class GuardedTransport(httpx2.AsyncBaseTransport):
@@ -28,14 +28,23 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
         self.guard = guard
         self.extra = extra
         self.max_bytes = max_bytes
-        # proxies from the environment are ignored, as the guard's own client ignores them
+        # proxies from the environment are ignored, as the guard's own client ignores them.
+        # A shared ``inner`` (its connections and TLS context made once) is its owner's to close
+        self.owned = inner is None
         self.inner = inner or httpx2.AsyncHTTPTransport(trust_env=False)
         # the last status of 400 or more it was answered (a client that turns it into a protocol
         # error of its own can still say what the server answered)
         self.refused: int | None = None
+        # what it refused itself (the guard's verdict, an answer cut off): the client may report
+        # only that its stream broke
+        self.failure: Exception | None = None
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        target = await self.guard.check(str(request.url), self.extra)
+        try:
+            target = await self.guard.check(str(request.url), self.extra)
+        except EgressDenied as exc:
+            self.failure = exc
+            raise
         if "host" not in request.headers:
             request.headers["Host"] = request.url.netloc.decode("ascii")
         request.url = request.url.copy_with(host=target.address)
@@ -46,34 +55,41 @@ class GuardedTransport(httpx2.AsyncBaseTransport):
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
             await response.aclose()
-            raise ResponseTooLarge(
+            self.failure = ResponseTooLarge(
                 f"the response is {declared} bytes, over the {self.max_bytes} byte cap"
             )
+            raise self.failure
         assert isinstance(response.stream, httpx2.AsyncByteStream)
         return httpx2.Response(
             response.status_code,
             headers=response.headers,
-            stream=_Capped(response.stream, self.max_bytes),
+            stream=_Capped(response.stream, self.max_bytes, self),
             extensions=response.extensions,
         )
 
     async def aclose(self) -> None:
-        await self.inner.aclose()
+        if self.owned:
+            await self.inner.aclose()
 
 
 class _Capped(httpx2.AsyncByteStream):
     """A response body that ends in ``ResponseTooLarge`` once it passes ``max_bytes``."""
 
-    def __init__(self, stream: httpx2.AsyncByteStream, max_bytes: int) -> None:
+    def __init__(
+        self, stream: httpx2.AsyncByteStream, max_bytes: int, owner: GuardedTransport
+    ) -> None:
         self.stream = stream
         self.max_bytes = max_bytes
+        self.owner = owner
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         seen = 0
         async for chunk in self.stream:
             seen += len(chunk)
             if seen > self.max_bytes:
-                raise ResponseTooLarge(f"the response is over the {self.max_bytes} byte cap")
+                failure = ResponseTooLarge(f"the response is over the {self.max_bytes} byte cap")
+                self.owner.failure = failure
+                raise failure
             yield chunk
 
     async def aclose(self) -> None:

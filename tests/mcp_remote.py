@@ -107,7 +107,9 @@ def _legacy_only(app: Any) -> Any:
 
 
 @contextlib.asynccontextmanager
-async def remote_server(era: str = "modern", token: str | None = TOKEN) -> AsyncIterator[Remote]:
+async def remote_server(
+    era: str = "modern", token: str | None = TOKEN, port: int | None = None
+) -> AsyncIterator[Remote]:
     bus = InMemorySubscriptionBus()
     sessions: list[Any] = []
 
@@ -133,5 +135,8 @@ async def remote_server(era: str = "modern", token: str | None = TOKEN) -> Async
                 return
         await (_legacy_only(inner) if era == "legacy" else inner)(scope, receive, send)
 
-    async with inner.router.lifespan_context(inner), served(app, host="127.0.0.2") as base:
+    async with (
+        inner.router.lifespan_context(inner),
+        served(app, host="127.0.0.2", port=port) as base,
+    ):
         yield Remote(base, server, seen, bus, sessions)

@@ -70,3 +70,5 @@ class Engines:
     async def close(self) -> None:
         for pool in self.pools:
             await pool.close()
+        if self.mcp is not None:
+            await self.mcp.close()

@@ -160,7 +160,7 @@ class FederationWatch:
         except asyncio.CancelledError:
             raise
         except BaseException as exc:  # noqa: BLE001 — the SDK's task groups wrap what failed
-            failure = classify(exc, transport.refused)
+            failure = classify(exc, transport)
             if failure is None:
                 raise
             log.debug("listening to MCP server %s of %s ended: %s", key[1], key[0], failure)

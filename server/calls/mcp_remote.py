@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -23,6 +24,7 @@ import httpx2
 import mcp_types as types
 
 from sandbox.engine import Capabilities, Run, RunResult
+from server.calls.mcp_clients import OpenClient, OpenClients
 from server.calls.webhook import auth_header
 from server.egress import (
     Allowlist,
@@ -76,9 +78,21 @@ class McpEngine:
     def __init__(self, guard: EgressGuard, max_response_bytes: int = MAX_RESPONSE_BYTES) -> None:
         self.guard = guard
         self.max_response_bytes = max_response_bytes
+        # one pool of connections (and one TLS context) for every remote: a transport of its
+        # own per call would cost a TLS context's making each time (tens of milliseconds)
+        self.clients = OpenClients()  # one open client per server, shared by its calls
+        self.connections = httpx2.AsyncHTTPTransport(
+            trust_env=False, limits=httpx2.Limits(max_connections=256, max_keepalive_connections=64)
+        )
+
+    async def close(self) -> None:
+        await self.clients.close()
+        await self.connections.aclose()
 
     def transport(self, extra: Allowlist | None, max_bytes: int | None = None) -> GuardedTransport:
-        return GuardedTransport(self.guard, extra, max_bytes or self.max_response_bytes)
+        return GuardedTransport(
+            self.guard, extra, max_bytes or self.max_response_bytes, self.connections
+        )
 
     @contextlib.asynccontextmanager
     async def connect(
@@ -117,24 +131,44 @@ class McpEngine:
         timeout_ms = min(int(config.get("timeout_ms") or 10_000), run.limits.timeout_ms)
         if run.context.get("job_id"):  # a job's call may take the job's deadline
             timeout_ms = run.limits.timeout_ms
-        transport = self.transport(run.egress if isinstance(run.egress, Allowlist) else None)
+        extra = run.egress if isinstance(run.egress, Allowlist) else None
+        url, secret = config["url"], source.secret
+        key = _client_key(run.tenant, url, secret, extra)
 
         def took() -> float:
             return (time.perf_counter() - started) * 1000
 
+        def opened(transport: GuardedTransport) -> Any:
+            return self.connect(url, secret, transport)
+
         try:
             async with asyncio.timeout(timeout_ms / 1000):
-                async with self.connect(config["url"], source.secret, transport) as client:
-                    result = await client.call_tool(config["tool"], dict(run.params))
+                for attempt in (1, 2):
+                    entry: OpenClient | None = None
+                    made = self.transport(extra)  # the new client's, if none is open
+                    try:
+                        async with self.clients.use(key, made, opened) as entry:
+                            result = await entry.client.call_tool(config["tool"], dict(run.params))
+                        return _outcome(result, took())
+                    except TimeoutError:
+                        raise
+                    except BaseException as exc:  # noqa: BLE001 — the SDK's groups wrap it
+                        used = entry.transport if entry is not None else made
+                        failure = classify(exc, used)
+                        if failure is None:
+                            raise
+                        if failure.code == "tool_error":  # the server answered: the client is fine
+                            return _failed(failure.code, str(failure), took())
+                        if entry is not None:
+                            self.clients.drop(key, entry)
+                        # a session the server no longer knows (404): it ran nothing; once more
+                        if attempt == 1 and used.refused == 404:
+                            continue
+                        return _failed(failure.code, str(failure), took())
         except TimeoutError:
             said = f"the MCP server did not answer within {timeout_ms} ms"
             return _failed("timeout", said, took())
-        except BaseException as exc:  # noqa: BLE001 — the SDK's task groups wrap what failed
-            failure = classify(exc, transport.refused)
-            if failure is None:
-                raise
-            return _failed(failure.code, str(failure), took())
-        return _outcome(result, took())
+        raise AssertionError("unreachable: the second attempt returns")
 
     async def list_tools(
         self, url: str, secret: str | None, extra: Allowlist | None, timeout_s: float
@@ -159,21 +193,33 @@ class McpEngine:
                 "timeout", f"the MCP server did not list its tools within {timeout_s:g} s"
             ) from None
         except BaseException as exc:  # noqa: BLE001 — the SDK's task groups wrap what failed
-            failure = classify(exc, transport.refused)
+            failure = classify(exc, transport)
             if failure is None:
                 raise
             raise failure from None
 
 
-def classify(exc: BaseException, refused: int | None = None) -> RemoteFailure | None:
+def _client_key(tenant: str, url: str, secret: str | None, extra: Allowlist | None) -> str:
+    """Whose open client a call may share: the same tenant, server, secret and allowlist."""
+    admitted = repr((sorted(map(str, extra.hosts)), extra.networks)) if extra else ""
+    said = "\n".join((tenant, url, secret or "", admitted))
+    return hashlib.sha256(said.encode()).hexdigest()
+
+
+def classify(exc: BaseException, transport: GuardedTransport | None) -> RemoteFailure | None:
     """What failed, as a call's failure; ``None`` for what is not the remote's doing (a
-    cancellation, an error of this node), which goes on up. ``refused``: the last HTTP status
-    of 400 or more the remote answered (the SDK turns it into a protocol error)."""
+    cancellation, an error of this node), which goes on up. What the ``transport`` saw comes
+    first: what it refused, and the last HTTP status of 400 or more it was answered (the SDK
+    reports either only as a broken stream or a protocol error)."""
     from mcp.shared.exceptions import MCPError  # loads the whole SDK: not with the call path
 
     leaves = list(_leaves(exc))
     if any(isinstance(e, asyncio.CancelledError | KeyboardInterrupt | SystemExit) for e in leaves):
         return None
+    seen = transport.failure if transport is not None else None
+    refused = transport.refused if transport is not None else None
+    if seen is not None:
+        leaves.insert(0, seen)
     for leaf in leaves:
         if isinstance(leaf, NameNotResolved):
             return RemoteFailure("dns_error", str(leaf))

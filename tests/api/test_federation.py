@@ -341,3 +341,25 @@ async def test_a_server_is_listed_again_every_refresh_s_without_an_announcement(
         await watch.stop()
 
     assert fresh == {}
+
+
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+async def test_calls_share_one_open_client_which_is_opened_again_when_the_remote_restarts(
+    api: Api, era: str
+) -> None:
+    acme = await api.tenant("acme")
+    engine = api.runtime.engines.mcp
+    async with remote_server(era) as remote:
+        assert (await acme.dev.put("/v1/mcp-servers/crm", json=declaration(remote))).is_success
+        sid = await attached(acme)
+        handshakes = len(remote.sessions)  # the listing's own, and the watcher's
+        calls = [await call(acme, sid, "crm__lookup", {"order_id": f"A{i}"}) for i in range(5)]
+        opened = len(remote.sessions) - handshakes
+        port = int(remote.base.rsplit(":", 1)[1])
+    async with remote_server(era, port=port):  # the same server, restarted: it knows no session
+        again = await call(acme, sid, "crm__lookup", {"order_id": "B1"})
+
+    assert all(c["success"] for c in calls), calls
+    assert opened == (1 if era == "legacy" else 0)  # one handshake for five calls
+    assert len(engine.clients) >= 1
+    assert again["success"] is True, again
