@@ -34,6 +34,8 @@ def upgrade() -> None:
         sa.Column("tools", JSON_TYPE, nullable=False),
         sa.Column("prefix", sa.String(length=32), nullable=False),
         sa.Column("timeout_ms", sa.Integer(), nullable=False),
+        sa.Column("cacheable", JSON_TYPE, nullable=True),
+        sa.Column("cache_ttl", sa.Integer(), nullable=True),
         sa.Column("secret_ct", sa.Text(), nullable=True),
         sa.Column("made", JSON_TYPE, nullable=False),
         sa.Column("protocol_version", sa.String(length=32), nullable=True),

@@ -48,6 +48,8 @@ def spec_of(row: StoredMcpServer) -> ServerSpec:
         prefix=row.prefix,
         timeout_ms=row.timeout_ms,
         auth_header=KEEP,
+        cacheable=tuple(row.cacheable or ()),
+        cache_ttl=row.cache_ttl,
     )
 
 
@@ -178,6 +180,8 @@ def view(row: StoredMcpServer) -> dict[str, Any]:
         "tools": list(row.tools),
         "prefix": row.prefix,
         "timeout_ms": row.timeout_ms,
+        "cacheable": list(row.cacheable or []),
+        "cache_ttl": row.cache_ttl,
         "status": row.status,
         "error": row.error,
         "protocol_version": row.protocol_version,

@@ -21,6 +21,7 @@ from server.egress import EgressDenied, parse_url
 from server.errors import Problems
 from server.registry.definitions import (
     KEEP,
+    MAX_CACHE_TTL_S,
     MAX_DESCRIPTION,
     MAX_URL,
     TOOL_NAME,
@@ -36,7 +37,9 @@ SEPARATOR = "__"
 MAX_TOOLS = 200  # a remote's tools taken by one server
 MAX_ALLOW = 200  # names or patterns in an allowlist
 MAX_SECRET = 4096
-FIELDS = frozenset({"url", "tools", "prefix", "auth_header", "timeout_ms"})
+FIELDS = frozenset(
+    {"url", "tools", "prefix", "auth_header", "timeout_ms", "cacheable", "cache_ttl"}
+)
 HINTS = (("readOnlyHint", "read_only"), ("destructiveHint", "destructive"),
          ("idempotentHint", "idempotent"))  # fmt: skip
 
@@ -51,9 +54,14 @@ class ServerSpec:
     prefix: str
     timeout_ms: int
     auth_header: str | None | _Keep = KEEP  # KEEP: the stored one stays
+    cacheable: tuple[str, ...] = ()  # the remote tools whose results may be cached: names, globs
+    cache_ttl: int | None = None
 
     def allows(self, remote_name: str) -> bool:
         return any(fnmatch.fnmatchcase(remote_name, pattern) for pattern in self.tools)
+
+    def caches(self, remote_name: str) -> bool:
+        return any(fnmatch.fnmatchcase(remote_name, pattern) for pattern in self.cacheable)
 
     def config(self, remote_name: str) -> dict[str, Any]:
         """What a tool of this server stores as its config (``ToolDraft.webhook``)."""
@@ -112,6 +120,20 @@ def check_server(name: str, body: Any, limits: DefinitionLimits) -> ServerSpec:
         or not 100 <= timeout <= limits.max_timeout_ms
     ):
         problems.add("timeout_ms", f"must be an integer from 100 to {limits.max_timeout_ms}")
+    cacheable = body.get("cacheable", [])
+    if (
+        not isinstance(cacheable, list)
+        or len(cacheable) > MAX_ALLOW
+        or not all(isinstance(t, str) and 0 < len(t) <= 128 for t in cacheable)
+    ):
+        problems.add(
+            "cacheable", "must list remote tools (names or patterns) whose results may be cached"
+        )
+    ttl = body.get("cache_ttl")
+    if ttl is not None and (
+        not isinstance(ttl, int) or isinstance(ttl, bool) or not 0 <= ttl <= MAX_CACHE_TTL_S
+    ):
+        problems.add("cache_ttl", f"must be an integer from 0 to {MAX_CACHE_TTL_S}")
     secret: str | None | _Keep = KEEP
     if "auth_header" in body:
         secret = body["auth_header"]
@@ -128,6 +150,8 @@ def check_server(name: str, body: Any, limits: DefinitionLimits) -> ServerSpec:
         prefix=str(prefix),
         timeout_ms=int(timeout),
         auth_header=secret,
+        cacheable=tuple(cacheable),
+        cache_ttl=ttl,
     )
 
 
@@ -163,7 +187,7 @@ def plan_tools(
                 name=local,
                 description=_description(item, spec),
                 parameters=parameters,
-                metadata=_metadata(item),
+                metadata=_metadata(item, spec),
                 kind="mcp",
                 webhook=spec.config(remote_name),
                 auth_header=secret,
@@ -181,10 +205,15 @@ def _description(item: dict[str, Any], spec: ServerSpec) -> str:
     return (text or f"{item['name']} (a tool of the MCP server {spec.name})")[:MAX_DESCRIPTION]
 
 
-def _metadata(item: dict[str, Any]) -> dict[str, Any]:
-    """What the remote says of the tool that Quiver's metadata can carry: its title and effect
-    hints (which MCP clients of Quiver are told again)."""
+def _metadata(item: dict[str, Any], spec: ServerSpec) -> dict[str, Any]:
+    """What the remote says of the tool that Quiver's metadata can carry — its title and effect
+    hints (which MCP clients of Quiver are told again) — and whether the declaration lets its
+    results be cached (never assumed from a hint: read-only is not unchanging)."""
     metadata: dict[str, Any] = {}
+    if spec.caches(item["name"]):
+        metadata["cacheable"] = True
+        if spec.cache_ttl is not None:
+            metadata["cache_ttl"] = spec.cache_ttl
     title = item.get("title")
     if isinstance(title, str) and title.strip():
         metadata["title"] = title.strip()[:200]

@@ -61,6 +61,7 @@ class McpServerRepository:
             self.session.add(row)
         row.url, row.tools, row.prefix = spec.url, list(spec.tools), spec.prefix
         row.timeout_ms = spec.timeout_ms
+        row.cacheable, row.cache_ttl = list(spec.cacheable), spec.cache_ttl
         if spec.auth_header is not KEEP:
             row.secret_ct = (
                 None

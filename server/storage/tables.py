@@ -619,6 +619,8 @@ class McpServerRow(Base):
     tools: Mapped[list[str]] = mapped_column(JSONType)  # the allowlist of remote tools
     prefix: Mapped[str] = mapped_column(SafeString(32))
     timeout_ms: Mapped[int] = mapped_column(Integer)
+    cacheable: Mapped[list[str] | None] = mapped_column(JSONType)  # tools whose results may be
+    cache_ttl: Mapped[int | None] = mapped_column(Integer)  # cached, and for how long
     secret_ct: Mapped[str | None] = mapped_column(SafeText)  # its auth header, encrypted
     made: Mapped[list[str]] = mapped_column(JSONType)  # the tools its last listing made
     protocol_version: Mapped[str | None] = mapped_column(SafeString(32))

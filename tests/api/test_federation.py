@@ -363,3 +363,61 @@ async def test_calls_share_one_open_client_which_is_opened_again_when_the_remote
     assert opened == (1 if era == "legacy" else 0)  # one handshake for five calls
     assert len(engine.clients) >= 1
     assert again["success"] is True, again
+
+
+async def test_a_federated_tool_is_logged_broken_and_cached_like_any_other(api: Api) -> None:
+    acme = await api.tenant("acme")
+    async with remote_server() as remote:
+        body = declaration(remote, ["lookup", "fails"], cacheable=["look*"], cache_ttl=60)
+        put = await acme.dev.put("/v1/mcp-servers/crm", json=body)
+        sid = await attached(acme)
+        first = await call(acme, sid, "crm__lookup", {"order_id": "A1"})
+        cached = await call(acme, sid, "crm__lookup", {"order_id": "A1"})
+        failures = [await call(acme, sid, "crm__fails", {"order_id": "A2"}) for _ in range(3)]
+        switched_off = await call(acme, sid, "crm__fails", {"order_id": "A2"})
+        logged = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+        calls_seen = len(remote.seen_auth)
+        again = await call(acme, sid, "crm__lookup", {"order_id": "A1"})
+
+    assert put.json()["cacheable"] == ["look*"] and put.json()["cache_ttl"] == 60
+    assert first["success"] and cached.get("cached") is True and cached["result"] == first["result"]
+    assert [f["error"]["code"] for f in failures] == ["tool_failed"] * 3
+    assert switched_off["error"]["code"] == "circuit_open"
+    assert [c["tool"] for c in logged].count("crm__lookup") == 2
+    assert [c["tool"] for c in logged].count("crm__fails") == 4
+    assert again.get("cached") is True and len(remote.seen_auth) == calls_seen  # not asked
+
+
+async def test_a_remote_that_changes_a_schema_without_saying_fails_that_call_only(
+    api: Api,
+) -> None:
+    acme = await api.tenant("acme")
+    async with remote_server() as remote:
+        assert (await acme.dev.put("/v1/mcp-servers/crm", json=declaration(remote))).is_success
+        sid = await attached(acme)
+
+        def lookup(order: int) -> dict:
+            """Looks an order up by number"""
+            return {"order": order}
+
+        remote.remove("lookup")
+        remote.add(lookup)  # and says nothing
+        stale = await call(acme, sid, "crm__lookup", {"order_id": "A1"})
+        other = await call(acme, sid, "crm__slow", {"seconds": 0})
+        await acme.dev.post("/v1/mcp-servers/crm/refresh")
+        fresh = await call(acme, sid, "crm__lookup", {"order": 7})
+
+    # the remote refuses the arguments with an error result: its own words reach the model
+    assert stale["success"] is False and stale["error"]["code"] == "tool_failed", stale
+    assert other["success"] is True
+    assert fresh["success"] is True, fresh
+
+
+async def test_a_url_that_is_no_mcp_server_is_refused_by_name(api: Api, upstream_http) -> None:
+    acme = await api.tenant("acme")
+    url = f"{upstream_http.base}/echo/not-mcp"  # answers JSON, but not JSON-RPC
+    response = await acme.dev.put("/v1/mcp-servers/crm", json={"url": url, "tools": ["*"]})
+
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["field"] == "url"
+    assert (await acme.dev.get("/v1/mcp-servers")).json() == {"servers": []}
