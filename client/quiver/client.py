@@ -953,11 +953,19 @@ class Quiver:
         prefix: str | None = None,
         auth_header: str | None = None,
         timeout_ms: int | None = None,
+        cacheable: list[str] | None = None,
+        cache_ttl: int | None = None,
     ) -> dict[str, Any]:
         """Federate a remote MCP server: each of its tools that ``tools`` allows (names or
         globs; ``["*"]``: all) becomes the tool ``<prefix>__<name>`` (docs/federation.md)."""
         body: dict[str, Any] = {"url": url, "tools": tools}
-        optional = {"prefix": prefix, "auth_header": auth_header, "timeout_ms": timeout_ms}
+        optional = {
+            "prefix": prefix,
+            "auth_header": auth_header,
+            "timeout_ms": timeout_ms,
+            "cacheable": cacheable,
+            "cache_ttl": cache_ttl,
+        }
         body.update({k: v for k, v in optional.items() if v is not None})
         return self.send(self.requests.put_mcp_server(name, body))
 
@@ -1428,11 +1436,19 @@ class AsyncQuiver:
         prefix: str | None = None,
         auth_header: str | None = None,
         timeout_ms: int | None = None,
+        cacheable: list[str] | None = None,
+        cache_ttl: int | None = None,
     ) -> dict[str, Any]:
         """Federate a remote MCP server: each of its tools that ``tools`` allows (names or
         globs; ``["*"]``: all) becomes the tool ``<prefix>__<name>`` (docs/federation.md)."""
         body: dict[str, Any] = {"url": url, "tools": tools}
-        optional = {"prefix": prefix, "auth_header": auth_header, "timeout_ms": timeout_ms}
+        optional = {
+            "prefix": prefix,
+            "auth_header": auth_header,
+            "timeout_ms": timeout_ms,
+            "cacheable": cacheable,
+            "cache_ttl": cache_ttl,
+        }
         body.update({k: v for k, v in optional.items() if v is not None})
         return await self.send(self.requests.put_mcp_server(name, body))
 

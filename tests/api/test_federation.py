@@ -9,6 +9,7 @@ import asyncio
 
 import pytest
 
+from quiver.client import ApiError, AsyncQuiver, Quiver
 from server.calls import federation
 from server.calls.federation_watch import FederationWatch
 from tests.api.test_calls import call, simple_tool
@@ -421,3 +422,32 @@ async def test_a_url_that_is_no_mcp_server_is_refused_by_name(api: Api, upstream
     assert response.status_code == 422, response.text
     assert response.json()["errors"][0]["field"] == "url"
     assert (await acme.dev.get("/v1/mcp-servers")).json() == {"servers": []}
+
+
+async def test_both_clients_manage_a_federated_server(api: Api) -> None:
+    acme = await api.tenant("acme")
+    async with (
+        remote_server() as remote,
+        served(api.app) as base,
+        AsyncQuiver(base, acme.dev_key) as client,
+    ):
+        made = await client.put_mcp_server(
+            "crm", remote.url, ["lookup"], auth_header=TOKEN, cacheable=["lookup"]
+        )
+        listed = await client.list_mcp_servers()
+        refreshed = await client.refresh_mcp_server("crm")
+
+        def sync_side() -> dict:
+            with Quiver(base, acme.dev_key) as sync:
+                shown = sync.get_mcp_server("crm")
+                sync.delete_mcp_server("crm")
+                return shown
+
+        shown = await asyncio.to_thread(sync_side)
+        with pytest.raises(ApiError) as gone:
+            await client.get_mcp_server("crm")
+
+    assert made["made"] == ["crm__lookup"] and made["cacheable"] == ["lookup"]
+    assert [s["name"] for s in listed] == ["crm"] and refreshed["status"] == "ok"
+    assert shown["made"] == ["crm__lookup"] and "s3cr3t" not in str(shown)
+    assert gone.value.status == 404
