@@ -30,6 +30,7 @@ from server.calls.admission import FairAdmission
 from server.calls.breakers import BreakerPolicy, FallbackBreakers, MemoryBreakers, RedisBreakers
 from server.calls.cache import ResultCache
 from server.calls.calllog import CallLog
+from server.calls.connections import Connections
 from server.calls.engines import Engines
 from server.calls.federation_watch import FederationWatch
 from server.calls.guardrails import Guardrails
@@ -579,6 +580,7 @@ async def start(
     pipeline.unavailable = is_unavailable
     pipeline.tracing = tracing
     pipeline.guardrails = Guardrails(guard)
+    pipeline.connections = Connections(guard, settings.public_url, clock.time)
     pipeline.partials = events.partial
     pipeline.admission = FairAdmission(
         settings.call_slots or max(8, 4 * settings.workers), settings.queue_wait_ms / 1000

@@ -914,6 +914,7 @@ def secrets_rotate(data_dir: Path | None, database_url: str | None) -> None:
                 await store.tools.rotate_secrets()
                 + await store.secrets.rotate()
                 + await store.mcp_servers.rotate()
+                + await store.oauth.rotate()
             )
             rotated += await store.providers.rotate()
             return rotated

@@ -93,3 +93,33 @@ def _origin(raw: Any, at: str, problems: list[tuple[str, str]]) -> Origin | None
         problems.append((at, "must be an origin only (scheme, host and port: no path or query)"))
         return None
     return origin(url)
+
+
+# A tool that acts as its end user (``metadata.auth``): the token of the session's customer's
+# connection to the provider, added by the guard to the provider's API origins
+# (``server.calls.connections``).
+PROVIDER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+SCOPE = re.compile(r"^[\x21\x23-\x5b\x5d-\x7e]{1,128}$")  # RFC 6749's scope-token
+MAX_SCOPES = 32
+
+
+def scope_problems(raw: Any) -> list[tuple[str, str]]:
+    """What is wrong with a list of OAuth scopes (field under it, message)."""
+    if not isinstance(raw, list) or len(raw) > MAX_SCOPES:
+        return [("", f"must list at most {MAX_SCOPES} scopes")]
+    return [
+        (f"[{i}]", "must be an OAuth scope (printable, no spaces, quotes or backslashes)")
+        for i, scope in enumerate(raw)
+        if not isinstance(scope, str) or not SCOPE.match(scope)
+    ]
+
+
+def auth_problems(raw: Any) -> list[tuple[str, str]]:
+    """What is wrong with ``metadata.auth``: ``{"provider": name, "scopes": [...]}``."""
+    if not isinstance(raw, dict) or set(raw) - {"provider", "scopes"}:
+        return [("", 'must be {"provider": name, "scopes": [...]}')]
+    problems = []
+    if not isinstance(raw.get("provider"), str) or not PROVIDER_NAME.match(raw["provider"]):
+        problems.append((".provider", "must name a provider (^[a-z][a-z0-9_-]{0,31}$)"))
+    problems += [(f".scopes{w}", m) for w, m in scope_problems(raw.get("scopes", []))]
+    return problems

@@ -210,6 +210,12 @@ class Settings(BaseSettings):
         description="how long an MCP tools/call waits for a job it started (its progress sent as "
         "MCP progress); past it the call answers the job's id",
     )
+    public_url: str | None = Field(
+        default=None,
+        description="this server's address as end users' browsers reach it (https://…): where "
+        "OAuth providers send them back (<public_url>/v1/oauth/callback, to register with each "
+        "provider); unset, tools that act as their end user cannot be connected",
+    )
     mcp_watch_lease_s: float = Field(
         default=60.0,
         ge=1.0,

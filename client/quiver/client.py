@@ -506,6 +506,27 @@ class _Requests:
     def delete_mcp_server(self, name: str) -> Request[None]:
         return self._delete(f"/v1/mcp-servers/{name}")
 
+    def put_oauth_provider(self, name: str, body: dict[str, Any]) -> Request[Any]:
+        return self._send("PUT", f"/v1/oauth-providers/{name}", body)
+
+    def list_oauth_providers(self) -> Request[Any]:
+        return self._get("/v1/oauth-providers")
+
+    def get_oauth_provider(self, name: str) -> Request[Any]:
+        return self._get(f"/v1/oauth-providers/{name}")
+
+    def delete_oauth_provider(self, name: str) -> Request[None]:
+        return self._delete(f"/v1/oauth-providers/{name}")
+
+    def list_connections(self, customer: str | None) -> Request[Any]:
+        return self._get("/v1/connections", {"customer": customer} if customer else None)
+
+    def delete_connection(self, provider: str, customer: str) -> Request[None]:
+        return self._delete(f"/v1/connections/{provider}/{customer}")
+
+    def connect_link(self, session: str, provider: str) -> Request[Any]:
+        return self._send("POST", f"/v1/sessions/{session}/connections/{provider}")
+
     def catalog(self) -> Request[Any]:
         return self._get("/v1/catalog")
 
@@ -985,6 +1006,39 @@ class Quiver:
     def delete_mcp_server(self, name: str) -> None:
         """Remove a federated server and every tool it made."""
         self.send(self.requests.delete_mcp_server(name))
+
+    def put_oauth_provider(self, name: str, **body: Any) -> dict[str, Any]:
+        """An OAuth 2.1 provider the tenant's tools act through for their end users
+        (``authorize_url``, ``token_url``, ``client_id``, ``client_secret``, ``scopes``,
+        ``api``; docs/connections.md)."""
+        return self.send(self.requests.put_oauth_provider(name, body))
+
+    def list_oauth_providers(self) -> list[dict[str, Any]]:
+        """The tenant's OAuth providers (client secrets masked)."""
+        listed = self.send(self.requests.list_oauth_providers())
+        return list(listed["providers"])
+
+    def get_oauth_provider(self, name: str) -> dict[str, Any]:
+        """One OAuth provider (its client secret masked)."""
+        return self.send(self.requests.get_oauth_provider(name))
+
+    def delete_oauth_provider(self, name: str) -> None:
+        """Remove a provider and every end user's connection to it."""
+        self.send(self.requests.delete_oauth_provider(name))
+
+    def list_connections(self, customer: str | None = None) -> list[dict[str, Any]]:
+        """End users' connections (never their tokens), of one customer if named."""
+        listed = self.send(self.requests.list_connections(customer))
+        return list(listed["connections"])
+
+    def delete_connection(self, provider: str, customer: str) -> None:
+        """Forget an end user's tokens: their next call asks them to connect again."""
+        self.send(self.requests.delete_connection(provider, customer))
+
+    def connect_link(self, session: str, provider: str) -> dict[str, Any]:
+        """Whether the session's customer is connected to ``provider``, and if not, the link
+        that connects them (``url``)."""
+        return self.send(self.requests.connect_link(session, provider))
 
     def catalog(self) -> dict[str, Any]:
         """The tools this key may use: its tenant's, shared and built-in."""
@@ -1468,6 +1522,39 @@ class AsyncQuiver:
     async def delete_mcp_server(self, name: str) -> None:
         """Remove a federated server and every tool it made."""
         await self.send(self.requests.delete_mcp_server(name))
+
+    async def put_oauth_provider(self, name: str, **body: Any) -> dict[str, Any]:
+        """An OAuth 2.1 provider the tenant's tools act through for their end users
+        (``authorize_url``, ``token_url``, ``client_id``, ``client_secret``, ``scopes``,
+        ``api``; docs/connections.md)."""
+        return await self.send(self.requests.put_oauth_provider(name, body))
+
+    async def list_oauth_providers(self) -> list[dict[str, Any]]:
+        """The tenant's OAuth providers (client secrets masked)."""
+        listed = await self.send(self.requests.list_oauth_providers())
+        return list(listed["providers"])
+
+    async def get_oauth_provider(self, name: str) -> dict[str, Any]:
+        """One OAuth provider (its client secret masked)."""
+        return await self.send(self.requests.get_oauth_provider(name))
+
+    async def delete_oauth_provider(self, name: str) -> None:
+        """Remove a provider and every end user's connection to it."""
+        await self.send(self.requests.delete_oauth_provider(name))
+
+    async def list_connections(self, customer: str | None = None) -> list[dict[str, Any]]:
+        """End users' connections (never their tokens), of one customer if named."""
+        listed = await self.send(self.requests.list_connections(customer))
+        return list(listed["connections"])
+
+    async def delete_connection(self, provider: str, customer: str) -> None:
+        """Forget an end user's tokens: their next call asks them to connect again."""
+        await self.send(self.requests.delete_connection(provider, customer))
+
+    async def connect_link(self, session: str, provider: str) -> dict[str, Any]:
+        """Whether the session's customer is connected to ``provider``, and if not, the link
+        that connects them (``url``)."""
+        return await self.send(self.requests.connect_link(session, provider))
 
     async def catalog(self) -> dict[str, Any]:
         """The tools this key may use: its tenant's, shared and built-in."""

@@ -93,6 +93,11 @@ CODES: dict[str, Code] = {
         "this right now.",
     ),
     "not_approved": Code(True),
+    "requires_connection": Code(
+        False,
+        "Tool '{tool}' acts as the user, who has not connected that account yet: {detail} Give "
+        "the user the link to connect, and call the tool again once they have.",
+    ),
     "too_many_tool_calls": Code(False),
     "guardrail_denied": Code(
         False,

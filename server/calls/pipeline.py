@@ -23,6 +23,7 @@ from server.calls.arguments import ArgumentCheckers, ArgumentError
 from server.calls.cache import DEFAULT_TTL_S, ResultCache, cache_key, scope_owner
 from server.calls.calllog import CallLog, truncate
 from server.calls.code_mode import Program
+from server.calls.connections import Connections
 from server.calls.engines import Engines
 from server.calls.guardrails import Guardrails, Subject
 from server.calls.host import HostCallRefused, HttpHost
@@ -148,6 +149,8 @@ class CallPipeline:
         self.job_poll_s = 2.0  # how often a webhook's job location is asked, unless it says
         # a call's partial results to its session's streams on this node (``EventHub.partial``)
         self.partials: Callable[[str, dict[str, Any]], None] = lambda session, data: None
+        # per-user connections (``metadata.auth``): the node's, once built
+        self.connections: Connections | None = None
         self._on_error: dict[str, bool] = {}
         self._webhooks: OrderedDict[str, Executable] = OrderedDict()
         # around writes after a tool ran: a database gone away loses them (logged), never the
@@ -596,6 +599,12 @@ class CallPipeline:
         bound = await self._credentials(store, tool)
         if isinstance(bound, str):
             return envelope.failure(tool.name, _ms(started), "missing_secret", bound)
+        if tool.metadata.get("auth"):  # it acts as the end user: their token, at egress
+            user = await self._as_user(store, request, tool)
+            if isinstance(user, dict):
+                user["executionTime"] = round(_ms(started), 3)
+                return user
+            bound = [*bound, *user]
         timeout = self._timeout(tool)
         if executable.timeout_ms is not None and "timeout" not in tool.metadata:
             # what the source declares is its deadline (a webhook's was cut to the default)
@@ -723,6 +732,30 @@ class CallPipeline:
             return envelope.failure(tool.name, _ms(started), "guardrail_denied", withheld)
         result["result"] = value
         return result
+
+    async def _as_user(
+        self, store: CallStore, request: CallRequest, tool: ToolDef
+    ) -> list[Bound] | dict[str, Any]:
+        """The session's customer's token for the tool's provider (``metadata.auth``), or the
+        failure that says what is missing: ``requires_connection`` names where to connect."""
+        session = request.session
+        if self.connections is None:
+            said = "this node cannot act as end users (no connections)"
+            return envelope.failure(tool.name, 0.0, "not_configured", said)
+        user = await self.connections.bearer(
+            store,
+            request.tenant_id,
+            tool.metadata["auth"],
+            session.customer if session else None,
+            session.id if session else None,
+        )
+        if isinstance(user, list):
+            return user
+        failed = envelope.failure(tool.name, 0.0, user.code, user.message)
+        failed["error"]["provider"] = user.provider
+        if user.url is not None:
+            failed["error"]["connect_url"] = user.url
+        return failed
 
     async def _credentials(self, store: CallStore, tool: ToolDef) -> list[Bound] | str:
         """The tool's ``metadata.credentials`` with their secrets' values, for the egress guard

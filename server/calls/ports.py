@@ -49,6 +49,28 @@ class ToolVersions(Protocol):
     async def delete(self, tenant_id: str, name: str) -> None: ...  # 404 if none
 
 
+class OAuthConnections(Protocol):
+    """OAuth providers and end users' tokens (``server.storage.connections``); rows are read
+    for their fields (``server.storage.tables.OAuthProviderRow``, ``OAuthConnectionRow``)."""
+
+    async def provider(self, tenant_id: str, name: str) -> Any | None: ...
+    async def connection(self, tenant_id: str, provider: str, customer: str) -> Any | None: ...
+    def tokens(self, row: Any) -> tuple[str, str | None]: ...
+    def client_secret(self, row: Any) -> str | None: ...
+    async def connect(
+        self,
+        tenant_id: str,
+        provider: str,
+        customer: str,
+        access: str,
+        refresh: str | None,
+        scopes: builtins.list[str],
+        expires_at: datetime | None,
+    ) -> Any: ...
+    def seal_state(self, state: dict[str, Any]) -> str: ...
+    def open_state(self, sealed: str) -> dict[str, Any] | None: ...
+
+
 class McpServers(Protocol):
     """Federated MCP servers (``server.storage.mcp_servers``)."""
 
@@ -270,6 +292,8 @@ class CallStore(RegistryStore, Protocol):
     def jobs(self) -> JobRecords: ...
     @property
     def mcp_servers(self) -> McpServers: ...
+    @property
+    def oauth(self) -> OAuthConnections: ...
     @property
     def messages(self) -> Transcripts: ...
     @property

@@ -212,6 +212,9 @@ def check_metadata(
     if "credentials" in meta:  # added at egress, never given to the tool
         for where, message in credentials.parse(meta["credentials"])[1]:
             problems.add(f"{field_}.credentials{where}", message, line)
+    if "auth" in meta:  # acts as the end user, through their connection to a provider
+        for where, message in credentials.auth_problems(meta["auth"]):
+            problems.add(f"{field_}.auth{where}", message, line)
     if "output_schema" in meta:
         _check_output_schema(meta["output_schema"], problems, f"{field_}.output_schema", line)
     known = {
@@ -236,6 +239,7 @@ def check_metadata(
         "idempotent",
         "mode",
         "job_timeout_s",
+        "auth",
     }
     for key in meta.keys() - known:
         problems.warn(f"{field_}.{key}", "not a key Quiver knows; kept as is", line)

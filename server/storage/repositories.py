@@ -31,6 +31,7 @@ from server.registry.model import GLOBAL_TENANT, BotDef, SessionRecord, ToolDef
 from server.registry.ports import RegistryVersions, TenantRegistryData
 from server.secretbox import SecretBox
 from server.storage.calls import CallRepository
+from server.storage.connections import OAuthRepository
 from server.storage.conversations import (
     EvalRunRepository,
     MessageRepository,
@@ -791,6 +792,7 @@ class Store:
     lifecycle = _Repository(lambda s: Lifecycle(s.session, s.sessions))
     jobs = _Repository(lambda s: JobRepository(s.session, s.box))
     mcp_servers = _Repository(lambda s: McpServerRepository(s.session, s.box))
+    oauth = _Repository(lambda s: OAuthRepository(s.session, s.box))
     calls = _Repository(lambda s: CallRepository(s.session, s.parallel))
     datasets = _Repository(lambda s: DatasetRepository(s.session))
     preferences = _Repository(lambda s: PreferenceRepository(s.session))

@@ -634,3 +634,43 @@ class McpServerRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_by: Mapped[str | None] = mapped_column(SafeString(32))
+
+
+class OAuthProviderRow(Base):
+    """An OAuth 2.1 authorization server a tenant's tools act through for their end users
+    (``server.calls.connections``): where to send them, the client Quiver is there, and the API
+    origins its access tokens are added to."""
+
+    __tablename__ = "oauth_providers"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    name: Mapped[str] = mapped_column(SafeString(32), primary_key=True)
+    authorize_url: Mapped[str] = mapped_column(SafeText)
+    token_url: Mapped[str] = mapped_column(SafeText)
+    client_id: Mapped[str] = mapped_column(SafeString(256))
+    client_secret_ct: Mapped[str | None] = mapped_column(SafeText)  # encrypted; none: public
+    scopes: Mapped[list[str]] = mapped_column(JSONType)  # asked for on every connection
+    api: Mapped[list[str]] = mapped_column(JSONType)  # the origins its tokens are added to
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class OAuthConnectionRow(Base):
+    """One end user's (a session's ``customer``) connection to a provider: the tokens,
+    encrypted and bound to tenant, provider and customer."""
+
+    __tablename__ = "oauth_connections"
+
+    tenant_id: Mapped[str] = mapped_column(
+        ForeignKey("tenants.id", ondelete="CASCADE"), primary_key=True
+    )
+    provider: Mapped[str] = mapped_column(SafeString(32), primary_key=True)
+    customer: Mapped[str] = mapped_column(SafeString(128), primary_key=True)
+    access_ct: Mapped[str] = mapped_column(SafeText)
+    refresh_ct: Mapped[str | None] = mapped_column(SafeText)
+    scopes: Mapped[list[str]] = mapped_column(JSONType)  # what was granted
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
