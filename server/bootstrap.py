@@ -580,7 +580,6 @@ async def start(
     pipeline.unavailable = is_unavailable
     pipeline.tracing = tracing
     pipeline.guardrails = Guardrails(guard)
-    pipeline.connections = Connections(guard, settings.public_url, clock.time)
     pipeline.partials = events.partial
     pipeline.admission = FairAdmission(
         settings.call_slots or max(8, 4 * settings.workers), settings.queue_wait_ms / 1000
@@ -604,6 +603,7 @@ async def start(
     pipeline.wasm_max_memory_mb = settings.wasm_max_memory_mb
     box = load_secret_box(settings)
     storage = DatabaseStorage(sessions, box)
+    pipeline.connections = Connections(guard, settings.public_url, clock.time, storage)
     session_states = SessionStates(settings.session_cache_size, marks_from(settings.session_marks))
     indexes = Indexes(
         lambda tenant, name, version: _read(sessions, lambda s: s.items(tenant, name, version)),

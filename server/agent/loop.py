@@ -36,6 +36,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from server import known_secrets, metrics
 from server.agent import bounds as limits
 from server.agent import handoff_marker
@@ -53,6 +55,7 @@ from server.agent.providers import (
     make_provider,
 )
 from server.calls import envelope as envelopes
+from server.calls.connections import NeedsConnection
 from server.calls.jobs import FINISHED
 from server.calls.jobs import public as job_public
 from server.calls.ports import CallStore
@@ -105,7 +108,8 @@ class Turn:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     tool_usage: Usage = field(default_factory=Usage)
-    status: str = "completed"  # or requires_action, requires_approval, incomplete
+    # or requires_action, requires_approval, requires_connection, incomplete
+    status: str = "completed"
     actions: list[dict[str, Any]] = field(default_factory=list)
     reason: str | None = None  # why it is incomplete: message_too_large, turn_too_large
 
@@ -116,7 +120,7 @@ class Turn:
             "rounds": self.rounds,
             "usage": {**self.usage.as_dict(), "tool_rounds": self.tool_usage.as_dict()},
         }
-        if self.status in ("requires_action", "requires_approval"):
+        if self.status in ("requires_action", "requires_approval", "requires_connection"):
             out["actions"] = self.actions
         if self.reason is not None:
             out["reason"] = self.reason
@@ -138,6 +142,8 @@ class Context:
     offered: list[str] = field(default_factory=list)  # the names the model may call
     browser: set[str] = field(default_factory=set)  # run by the page
     approval: set[str] = field(default_factory=set)  # run once someone approves
+    # act as the end user (``metadata.auth``): run once the user has connected that account
+    auth: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -322,7 +328,11 @@ class AgentLoop:
                 results.append(await self._answer(tenant_id, sid, message_id, call, waits, answer))
             await self._save_results(setup, tenant_id, sid, assistant.turn, calls, results, spent)
             if pending:
-                actions = [_action(call, waits) for call, waits in pending.values()]
+                calls_left = [call for call, waits in pending.values() if waits == "connection"]
+                links = await self._links(tenant_id, sid, calls_left)
+                actions = [
+                    _action(call, waits, links.get(call.id)) for call, waits in pending.values()
+                ]
                 status = _paused_status(actions)
                 return Turn(message_id=message_id, status=status, actions=actions)
             timer = self._timers.pop((sid, message_id), None)
@@ -524,6 +534,10 @@ class AgentLoop:
                 for c in run
                 if c.name in context.browser or c.name in context.approval
             }
+            links = await self._links(
+                tenant_id, sid, [c for c in run if c.id not in waits and c.name in context.auth]
+            )
+            waits.update({call_id: "connection" for call_id in links})
             saved = await self._save_assistant(
                 setup,
                 tenant_id,
@@ -575,7 +589,7 @@ class AgentLoop:
             await self._save_results(setup, tenant_id, sid, turn_id, answered, results, spent)
             if waiting:  # the turn pauses until the page or an operator answers
                 turn.message_id = saved
-                turn.actions = [_action(c, waits[c.id]) for c in waiting]
+                turn.actions = [_action(c, waits[c.id], links.get(c.id)) for c in waiting]
                 turn.status = _paused_status(turn.actions)
                 await emit(turn.status, {"message_id": saved, "actions": turn.actions})
                 self._expire_later(
@@ -615,6 +629,8 @@ class AgentLoop:
             answers = [
                 {"call_id": c, "approved": False, "reason": "nobody answered in time"}
                 if waits == "approval"
+                else {"call_id": c, "connected": False}
+                if waits == "connection"
                 else {
                     "call_id": c,
                     "success": False,
@@ -683,8 +699,17 @@ class AgentLoop:
         """The envelope a paused call ends with. A browser action's outcome is recorded as one
         reported to ``POST …/calls/{call_id}/result`` is: logged, and counted for the session
         breaker."""
-        if answer.get("approved") is True:
-            return await self._run_tool(tenant_id, sid, message_id, call)
+        if answer.get("approved") is True or answer.get("connected") is True:
+            return await self._run_tool(tenant_id, sid, message_id, call)  # connected: asks again
+        if answer.get("connected") is False:
+            return envelopes.failure(
+                call.name,
+                0.0,
+                "requires_connection",
+                "the user did not connect the account",
+                f"The user did not connect the account {call.name} acts through. Do not call it "
+                "again; continue without it.",
+            )
         if answer.get("approved") is False:
             reason = answer.get("reason") or "no reason given"
             return envelopes.failure(
@@ -828,9 +853,48 @@ class AgentLoop:
                 and e.name in tools
                 and tools[e.name].metadata.get("requires_approval") is True
             }
+            context.auth = {
+                e.name: tools[e.name].metadata["auth"]
+                for e in snapshot.entries
+                if e.executor == "server" and e.name in tools and tools[e.name].metadata.get("auth")
+            }
             context.tools = [convert(e, FORMAT_OF_KIND[kind]) for e in snapshot.entries] or None
             context.offered = [e.name for e in snapshot.entries]
         return context
+
+    async def _links(
+        self, tenant_id: str, sid: str, calls: list[ToolCall]
+    ) -> dict[str, dict[str, Any]]:
+        """The calls that cannot run until the session's customer connects an account, each
+        with the provider and the link that connects it (one check per provider)."""
+        connections = self.services.pipeline.connections
+        if not calls or connections is None:
+            return {}
+        services, found = self.services, {}
+        checked: dict[str, dict[str, Any] | None] = {}
+        async with services.storage.transaction() as store:  # a refresh it makes is kept
+            state = await load_state(services, store, tenant_id, sid)
+            tools = state.view.tools_for(state.session.bot)
+            for call in calls:
+                tool = tools.get(call.name)
+                auth = tool.metadata.get("auth") if tool is not None else None
+                if not isinstance(auth, dict):
+                    continue
+                key = orjson.dumps(auth, option=orjson.OPT_SORT_KEYS).decode()
+                if key not in checked:
+                    user = await connections.bearer(
+                        store, tenant_id, auth, state.session.customer, sid
+                    )
+                    needs = isinstance(user, NeedsConnection) and user.url is not None
+                    checked[key] = (
+                        {"provider": user.provider, "url": user.url}
+                        if isinstance(user, NeedsConnection) and needs
+                        else None
+                    )
+                link = checked[key]
+                if link is not None:
+                    found[call.id] = link
+        return found
 
     async def _run_tool(
         self, tenant_id: str, sid: str, message_id: str, call: ToolCall, emit: Emit = _nothing
@@ -1077,8 +1141,16 @@ def _check_answers(
                     field=f"[{i}]",
                 )
             )
-        elif pending[call_id][1] != "approval" and (
-            "success" not in given or given & {"approved", "reason"}
+        elif pending[call_id][1] == "connection" and given != {"connected"}:
+            problems.append(
+                FieldError(
+                    f"call {call_id!r} waits for the user to connect an account: send "
+                    "{call_id, connected} and nothing else",
+                    field=f"[{i}]",
+                )
+            )
+        elif pending[call_id][1] == "browser_action" and (
+            "success" not in given or given & {"approved", "reason", "connected"}
         ):
             problems.append(
                 FieldError(
@@ -1098,14 +1170,20 @@ def _check_answers(
         raise ForbiddenError(f"this bot takes approvals from {' or '.join(approvers)} keys only")
 
 
-def _action(call: ToolCall, waits: str) -> dict[str, Any]:
-    return {"call_id": call.id, "name": call.name, "arguments": call.arguments, "kind": waits}
+def _action(call: ToolCall, waits: str, link: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What a paused turn asks for a call; a connection's names the provider and the link the
+    user opens (``url``)."""
+    action = {"call_id": call.id, "name": call.name, "arguments": call.arguments, "kind": waits}
+    return {**action, **(link or {})}
 
 
 def _paused_status(actions: list[dict[str, Any]]) -> str:
-    return (
-        "requires_approval" if all(a["kind"] == "approval" for a in actions) else "requires_action"
-    )
+    """The page's part first (browser actions), then the user's (connections), then an
+    operator's (approvals)."""
+    kinds = {a["kind"] for a in actions}
+    if "browser_action" in kinds:
+        return "requires_action"
+    return "requires_connection" if "connection" in kinds else "requires_approval"
 
 
 def tool_text(envelope: dict[str, Any]) -> str:

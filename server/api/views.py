@@ -594,8 +594,9 @@ def message_public(row: Any) -> dict[str, Any]:
 
 
 class ActionAnswer(Strict):
-    """The page's outcome of a browser action (`success`, `result` or `error`), or an operator's
-    decision on a call that needs approval (`approved`, `reason`)."""
+    """The page's outcome of a browser action (`success`, `result` or `error`), an operator's
+    decision on a call that needs approval (`approved`, `reason`), or whether the user connected
+    the account a call acts through (`connected`)."""
 
     call_id: str = Field(min_length=1, max_length=256)
     success: bool | None = None
@@ -603,6 +604,7 @@ class ActionAnswer(Strict):
     error: str | dict[str, Any] | None = None
     approved: bool | None = None
     reason: str | None = Field(default=None, max_length=2000)
+    connected: bool | None = None  # the user connected the account the call acts through
 
 
 class EndBody(Strict):

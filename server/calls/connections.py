@@ -15,6 +15,7 @@ by the provider or the browser.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import secrets
@@ -23,12 +24,15 @@ import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import orjson
 
 from server.calls.ports import CallStore
+
+if TYPE_CHECKING:
+    from server.calls.services import Storage
 from server.egress import (
     Allowlist,
     Bound,
@@ -59,16 +63,27 @@ class ConnectionFailed(Exception):
     """An authorization that cannot be finished (its state, the provider's answer)."""
 
 
+class _Refused(ConnectionFailed):
+    """The token endpoint refused a refresh; ``seen``: when the connection was last written."""
+
+    def __init__(self, message: str, seen: datetime) -> None:
+        super().__init__(message)
+        self.seen = seen
+
+
 class Connections:
     def __init__(
         self,
         guard: EgressGuard,
         public_url: str | None,
         clock: Callable[[], float] = time.time,
+        storage: Storage | None = None,
     ) -> None:
         self.guard = guard
         self.public_url = public_url.rstrip("/") if public_url else None
         self.clock = clock
+        self.storage = storage  # refreshes commit in a transaction of their own
+        self._refreshing: dict[tuple[str, str, str], asyncio.Lock] = {}
 
     @property
     def redirect_uri(self) -> str | None:
@@ -101,21 +116,10 @@ class Connections:
             url = self.authorize_url(store, provider, customer, scopes, session_id)
             said = f"the user has not connected their {name} account (open {url})"
             return NeedsConnection("requires_connection", said, name, url)
-        access, refresh = store.oauth.tokens(row)
-        expires = row.expires_at.timestamp() if row.expires_at is not None else None
-        if expires is not None and expires - EARLY_S <= self.clock():
+        access, _ = store.oauth.tokens(row)
+        if self._ends_soon(row):
             try:
-                if refresh is None:
-                    raise ConnectionFailed("the token ran out and there is no refresh token")
-                extra = await _egress(store, tenant_id)
-                access, _ = await self._tokens(
-                    store,
-                    provider,
-                    {"grant_type": "refresh_token", "refresh_token": refresh},
-                    customer,
-                    extra,
-                    granted=list(row.scopes),
-                )
+                access = await self._refreshed(tenant_id, name, customer)
             except ConnectionFailed as exc:
                 url = self.authorize_url(store, provider, customer, scopes, session_id)
                 said = f"the user's {name} connection must be renewed ({exc}; open {url})"
@@ -132,6 +136,58 @@ class Connections:
             )
             for api in provider.api
         ]
+
+    def _ends_soon(self, row: Any) -> bool:
+        expires = row.expires_at.timestamp() if row.expires_at is not None else None
+        return expires is not None and expires - EARLY_S <= self.clock()
+
+    async def _refreshed(self, tenant_id: str, name: str, customer: str) -> str:
+        """A fresh access token for the connection, made once however many calls need it: in a
+        transaction of its own (committed at once, so the provider's rotated refresh token is
+        never lost with a call that fails), one at a time per connection on this node, and
+        read again first — another call, or another node, may have refreshed it meanwhile."""
+        if self.storage is None:
+            raise ConnectionFailed("this node cannot refresh tokens")
+        key = (tenant_id, name, customer)
+        lock = self._refreshing.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                try:
+                    async with self.storage.transaction() as own:
+                        return await self._refresh(own, tenant_id, name, customer)
+                except _Refused as refused:  # another node may have used the token first
+                    async with self.storage.transaction() as again:
+                        row = await again.oauth.connection(tenant_id, name, customer)
+                        if (
+                            row is not None
+                            and row.updated_at != refused.seen
+                            and not self._ends_soon(row)
+                        ):
+                            return again.oauth.tokens(row)[0]
+                    raise ConnectionFailed(str(refused)) from None
+        finally:
+            if not lock.locked() and self._refreshing.get(key) is lock:
+                del self._refreshing[key]
+
+    async def _refresh(self, store: CallStore, tenant_id: str, name: str, customer: str) -> str:
+        row = await store.oauth.connection(tenant_id, name, customer)
+        provider = await store.oauth.provider(tenant_id, name)
+        if row is None or provider is None:
+            raise ConnectionFailed("the connection was removed")
+        access, refresh = store.oauth.tokens(row)
+        if not self._ends_soon(row):  # refreshed meanwhile
+            return access
+        if refresh is None:
+            raise ConnectionFailed("the token ran out and there is no refresh token")
+        form = {"grant_type": "refresh_token", "refresh_token": refresh}
+        extra = await _egress(store, tenant_id)
+        try:
+            access, _ = await self._tokens(
+                store, provider, form, customer, extra, granted=list(row.scopes)
+            )
+        except ConnectionFailed as exc:
+            raise _Refused(str(exc), row.updated_at) from None
+        return access
 
     def authorize_url(
         self,

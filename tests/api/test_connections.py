@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from quiver.client import ApiError, AsyncQuiver, Quiver
+from tests.api.test_agent_loop import KEY
 from tests.api.test_calls import call, python
 from tests.conftest import Api, TenantKeys, api_for
 from tests.oauth_server import CLIENT_ID, CLIENT_SECRET, OAuthServer, oauth_server
@@ -260,3 +261,54 @@ async def test_both_clients_manage_providers_and_connections(api: Api) -> None:
     assert shown["api"] == [f"http://127.0.0.2:{oauth.base.rsplit(':', 1)[1]}"]
     assert [c["customer"] for c in connections] == ["alice"] and after == []
     assert gone.value.status == 404
+
+
+async def test_the_agent_loop_pauses_until_the_user_connects(settings, fake) -> None:
+    changed = {"egress_allow": "127.0.0.2", "public_url": PUBLIC, "provider_retries": 0,
+               "provider_timeout_s": 2.0}  # fmt: skip
+    async with api_for(settings.model_copy(update=changed)) as api, oauth_server() as oauth:
+        acme = await ready(api, oauth)
+        allow = {"allow": [fake.host, "127.0.0.2"]}
+        assert (await api.admin.put("/v1/tenants/acme/egress", json=allow)).status_code == 200
+        provider = {"kind": "openai", "base_url": fake.base + "/v1", "api_key": KEY, "models": ["big"]}  # fmt: skip
+        assert (await acme.dev.put("/v1/providers/main", json=provider)).status_code == 201
+        bot = {"name": "b", "tools": None, "model": "main/big"}
+        assert (await acme.dev.put("/v1/bots/b", json=bot)).status_code == 200
+        sid = await session_of(acme, "alice")
+        fake.script[:] = [
+            {"tool_calls": [{"name": "whoami", "arguments": {}}]},
+            {"text": "You are alice."},
+        ]
+        paused = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "who?"})
+        turn = paused.json()
+        action = turn["actions"][0]
+        results = f"/v1/sessions/{sid}/messages/{turn['message']['id']}/results"
+        wrong = await acme.agent.post(results, json=[{"call_id": action["call_id"], "success": True}])  # fmt: skip
+        await browse(api, action["url"])
+        resumed = await acme.agent.post(results, json=[{"call_id": action["call_id"], "connected": True}])  # fmt: skip
+        await api.runtime.call_log.flush()
+        logged = (await acme.agent.get(f"/v1/sessions/{sid}/calls")).json()["calls"]
+
+    assert paused.status_code == 200 and turn["status"] == "requires_connection", turn
+    assert action["kind"] == "connection" and action["provider"] == "acme-id"
+    assert action["name"] == "whoami" and action["url"].startswith(f"{oauth.base}/authorize?")
+    assert wrong.status_code == 422 and "connected" in wrong.text
+    assert resumed.status_code == 200 and resumed.json()["status"] == "completed", resumed.text
+    assert resumed.json()["message"]["content"] == "You are alice."
+    assert [(c["tool"], c["success"]) for c in logged] == [("whoami", True)]
+    told = [m for m in fake.requests[-1]["body"]["messages"] if m["role"] == "tool"]
+    assert len(told) == 1 and '"user":"alice"' in told[0]["content"], told  # the tool's answer
+
+
+async def test_calls_that_find_the_token_run_out_together_refresh_it_once(api: Api) -> None:
+    async with oauth_server() as oauth:
+        oauth.expires_in = 60
+        acme = await ready(api, oauth)
+        sid = await session_of(acme, "alice")
+        await browse(api, (await call(acme, sid, "whoami"))["error"]["connect_url"])
+        api.clock.advance(45)
+        together = await asyncio.gather(*(call(acme, sid, "whoami") for _ in range(4)))
+
+    # the provider rotates refresh tokens: a second refresh with the old one would be refused
+    assert oauth.grants == ["authorization_code", "refresh_token"]
+    assert all(c["success"] for c in together), together
