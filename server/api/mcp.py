@@ -1,7 +1,9 @@
 """Model Context Protocol at ``/mcp`` (streamable HTTP), with the official ``mcp`` SDK's
 low-level ``Server``: the same registry and call pipeline as the HTTP API.
 
-* Auth: an agent (or developer) key as ``Authorization: Bearer``; the bot as ``?bot=``.
+* Auth: an agent (or developer) key as ``Authorization: Bearer``; the bot as ``?bot=``; the end
+  user the client acts for, if any, as ``?customer=`` (its session's customer: what tools that
+  act as their end user need, docs/connections.md).
   Checked before the SDK sees the request, as are the key's request rate and session caps. A
   refusal keeps its HTTP status and headers; its body is problem+json, or — for an MCP client
   (one that accepts ``text/event-stream``) — a JSON-RPC error for the request's id whose
@@ -50,7 +52,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 import mcp_types as types
 import orjson
@@ -103,11 +105,12 @@ list_changed_failures = RateLimitedLog(log, every_s=60.0)
 
 class Caller(NamedTuple):
     """Who sends an MCP request: the key, the bot it names, and its ``Mcp-Session-Id`` (``""``
-    for the stateless era)."""
+    for the stateless era); and the end user it acts for (``?customer=``), if it names one."""
 
     principal: Principal
     bot: str
     mcp_session: str
+    customer: str | None = None
 
 
 class HideSessionIds(logging.Filter):
@@ -246,9 +249,9 @@ class QuiverMcp:
         self._buses: dict[str, tuple[InMemorySubscriptionBus, ListenHandler]] = {}
         self._legacy: dict[str, weakref.WeakSet[Any]] = {}
         self._ready: dict[str, Any] = {}  # handshake done: MCP session id -> its connection
-        self._sessions: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+        self._sessions: OrderedDict[tuple[str, str, str, str], str] = OrderedDict()
         self._clients: dict[str, tuple[str, str]] = {}  # Quiver session -> (tenant, MCP session)
-        self._creating: dict[tuple[str, str, str], asyncio.Lock] = {}  # first requests racing
+        self._creating: dict[tuple[str, str, str, str], asyncio.Lock] = {}  # first requests racing
         self._runtime: Any = None
         self._pending: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
@@ -285,7 +288,7 @@ class QuiverMcp:
         runtime = scope["app"].state.runtime
         try:
             self._check_origin(scope)
-            principal, bot = await self._authorise(runtime, scope)
+            principal, bot, customer = await self._authorise(runtime, scope)
         except QuiverError as exc:
             response = problem(
                 exc.status, exc.code, exc.title, exc.detail, scope.get("path"), **exc.extra()
@@ -319,11 +322,11 @@ class QuiverMcp:
                 return  # the client left
             asked = task_request(scope, body)
             if asked is not None and await self._serve_task(
-                send, asked, Caller(principal, bot, "")
+                send, asked, Caller(principal, bot, "", customer)
             ):
                 return
             if self.direct and await self._direct_call(
-                scope, send, body, Caller(principal, bot, "")
+                scope, send, body, Caller(principal, bot, "", customer)
             ):
                 return
             receive = replayed(body, receive)
@@ -331,6 +334,7 @@ class QuiverMcp:
         scope.setdefault("state", {})
         scope["state"]["quiver_principal"] = principal
         scope["state"]["quiver_bot"] = bot
+        scope["state"]["quiver_customer"] = customer
         await self.asgi(scope, receive, send)
 
     async def _direct_call(self, scope: Scope, send: Send, body: bytes, caller: Caller) -> bool:
@@ -446,7 +450,7 @@ class QuiverMcp:
         if origin != own and not _loopback_origin(origin):
             raise ForbiddenError(f"origin {origin!r} may not use /mcp (QUIVER_MCP_ORIGINS)")
 
-    async def _authorise(self, runtime: Any, scope: Scope) -> tuple[Principal, str]:
+    async def _authorise(self, runtime: Any, scope: Scope) -> tuple[Principal, str, str | None]:
         headers = dict(scope["headers"])
         scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
         if scheme.lower() != "bearer" or not token:
@@ -457,6 +461,11 @@ class QuiverMcp:
             if "=" in part
         )
         bot = query.get("bot", "")
+        customer = unquote_plus(query["customer"]) if "customer" in query else None
+        if customer is not None and not 0 < len(customer) <= 128:
+            raise ValidationFailedError(
+                [FieldError("at most 128 characters: /mcp?customer=<id>", field="customer")]
+            )
         async with unit_of_work(runtime) as store:  # a database session only on a cache miss
             principal = await authenticate(runtime, store, token.strip())
             if principal.tenant_id is None or principal.role not in ("agent", "developer"):
@@ -468,7 +477,7 @@ class QuiverMcp:
                 )
             view = await runtime.registry.view(store, principal.tenant_id)
         view.bot(bot)  # an unknown bot is refused here, before initialize can succeed
-        return principal, bot
+        return principal, bot, customer
 
     @staticmethod
     def _input_schema(name: str) -> None:
@@ -510,7 +519,7 @@ class QuiverMcp:
         mcp_session = ctx.request.headers.get("mcp-session-id", "")
         principal = state["quiver_principal"]
         self._remember_connection(ctx, self._tenant(principal))
-        return Caller(principal, state["quiver_bot"], mcp_session)
+        return Caller(principal, state["quiver_bot"], mcp_session, state.get("quiver_customer"))
 
     @staticmethod
     def _tenant(principal: Principal) -> str:
@@ -521,10 +530,10 @@ class QuiverMcp:
     async def _state(self, caller: Caller, store: Any) -> tuple[SessionState, Snapshot]:
         """The caller's Quiver session (created on first use) and its snapshot, in ``store``'s
         transaction — a call must change the session in that same one."""
-        principal, bot, mcp_session = caller
+        principal, bot, mcp_session, customer = caller
         runtime = self._runtime
         tenant = self._tenant(principal)
-        key = (principal.key_id, bot, mcp_session)
+        key = (principal.key_id, bot, mcp_session, customer or "")
         view = await runtime.registry.view(store, tenant)
         try:
             view.bot(bot)
@@ -532,14 +541,19 @@ class QuiverMcp:
             raise MCPError(types.INVALID_PARAMS, str(exc)) from None
         sid = self._sessions.get(key)
         if sid is None:
-            sid = await self._new_session(key, tenant, bot, principal.key_id)
+            sid = await self._new_session(key, tenant, bot, principal.key_id, customer)
         else:
             self._sessions.move_to_end(key)
         state = await load_state(runtime.services, store, tenant, sid)
         return state, runtime.registry.snapshot(state.view, state.session.bot, state.inputs)
 
     async def _new_session(
-        self, key: tuple[str, str, str], tenant: str, bot: str, actor: str
+        self,
+        key: tuple[str, str, str, str],
+        tenant: str,
+        bot: str,
+        actor: str,
+        customer: str | None = None,
     ) -> str:
         """The client's Quiver session, created once however many of its first requests race:
         committed in its own unit of work before any request may use it (a request that saw
@@ -552,7 +566,9 @@ class QuiverMcp:
                     runtime = self._runtime
                     async with runtime.sessions() as session, session.begin():
                         store = runtime.store(session)
-                        attached = await attach(runtime.services, store, tenant, bot, None, actor)
+                        attached = await attach(
+                            runtime.services, store, tenant, bot, None, actor, customer
+                        )
                     sid = self._sessions[key] = attached.session.id  # published once committed
                     self._clients[sid] = (tenant, key[2])
                     while len(self._sessions) > MAX_CLIENTS:  # the oldest clients start afresh

@@ -14,6 +14,7 @@ import pytest
 from quiver.client import ApiError, AsyncQuiver, Quiver
 from tests.api.test_agent_loop import KEY
 from tests.api.test_calls import call, python
+from tests.api.test_mcp import mcp_client
 from tests.conftest import Api, TenantKeys, api_for
 from tests.oauth_server import CLIENT_ID, CLIENT_SECRET, OAuthServer, oauth_server
 from tests.servers import served
@@ -312,3 +313,25 @@ async def test_calls_that_find_the_token_run_out_together_refresh_it_once(api: A
     # the provider rotates refresh tokens: a second refresh with the old one would be refused
     assert oauth.grants == ["authorization_code", "refresh_token"]
     assert all(c["success"] for c in together), together
+
+
+async def test_an_mcp_client_names_the_customer_it_acts_for(api: Api) -> None:
+    async with oauth_server() as oauth:
+        acme = await ready(api, oauth)
+        sid = await session_of(acme, "alice")
+        await browse(api, (await call(acme, sid, "whoami"))["error"]["connect_url"])
+        async with served(api.app) as base:
+            async with mcp_client(base, acme.agent_key, customer="alice") as alice:
+                as_alice = await alice.call_tool("whoami", {})
+            async with mcp_client(base, acme.agent_key, customer="bob") as bob:
+                as_bob = await bob.call_tool("whoami", {})
+            async with httpx.AsyncClient(base_url=base) as http:
+                too_long = await http.post(
+                    f"/mcp?bot=b&customer={'x' * 129}",
+                    json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                    headers={"Authorization": f"Bearer {acme.agent_key}"},
+                )
+
+    assert as_alice.is_error is False and as_alice.structured_content["user"] == "alice"
+    assert as_bob.is_error is True and "requires_connection" in str(as_bob.structured_content)
+    assert too_long.status_code == 422 and "customer" in too_long.text

@@ -29,9 +29,12 @@ tool = {"name": "check_order", "description": "Check an order",
 
 
 @contextlib.asynccontextmanager
-async def mcp_client(base: str, key: str, bot: str = "b", mode: str = "auto"):
+async def mcp_client(
+    base: str, key: str, bot: str = "b", mode: str = "auto", customer: str | None = None
+):
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=10)
-    transport = streamable_http_client(f"{base}/mcp?bot={bot}", http_client=http)
+    acting = f"&customer={customer}" if customer else ""
+    transport = streamable_http_client(f"{base}/mcp?bot={bot}{acting}", http_client=http)
     async with Client(transport, mode=mode, cache=None) as client:
         yield client
     await http.aclose()

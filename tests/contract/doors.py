@@ -44,6 +44,11 @@ class Door(Protocol):
         """The page says the browser action it was last asked for failed (``PAGE_FAILED``)."""
         ...
 
+    async def after_connecting(self, tool: str, arguments: dict[str, Any]) -> Outcome:
+        """The user has connected the account ``tool`` acts through: how its call goes on
+        (called again; the loop's paused turn answered ``connected``)."""
+        ...
+
 
 async def report_to_the_session(acme: TenantKeys, sid: str, tool: str) -> None:
     """How an agent outside the loop reports a browser action's outcome."""
@@ -76,6 +81,9 @@ class HttpDoor:
     async def report_failure(self, tool: str) -> None:
         await report_to_the_session(self.acme, self.sid, tool)
 
+    async def after_connecting(self, tool: str, arguments: dict[str, Any]) -> Outcome:
+        return await self.call(tool, arguments)
+
 
 class McpDoor:
     name = "mcp"
@@ -97,12 +105,15 @@ class McpDoor:
     async def report_failure(self, tool: str) -> None:
         await report_to_the_session(self.acme, self.sid, tool)
 
+    async def after_connecting(self, tool: str, arguments: dict[str, Any]) -> Outcome:
+        return await self.call(tool, arguments)
+
 
 class LoopDoor:
     name = "loop"
 
-    def __init__(self, acme: TenantKeys, sid: str, fake: FakeModel) -> None:
-        self.acme, self.sid, self.fake = acme, sid, fake
+    def __init__(self, acme: TenantKeys, sid: str, fake: FakeModel, api: Api) -> None:
+        self.acme, self.sid, self.fake, self.api = acme, sid, fake, api
         self.paused: dict[str, Any] | None = None  # the last turn that waits for the page
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> Outcome:
@@ -116,7 +127,7 @@ class LoopDoor:
         if answered.status_code != 200:
             return Outcome(refused=answered.json()["code"])
         turn = answered.json()
-        if turn["status"] in ("requires_approval", "requires_action"):
+        if turn["status"] in ("requires_approval", "requires_action", "requires_connection"):
             self.fake.script.clear()
             self.paused = turn
             return Outcome(paused=turn["status"])
@@ -139,19 +150,44 @@ class LoopDoor:
         assert resumed.status_code == 200 and resumed.json()["status"] == "completed"
         self.paused = None
 
+    async def after_connecting(self, tool: str, arguments: dict[str, Any]) -> Outcome:
+        """The paused turn is answered ``connected``: the call runs then (its envelope is the
+        call log's), and the turn ends."""
+        assert self.paused is not None and self.paused["actions"][0]["name"] == tool
+        self.fake.script[:] = [{"text": "done"}]
+        answer = [{"call_id": self.paused["actions"][0]["call_id"], "connected": True}]
+        resumed = await self.acme.agent.post(
+            f"/v1/sessions/{self.sid}/messages/{self.paused['message']['id']}/results", json=answer
+        )
+        assert resumed.status_code == 200 and resumed.json()["status"] == "completed"
+        self.paused = None
+        await self.api.runtime.call_log.flush()
+        calls = (await self.acme.agent.get(f"/v1/sessions/{self.sid}/calls")).json()["calls"]
+        last = [c for c in calls if c["tool"] == tool][-1]
+        return Outcome(None, last["success"], (last["error"] or {}).get("code"), last["result"])
+
 
 async def open_door(
-    kind: str, api: Api, acme: TenantKeys, fake: FakeModel, stack: contextlib.AsyncExitStack
+    kind: str,
+    api: Api,
+    acme: TenantKeys,
+    fake: FakeModel,
+    stack: contextlib.AsyncExitStack,
+    customer: str | None = None,
 ) -> Door:
-    """A session of the bot ``b``, opened the way the door's users open one."""
+    """A session of the bot ``b``, opened the way the door's users open one (for ``customer``,
+    if named)."""
     if kind == "mcp":
         base = await stack.enter_async_context(served(api.app))
-        client = await stack.enter_async_context(mcp_client(base, acme.agent_key, BOT))
+        client = await stack.enter_async_context(
+            mcp_client(base, acme.agent_key, BOT, customer=customer)
+        )
         await client.list_tools()  # the MCP client's Quiver session is made on first use
         sessions = (await acme.dev.get(f"/v1/sessions?bot={BOT}")).json()["sessions"]
         assert len(sessions) == 1
         return McpDoor(acme, sessions[0]["id"], client)
-    attached = await acme.agent.post("/v1/sessions", json={"bot": BOT})
+    body = {"bot": BOT, **({"customer": customer} if customer else {})}
+    attached = await acme.agent.post("/v1/sessions", json=body)
     assert attached.status_code == 201, attached.text
     sid = attached.json()["id"]
-    return LoopDoor(acme, sid, fake) if kind == "loop" else HttpDoor(acme, sid)
+    return LoopDoor(acme, sid, fake, api) if kind == "loop" else HttpDoor(acme, sid)

@@ -13,10 +13,12 @@ import pytest
 from server.calls.journal import DiskRoom
 from tests.api.test_agent_loop import KEY
 from tests.api.test_calls import python
-from tests.conftest import Api, TenantKeys
+from tests.api.test_connections import PUBLIC, browse, me_tool, provider_body
+from tests.conftest import Api, TenantKeys, api_for
 from tests.contract.doors import BOT, Door, open_door
 from tests.fake_models import FakeModel
 from tests.mcp_remote import TOKEN, remote_server
+from tests.oauth_server import oauth_server
 from tests.servers import EventReader, bearer_client, served
 
 ORDER = python("""
@@ -70,13 +72,16 @@ DOORS = pytest.mark.parametrize("kind", ["http", "mcp", "loop"])
 
 
 @contextlib.asynccontextmanager
-async def session_through(kind: str, api: Api, fake: FakeModel) -> AsyncIterator[Door]:
-    """A session of the bot ``b`` (every tool, its model on the fake server) through one door.
-    (A context in the test's own task: the MCP client's task group must end where it began.)"""
+async def session_through(
+    kind: str, api: Api, fake: FakeModel, customer: str | None = None
+) -> AsyncIterator[Door]:
+    """A session of the bot ``b`` (every tool, its model on the fake server) through one door,
+    for ``customer`` if named. (A context in the test's own task: the MCP client's task group
+    must end where it began.)"""
     acme = await api.tenant("acme", shared=["escalate_to_human"])
     await prepare(api, acme, fake)
     async with contextlib.AsyncExitStack() as stack:
-        yield await open_door(kind, api, acme, fake, stack)
+        yield await open_door(kind, api, acme, fake, stack, customer)
 
 
 async def prepare(api: Api, acme: TenantKeys, fake: FakeModel) -> None:
@@ -492,3 +497,35 @@ async def test_a_federated_servers_tool_answers_as_every_tool_does_on_every_door
     assert (failed.success, failed.code) == (False, "tool_failed")
     assert (invalid.success, invalid.code) == (False, "invalid_arguments")
     assert absent.success is False and absent.code == "tool_not_available"
+
+
+@pytest.fixture
+async def public_agents(settings) -> AsyncIterator[Api]:
+    """``agents``, with the public address OAuth providers send end users back to."""
+    changed = {"provider_retries": 0, "provider_timeout_s": 2.0, "public_url": PUBLIC}
+    async with api_for(settings.model_copy(update=changed)) as api:
+        yield api
+
+
+@DOORS
+async def test_a_tool_that_acts_as_its_user_asks_them_to_connect_first_on_every_door(
+    public_agents: Api, fake: FakeModel, kind: str
+) -> None:
+    async with oauth_server() as oauth, session_through(kind, public_agents, fake, "alice") as door:
+        acme = door.acme
+        allow = {"allow": [fake.host, "127.0.0.2"]}
+        assert (await public_agents.admin.put(f"/v1/tenants/{acme.id}/egress", json=allow)).status_code == 200  # fmt: skip
+        assert (await acme.dev.put("/v1/oauth-providers/acme-id", json=provider_body(oauth))).status_code == 201  # fmt: skip
+        assert (await acme.dev.post("/v1/tools", json=me_tool(oauth))).status_code == 201
+
+        asked = await door.call("whoami", {})
+        link = (await acme.agent.post(f"/v1/sessions/{door.sid}/connections/acme-id")).json()
+        await browse(public_agents, link["url"])
+        after = await door.after_connecting("whoami", {})
+
+    if kind == "loop":  # the turn waits for the user
+        assert asked.paused == "requires_connection", asked
+    else:
+        assert (asked.success, asked.code) == (False, "requires_connection"), asked
+    assert after.success is True, after
+    assert after.result == {"user": "alice", "scope": "openid profile"}

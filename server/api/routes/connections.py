@@ -146,15 +146,20 @@ async def connect_link(
     store: StoreDep,
     tenant: TenantQuery = None,
 ) -> dict[str, Any]:
-    """Whether the session's customer is connected to the provider, and if not, the link that
-    connects them (a page may offer it before any tool asks)."""
+    """Whether the session's customer is connected to the provider with every scope the bot's
+    tools need of it, and if not, the link that connects them (a page may offer it before any
+    tool asks)."""
     state = await _state(principal, runtime, store, sid, tenant)
     connections = runtime.pipeline.connections
     if connections is None:
         raise UnavailableError("this node cannot act as end users")
-    user = await connections.bearer(
-        store, state.tenant_id, {"provider": provider}, state.session.customer, sid
-    )
+    needed: set[str] = set()
+    for tool in state.view.tools_for(state.session.bot).values():
+        auth = tool.metadata.get("auth")
+        if isinstance(auth, dict) and auth.get("provider") == provider:
+            needed.update(auth.get("scopes") or ())
+    asked = {"provider": provider, "scopes": sorted(needed)}
+    user = await connections.bearer(store, state.tenant_id, asked, state.session.customer, sid)
     if isinstance(user, list):
         return {"provider": provider, "connected": True}
     return {
