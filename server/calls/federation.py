@@ -71,12 +71,8 @@ async def put(
         secret = store.mcp_servers.secret(stored) if stored is not None else None
     else:
         secret = spec.auth_header if isinstance(spec.auth_header, str) else None
-    extra = await _egress(store, tenant_id)
-    await store.checkpoint()
     try:
-        listing, protocol = await _engine(services).list_tools(
-            spec.url, secret, extra, LIST_TIMEOUT_S
-        )
+        listing, protocol = await _listing(services, store, tenant_id, spec.url, secret)
     except RemoteFailure as failure:
         problems = Problems()
         problems.add("url", f"the MCP server could not be listed ({failure.code}): {failure}")
@@ -96,12 +92,8 @@ async def refresh(
     leaves them as they were: the server is ``failing``, with the reason."""
     row = await store.mcp_servers.get(tenant_id, name)
     spec, secret = spec_of(row), store.mcp_servers.secret(row)
-    extra = await _egress(store, tenant_id)
-    await store.checkpoint()
     try:
-        listing, protocol = await _engine(services).list_tools(
-            spec.url, secret, extra, LIST_TIMEOUT_S
-        )
+        listing, protocol = await _listing(services, store, tenant_id, spec.url, secret)
     except RemoteFailure as failure:
         row = await store.mcp_servers.get(tenant_id, name)
         store.mcp_servers.failed(row, failure.code, str(failure), _now())
@@ -161,6 +153,16 @@ async def _apply(
 
 def _made_by(kind: str, config: dict[str, Any] | None, server: str) -> bool:
     return kind == "mcp" and (config or {}).get("server") == server
+
+
+async def _listing(
+    services: Services, store: CallStore, tenant_id: str, url: str, secret: str | None
+) -> tuple[list[Any], str]:
+    """The remote's tools and protocol version, asked with no transaction open (Raises
+    ``RemoteFailure``)."""
+    extra = await _egress(store, tenant_id)
+    await store.checkpoint()
+    return await _engine(services).list_tools(url, secret, extra, LIST_TIMEOUT_S)
 
 
 async def _egress(store: CallStore, tenant_id: str) -> Allowlist | None:
