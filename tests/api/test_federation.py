@@ -348,12 +348,13 @@ async def test_a_server_is_listed_again_every_refresh_s_without_an_announcement(
 async def test_calls_share_one_open_client_which_is_opened_again_when_the_remote_restarts(
     api: Api, era: str
 ) -> None:
+    await api.runtime.federation.stop()  # its listener would open a session of its own
     acme = await api.tenant("acme")
     engine = api.runtime.engines.mcp
     async with remote_server(era) as remote:
         assert (await acme.dev.put("/v1/mcp-servers/crm", json=declaration(remote))).is_success
         sid = await attached(acme)
-        handshakes = len(remote.sessions)  # the listing's own, and the watcher's
+        handshakes = len(remote.sessions)  # the listing's own
         calls = [await call(acme, sid, "crm__lookup", {"order_id": f"A{i}"}) for i in range(5)]
         opened = len(remote.sessions) - handshakes
         port = int(remote.base.rsplit(":", 1)[1])
@@ -367,6 +368,7 @@ async def test_calls_share_one_open_client_which_is_opened_again_when_the_remote
 
 
 async def test_a_federated_tool_is_logged_broken_and_cached_like_any_other(api: Api) -> None:
+    await api.runtime.federation.stop()  # only the calls reach the remote here
     acme = await api.tenant("acme")
     async with remote_server() as remote:
         body = declaration(remote, ["lookup", "fails"], cacheable=["look*"], cache_ttl=60)
