@@ -657,6 +657,7 @@ async def start(
             lease_s=settings.mcp_watch_lease_s,
             refresh_s=settings.mcp_refresh_s,
             clock=clock.time,
+            most=settings.mcp_watch_max,
         ),
         clock=clock,
         session_states=session_states,

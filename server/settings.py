@@ -222,6 +222,12 @@ class Settings(BaseSettings):
         description="a federated MCP server is listened to by one node, which renews its lease "
         "every third of this; once it has passed (the node died), another node listens",
     )
+    mcp_watch_max: int = Field(
+        default=1000,
+        ge=0,
+        description="federated MCP servers one node listens to at most (the rest are left to "
+        "other nodes)",
+    )
     mcp_refresh_s: float = Field(
         default=300.0,
         gt=0,

@@ -54,8 +54,10 @@ class FederationWatch:
         refresh_s: float = 300.0,
         clock: Callable[[], float] = time.time,
         node: str | None = None,
+        most: int = 1000,
     ) -> None:
         self.services = services
+        self.most = most  # servers one node listens to at most
         self.lease_s = lease_s
         self.refresh_s = refresh_s
         self.clock = clock
@@ -106,7 +108,9 @@ class FederationWatch:
         whose last listing is older than ``refresh_s``."""
         now = self.clock()
         async with self.services.storage.transaction() as store:
-            rows = await store.mcp_servers.watch(self.node, _when(now), _when(now + self.lease_s))
+            rows = await store.mcp_servers.watch(
+                self.node, _when(now), _when(now + self.lease_s), self.most
+            )
             servers = []
             for row in rows:
                 _, egress = await store.tenants.sandbox(row.tenant_id)

@@ -7,7 +7,7 @@ import builtins
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from server.errors import NotFoundError
@@ -106,17 +106,24 @@ class McpServerRepository:
                 changed += 1
         return changed
 
-    async def watch(self, node: str, now: datetime, until: datetime) -> builtins.list[McpServerRow]:
+    async def watch(
+        self, node: str, now: datetime, until: datetime, most: int = 1000
+    ) -> builtins.list[McpServerRow]:
         """The servers ``node`` listens to from now until ``until``: the ones it held (renewed)
-        and the ones nobody holds (a lease never taken, or run out: its node is gone). Each is
-        taken by a conditional update, so two nodes never both hold one."""
+        and, up to ``most`` in all, ones nobody holds (a lease never taken, or run out: its node
+        is gone) — so the first node up does not take every server. Each is taken by a
+        conditional update, so two nodes never both hold one."""
+        holding = await self.session.scalar(
+            select(func.count()).select_from(McpServerRow).where(McpServerRow.watched_by == node)
+        )
         await self.session.execute(
             update(McpServerRow).where(McpServerRow.watched_by == node).values(watch_until=until)
         )
         free = await self.session.execute(
-            select(McpServerRow.tenant_id, McpServerRow.name, McpServerRow.watched_by).where(
-                or_(McpServerRow.watched_by.is_(None), McpServerRow.watch_until < now)
-            )
+            select(McpServerRow.tenant_id, McpServerRow.name, McpServerRow.watched_by)
+            .where(or_(McpServerRow.watched_by.is_(None), McpServerRow.watch_until < now))
+            .order_by(McpServerRow.tenant_id, McpServerRow.name)
+            .limit(max(most - int(holding or 0), 0))
         )
         for tenant_id, name, holder in free.all():
             held = (

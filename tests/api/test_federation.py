@@ -453,3 +453,25 @@ async def test_both_clients_manage_a_federated_server(api: Api) -> None:
     assert [s["name"] for s in listed] == ["crm"] and refreshed["status"] == "ok"
     assert shown["made"] == ["crm__lookup"] and "s3cr3t" not in str(shown)
     assert gone.value.status == 404
+
+
+async def test_a_node_listens_to_at_most_its_share_and_leaves_the_rest_to_others(
+    api: Api,
+) -> None:
+    await api.runtime.federation.stop()
+    services, clock = api.runtime.services, api.clock
+    acme = await api.tenant("acme")
+    async with remote_server() as remote:
+        for name in ("crm", "desk", "shop"):
+            body = declaration(remote, ["lookup"], prefix=name)
+            assert (await acme.dev.put(f"/v1/mcp-servers/{name}", json=body)).is_success
+        a = FederationWatch(services, clock=clock.time, node="node-a", most=2)
+        b = FederationWatch(services, clock=clock.time, node="node-b", most=2)
+        await a.round()
+        await b.round()
+        await a.round()  # renews its two; takes no more
+        shares = (set(a.watching), set(b.watching))
+        await a.stop()
+        await b.stop()
+
+    assert shares == ({("acme", "crm"), ("acme", "desk")}, {("acme", "shop")})
