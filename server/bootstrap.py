@@ -318,6 +318,9 @@ class Runtime:
             jobs.clear()
         for tenant in store.changed_datasets:
             self.indexes.forget(tenant)
+        if store.servers_due:  # a federated MCP server declared: the watcher takes it now
+            self.services.servers_due.set()
+            store.servers_due = False
         # a later transaction of the same unit of work reports only its own changes
         store.changed_tenants, store.changed_datasets, store.revoked_keys = set(), set(), set()
         store.sessions.bumped = set()

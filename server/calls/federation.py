@@ -81,7 +81,7 @@ async def put(
     row, created = await store.mcp_servers.put(tenant_id, spec, actor)
     view = await _apply(services, store, actor, tenant_id, row, spec, listing, protocol, secret)
     await store.changed(actor, tenant_id, "mcp_server.put", name, {"tools": row.made})
-    services.servers_due.set()  # the watcher listens to it from now on (once this commits)
+    store.servers_due = True  # the node's watcher takes it once this commits
     return view, created
 
 

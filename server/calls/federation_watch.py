@@ -93,6 +93,7 @@ class FederationWatch:
 
     async def _run(self) -> None:
         while not self._stopping:
+            self.wake.clear()  # before the round: a declaration during it brings another
             try:
                 await self.round()
             except Exception as exc:  # the database away: the next round tries again
@@ -101,7 +102,6 @@ class FederationWatch:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.lease_s / 3):
                     await self.wake.wait()
-            self.wake.clear()
 
     async def round(self) -> None:
         """Take and renew this node's servers, (re)open their listeners, and refresh the ones

@@ -275,6 +275,7 @@ class CallStore(RegistryStore, Protocol):
 
     answered: bool  # a tool ran and its answer is ready (a failed commit must not hide it)
     holds_write_lock: bool  # SQLite: it holds the write lock (claims are made in it)
+    servers_due: bool  # a federated MCP server changed: the watcher looks once this commits
 
     @property
     def tools(self) -> ToolVersions: ...

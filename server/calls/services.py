@@ -94,5 +94,5 @@ class Services:
     egress: EgressGuard | None = None
     quotas: Quotas | None = None
     tracing: Tracing = OFF  # spans of model rounds (the calls' are the pipeline's)
-    # set when a federated MCP server was declared or changed: the watcher looks at once
+    # set when a federated MCP server's declaration committed: the watcher looks at once
     servers_due: asyncio.Event = field(default_factory=asyncio.Event)

@@ -748,6 +748,9 @@ class Store:
         # Idempotency-Key claimed in it), so a once-per-session claim is made in it too — in a
         # transaction of its own it would wait for this one until the database gave up
         self.holds_write_lock = False
+        # a federated MCP server was declared or changed: once this commits, the node's watcher
+        # looks at once (``server.calls.federation_watch``)
+        self.servers_due = False
 
     @property
     def session(self) -> AsyncSession:
