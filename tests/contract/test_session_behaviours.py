@@ -479,8 +479,9 @@ async def test_a_job_tool_runs_as_one_job_that_finishes_once(
 
 @DOORS
 async def test_a_federated_servers_tool_answers_as_every_tool_does_on_every_door(
-    agents: Api, fake: FakeModel, kind: str
+    public_agents: Api, fake: FakeModel, kind: str
 ) -> None:
+    agents = public_agents  # the remote MCP server shares the test's event loop: room for it
     async with remote_server() as remote, session_through(kind, agents, fake) as door:
         allow = {"allow": [fake.host, "127.0.0.2"]}  # the remote is on 127.0.0.2
         assert (await agents.admin.put(f"/v1/tenants/{door.acme.id}/egress", json=allow)).status_code == 200  # fmt: skip
@@ -501,8 +502,9 @@ async def test_a_federated_servers_tool_answers_as_every_tool_does_on_every_door
 
 @pytest.fixture
 async def public_agents(settings) -> AsyncIterator[Api]:
-    """``agents``, with the public address OAuth providers send end users back to."""
-    changed = {"provider_retries": 0, "provider_timeout_s": 2.0, "public_url": PUBLIC}
+    """``agents``, with the public address OAuth providers send end users back to, and room for
+    a model's answer while a remote server on loopback shares the test's event loop."""
+    changed = {"provider_retries": 0, "provider_timeout_s": 15.0, "public_url": PUBLIC}
     async with api_for(settings.model_copy(update=changed)) as api:
         yield api
 
