@@ -28,6 +28,7 @@ class Remote:
         self.opened = 0
         self.closed = 0
         self.refuse: Exception | None = None
+        self.changed = asyncio.Condition()
 
     @contextlib.asynccontextmanager
     async def connect(self, transport: Any):
@@ -37,15 +38,15 @@ class Remote:
         try:
             yield object()
         finally:
-            self.closed += 1
+            async with self.changed:
+                self.closed += 1
+                self.changed.notify_all()
 
 
 async def settled(remote: Remote, closed: int) -> None:
-    for _ in range(200):  # bounded: the owners' tasks end on their own turn
-        if remote.closed == closed:
-            return
-        await asyncio.sleep(0)
-    raise AssertionError(f"{remote.closed} closed, not {closed}")
+    """Wait (bounded) until ``closed`` clients have closed: their owners end in their own task."""
+    async with remote.changed:
+        await asyncio.wait_for(remote.changed.wait_for(lambda: remote.closed == closed), 5)
 
 
 async def test_calls_of_one_key_share_one_client() -> None:
