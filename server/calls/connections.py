@@ -22,17 +22,15 @@ import secrets
 import time
 import urllib.parse
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpx
 import orjson
 
 from server.calls.ports import CallStore
-
-if TYPE_CHECKING:
-    from server.calls.services import Storage
 from server.egress import (
     Allowlist,
     Bound,
@@ -47,6 +45,12 @@ from server.egress import (
 EARLY_S = 30.0  # a token that ends within this is refreshed before the call
 STATE_TTL_S = 600.0  # how long an authorization may take
 MAX_TOKEN_BYTES = 64 * 1024
+
+
+class Transactions(Protocol):
+    """Where a refresh commits on its own (``server.calls.services.Storage`` is one)."""
+
+    def transaction(self) -> AbstractAsyncContextManager[CallStore]: ...
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,7 @@ class Connections:
         guard: EgressGuard,
         public_url: str | None,
         clock: Callable[[], float] = time.time,
-        storage: Storage | None = None,
+        storage: Transactions | None = None,
     ) -> None:
         self.guard = guard
         self.public_url = public_url.rstrip("/") if public_url else None
