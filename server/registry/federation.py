@@ -40,8 +40,12 @@ MAX_SECRET = 4096
 FIELDS = frozenset(
     {"url", "tools", "prefix", "auth_header", "timeout_ms", "cacheable", "cache_ttl"}
 )
-HINTS = (("readOnlyHint", "read_only"), ("destructiveHint", "destructive"),
-         ("idempotentHint", "idempotent"))  # fmt: skip
+# the remote's effect hints, as Quiver's metadata names them
+HINTS = {
+    "readOnlyHint": "read_only",
+    "destructiveHint": "destructive",
+    "idempotentHint": "idempotent",
+}
 
 
 @dataclass(frozen=True)
@@ -219,7 +223,7 @@ def _metadata(item: dict[str, Any], spec: ServerSpec) -> dict[str, Any]:
         metadata["title"] = title.strip()[:200]
     annotations = item.get("annotations")
     if isinstance(annotations, dict):
-        for hint, key in HINTS:
+        for hint, key in HINTS.items():
             if isinstance(annotations.get(hint), bool):
                 metadata[key] = annotations[hint]
     return metadata
