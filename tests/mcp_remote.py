@@ -43,6 +43,19 @@ def huge(size: int) -> str:
     return "x" * size
 
 
+class _Bus(InMemorySubscriptionBus):
+    """The SDK's bus, saying when a ``subscriptions/listen`` stream subscribes."""
+
+    def __init__(self, listening: asyncio.Event) -> None:
+        super().__init__()
+        self.listening = listening
+
+    def subscribe(self, listener: Any) -> Any:
+        unsubscribe = super().subscribe(listener)
+        self.listening.set()
+        return unsubscribe
+
+
 @dataclass
 class Remote:
     base: str
@@ -50,6 +63,9 @@ class Remote:
     seen_auth: list[str | None] = field(default_factory=list)
     bus: InMemorySubscriptionBus = field(default_factory=InMemorySubscriptionBus)
     sessions: list[Any] = field(default_factory=list)  # handshake-era clients, as they began
+    # set when a client can hear list_changed: a subscriptions/listen stream subscribed (the
+    # 2026-07-28 era) or a standing GET stream answered (the handshake era)
+    listening: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def announce(self) -> None:
         """``list_changed`` to every client: on ``subscriptions/listen`` streams (2026-07-28) and
@@ -110,7 +126,8 @@ def _legacy_only(app: Any) -> Any:
 async def remote_server(
     era: str = "modern", token: str | None = TOKEN, port: int | None = None
 ) -> AsyncIterator[Remote]:
-    bus = InMemorySubscriptionBus()
+    listening = asyncio.Event()
+    bus = _Bus(listening)
     sessions: list[Any] = []
 
     async def remember(ctx: Any, call_next: Any) -> Any:
@@ -133,10 +150,18 @@ async def remote_server(
                 await send({"type": "http.response.start", "status": 401, "headers": []})
                 await send({"type": "http.response.body", "body": b""})
                 return
+            if scope["method"] == "GET":  # a standing stream: open once its answer starts
+                answer = send
+
+                async def send(message: dict) -> None:
+                    await answer(message)
+                    if message["type"] == "http.response.start" and message["status"] == 200:
+                        listening.set()
+
         await (_legacy_only(inner) if era == "legacy" else inner)(scope, receive, send)
 
     async with (
         inner.router.lifespan_context(inner),
         served(app, host="127.0.0.2", port=port) as base,
     ):
-        yield Remote(base, server, seen, bus, sessions)
+        yield Remote(base, server, seen, bus, sessions, listening)

@@ -68,6 +68,8 @@ class FederationWatch:
         self._again: set[ServerKey] = set()  # announced while its refresh ran: once more
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self.refreshes = 0  # refreshes this node has finished, whatever their outcome
+        self._refreshed = asyncio.Condition()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
@@ -177,6 +179,11 @@ class FederationWatch:
         task = asyncio.get_running_loop().create_task(self._refresh(key))
         self._refreshing[key] = task
 
+    async def refreshed(self, after: int) -> None:
+        """Until more than ``after`` refreshes have finished (a caller bounds the wait)."""
+        async with self._refreshed:
+            await self._refreshed.wait_for(lambda: self.refreshes > after)
+
     async def _refresh(self, key: ServerKey) -> None:
         tenant_id, name = key
         try:
@@ -188,6 +195,9 @@ class FederationWatch:
                     await store.checkpoint()
                 finally:
                     await store.close()
+                    async with self._refreshed:
+                        self.refreshes += 1
+                        self._refreshed.notify_all()
                 if key not in self._again:
                     return
         except NotFoundError:  # deleted meanwhile

@@ -249,39 +249,35 @@ async def tools_of(t: TenantKeys) -> set[str]:
     return {tool["name"] for tool in (await t.dev.get("/v1/tools")).json()["tools"]}
 
 
-async def until(condition, what: str) -> None:
-    """Wait (bounded) for ``condition()`` to come true."""
-    for _ in range(400):
-        if await condition():
-            return
-        await asyncio.sleep(0.025)
-    raise AssertionError(f"{what} did not happen within 10 s")
+async def within(waited, what: str, seconds: float = 10.0) -> None:
+    """Wait for ``waited`` (a condition the code signals), at most ``seconds``."""
+    try:
+        await asyncio.wait_for(waited, seconds)
+    except TimeoutError:
+        raise AssertionError(f"{what} did not happen within {seconds:g} s") from None
 
 
 @pytest.mark.parametrize("era", ["modern", "legacy"])
 async def test_the_remotes_list_changed_refreshes_its_tools(api: Api, era: str) -> None:
+    await api.runtime.federation.stop()  # a watcher of the test's own, its rounds the test's
     acme = await api.tenant("acme")
-    watch = api.runtime.federation
+    watch = FederationWatch(api.runtime.services, clock=api.clock.time, node="n")
     async with remote_server(era) as remote:
         assert (await acme.dev.put("/v1/mcp-servers/crm", json=declaration(remote))).is_success
-
-        async def listening() -> bool:
-            return ("acme", "crm") in watch.watching
-
-        await until(listening, "the node listening to the server")
+        remote.listening.clear()  # the listing's own client is gone: only the watcher's counts
+        await watch.round()
+        await within(remote.listening.wait(), "the node listening to the server")
 
         def track(parcel: str) -> str:
             """Tracks a parcel"""
             return parcel
 
         remote.add(track)
-
-        async def announced() -> bool:
-            await remote.announce()  # again until heard: the listener may still be subscribing
-            return "crm__track" in await tools_of(acme)
-
-        await until(announced, "the announced tool becoming the tenant's")
+        done = watch.refreshes
+        await remote.announce()
+        await within(watch.refreshed(done), "the announced listing")
         audit = (await acme.dev.get("/v1/audit")).json()
+        await watch.stop()
 
     assert "crm__track" in await tools_of(acme)
     assert any(e["target"] == "crm__track" for e in audit["entries"]), audit
@@ -334,14 +330,12 @@ async def test_a_server_is_listed_again_every_refresh_s_without_an_announcement(
         fresh = dict(watch._refreshing)  # listed by the PUT just now: not again
         clock.advance(301)
         await watch.round()
-
-        async def listed() -> bool:
-            return "crm__track" in await tools_of(acme)
-
-        await until(listed, "the periodic listing")
+        await within(watch.refreshed(0), "the periodic listing")
+        listed = await tools_of(acme)
         await watch.stop()
 
     assert fresh == {}
+    assert "crm__track" in listed
 
 
 @pytest.mark.parametrize("era", ["modern", "legacy"])
