@@ -184,7 +184,7 @@ class Connections:
         if refresh is None:
             raise ConnectionFailed("the token ran out and there is no refresh token")
         form = {"grant_type": "refresh_token", "refresh_token": refresh}
-        extra = await _egress(store, tenant_id)
+        extra = await store.tenants.allowlist(tenant_id)
         try:
             access, _ = await self._tokens(
                 store, provider, form, customer, extra, granted=list(row.scopes)
@@ -241,7 +241,7 @@ class Connections:
         provider = await store.oauth.provider(tenant_id, name)
         if provider is None:
             raise ConnectionFailed(f"the provider {name!r} is no longer set")
-        extra = await _egress(store, tenant_id)
+        extra = await store.tenants.allowlist(tenant_id)
         form = {
             "grant_type": "authorization_code",
             "code": code,
@@ -329,8 +329,3 @@ class Connections:
 
 def _form(value: str) -> str:
     return urllib.parse.quote_plus(value)
-
-
-async def _egress(store: CallStore, tenant_id: str) -> Allowlist | None:
-    _, egress = await store.tenants.sandbox(tenant_id)
-    return Allowlist.parse(egress) if egress else None

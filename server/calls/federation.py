@@ -23,7 +23,6 @@ from server.calls import tool_saves
 from server.calls.mcp_remote import McpEngine, RemoteFailure
 from server.calls.ports import CallStore
 from server.calls.services import Services
-from server.egress import Allowlist
 from server.errors import Problems, UnavailableError
 from server.records import StoredMcpServer
 from server.registry.definitions import KEEP
@@ -160,14 +159,9 @@ async def _listing(
 ) -> tuple[list[Any], str]:
     """The remote's tools and protocol version, asked with no transaction open (Raises
     ``RemoteFailure``)."""
-    extra = await _egress(store, tenant_id)
+    extra = await store.tenants.allowlist(tenant_id)
     await store.checkpoint()
     return await _engine(services).list_tools(url, secret, extra, LIST_TIMEOUT_S)
-
-
-async def _egress(store: CallStore, tenant_id: str) -> Allowlist | None:
-    _, egress = await store.tenants.sandbox(tenant_id)
-    return Allowlist.parse(egress) if egress else None
 
 
 def _now() -> datetime:

@@ -115,9 +115,8 @@ class FederationWatch:
             )
             servers = []
             for row in rows:
-                _, egress = await store.tenants.sandbox(row.tenant_id)
-                secret = store.mcp_servers.secret(row)
-                servers.append((row, secret, Allowlist.parse(egress) if egress else None))
+                extra = await store.tenants.allowlist(row.tenant_id)
+                servers.append((row, store.mcp_servers.secret(row), extra))
         held: set[ServerKey] = set()
         for row, secret, extra in servers:
             key = (row.tenant_id, row.name)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
+from server.egress import Allowlist
 from server.guardrails import Policy
 from server.records import (
     ClaimedHook,
@@ -107,6 +108,10 @@ class TenantLimits(Protocol):
 
     async def sandbox(self, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """The reviewed modules an admin granted the tenant, and its own egress allowlist."""
+        ...
+
+    async def allowlist(self, tenant_id: str) -> Allowlist | None:
+        """The tenant's own egress allowlist, parsed (None: it has none)."""
         ...
 
     async def guardrails(self, tenant_id: str) -> Policy:

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server import guardrails
+from server.egress import Allowlist
 from server.errors import ConflictError, FieldError, NotFoundError, ValidationFailedError
 from server.guardrails import Policy
 from server.keys import NewKey, new_key
@@ -81,6 +82,11 @@ class TenantRepository:
         if tenant is None:
             return (), ()
         return tuple(tenant.sandbox_modules or ()), tuple(tenant.egress_allow or ())
+
+    async def allowlist(self, tenant_id: str) -> Allowlist | None:
+        """The tenant's own egress allowlist, parsed (None: it has none)."""
+        _, egress = await self.sandbox(tenant_id)
+        return Allowlist.parse(egress) if egress else None
 
     async def guardrails(self, tenant_id: str) -> Policy:
         """The tenant's guardrails (``NONE``: none, or no such tenant)."""

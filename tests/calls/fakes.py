@@ -77,6 +77,9 @@ class Limits:
     async def sandbox(self, tenant_id: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         return (), ()
 
+    async def allowlist(self, tenant_id: str) -> None:
+        return None  # no allowlist of its own
+
     async def guardrails(self, tenant_id: str) -> Policy:
         return NONE
 
