@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -29,6 +27,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from benchmarks.webhook import measure
 from server.api.app import create_app
 from server.calls.pipeline import CallRequest
 from server.secretbox import generate_key
@@ -85,29 +84,6 @@ async def app(scope, receive, send):
         return await inner(scope, replay, send)
     return await inner(scope, receive, send)
 '''
-
-
-async def measure(
-    call: Callable[[], Awaitable[None]], calls: int, concurrency: int
-) -> tuple[float, float, float]:
-    latencies: list[float] = []
-    per_worker = calls // concurrency
-
-    async def worker() -> None:
-        for _ in range(per_worker):
-            started = time.perf_counter()
-            await call()
-            latencies.append(time.perf_counter() - started)
-
-    started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
-    elapsed = time.perf_counter() - started
-    ordered = sorted(latencies)
-    return (
-        statistics.median(ordered) * 1e3,
-        ordered[int(0.99 * (len(ordered) - 1))] * 1e3,
-        len(ordered) / elapsed,
-    )
 
 
 async def run(url: str, era: str, calls: int, concurrency: int, rounds: int, fsync: bool) -> None:
