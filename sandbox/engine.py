@@ -219,6 +219,21 @@ class Run:
         }
 
 
+PACKAGE = "pkg:"  # ``Run.modules`` names a granted reviewed package by ``pkg:<sha256>``
+
+
+def package_keys(modules: tuple[str, ...]) -> list[str]:
+    """The content hashes of the reviewed packages among a tenant's granted modules."""
+    return [m[len(PACKAGE) :] for m in modules if m.startswith(PACKAGE)]
+
+
+class PackageFiles(Protocol):
+    """Where an engine finds a granted package's files, by content hash: ``{"key", "name",
+    "version", "language", "files"}`` (``None``: no such package is stored)."""
+
+    async def spec(self, key: str) -> Mapping[str, Any] | None: ...
+
+
 S = TypeVar("S", contravariant=True)
 
 

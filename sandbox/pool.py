@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +33,9 @@ from typing import Any
 from sandbox import channel
 from sandbox.deadlines import Deadlines
 from sandbox.engine import HostHandler
+
+# what a worker is sent when it has not loaded a request's file: its source, or the fields
+Source = str | Mapping[str, Any] | None
 
 log = logging.getLogger("quiver.sandbox")
 READY_TIMEOUT_S = 30.0
@@ -462,11 +465,12 @@ class WorkerPool:
         payload: dict[str, Any],
         timeout_ms: int,
         host: HostHandler | None = None,
-        source: str | None = None,
+        source: Source = None,
     ) -> dict[str, Any]:
         """Run one request on a free worker; failures come back as ``{"ok": False, "code"}``.
 
-        ``source`` is sent only if the worker answers that it has not loaded ``payload["hash"]``.
+        ``source`` is sent only if the worker answers that it has not loaded ``payload["hash"]``
+        (a mapping: the fields sent then, the source and what loading it needs).
         """
         await self.start()
         wait_s = self.config.queue_wait_ms / 1000
@@ -537,7 +541,7 @@ class WorkerPool:
         payload: dict[str, Any],
         timeout_ms: int,
         host: HostHandler | None,
-        source: str | None = None,
+        source: Source = None,
         tenant: str = "",
     ) -> dict[str, Any]:
         payload = {**payload, "timeout_ms": timeout_ms, "result_cap": self.config.result_cap}
@@ -559,12 +563,13 @@ class WorkerPool:
         payload: dict[str, Any],
         timeout_ms: int,
         host: HostHandler | None,
-        source: str | None,
+        source: Source,
     ) -> dict[str, Any]:
         async def exchange() -> dict[str, Any]:
             reply = await worker.request(payload, host, self.config)
             if reply.get("code") == "need_source" and source is not None:
-                reply = await worker.request({**payload, "source": source}, host, self.config)
+                fields = source if isinstance(source, Mapping) else {"source": source}
+                reply = await worker.request({**payload, **fields}, host, self.config)
             return reply
 
         assert self._deadlines is not None  # started

@@ -11,9 +11,21 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from sandbox.engine import Capabilities, Inspection, Limits, Run, RunResult, ToolSource
+from sandbox.engine import (
+    PACKAGE,
+    Capabilities,
+    Inspection,
+    Limits,
+    PackageFiles,
+    Run,
+    RunResult,
+    ToolSource,
+    Violation,
+    package_keys,
+)
 from sandbox.pool import WorkerPool
 
 log = logging.getLogger("quiver.sandbox")
@@ -24,10 +36,28 @@ class PooledEngine:
     capabilities: ClassVar[Capabilities]
     inspect_op: ClassVar[str]
     call_op: ClassVar[str]
+    language: ClassVar[str] = "python"  # the reviewed packages its files may import
 
     def __init__(self, pool: WorkerPool, load_timeout_ms: int = 1_000) -> None:
         self.pool = pool
         self.load_timeout_ms = load_timeout_ms
+        self.packages: PackageFiles | None = None  # where granted packages' files are read
+
+    async def granted(self, modules: tuple[str, ...]) -> list[Mapping[str, Any]] | str:
+        """The files of the granted packages in this engine's language, or why not."""
+        keys = package_keys(modules)
+        if not keys:
+            return []
+        if self.packages is None:
+            return "reviewed packages are not available on this node"
+        specs = []
+        for key in keys:
+            spec = await self.packages.spec(key)
+            if spec is None:
+                return f"a granted reviewed package ({key[:12]}…) is no longer stored"
+            if spec.get("language") == self.language:
+                specs.append(spec)
+        return specs
 
     def inspect_fields(self) -> dict[str, Any]:
         """What a worker of this engine needs beyond the file to load it."""
@@ -46,15 +76,26 @@ class PooledEngine:
         return limits.timeout_ms
 
     async def inspect(
-        self, source: ToolSource, tenant: str = "", modules: tuple[str, ...] = ()
+        self,
+        source: ToolSource,
+        tenant: str = "",
+        modules: tuple[str, ...] = (),
+        trial: Sequence[Mapping[str, Any]] = (),
     ) -> Inspection:
-        """Load the file for real, within the load-time limit."""
+        """Load the file for real, within the load-time limit (``trial``: packages' files to
+        load it with beside the granted ones, an upload's trial import)."""
+        specs = await self.granted(modules)
+        if isinstance(specs, str):
+            return Inspection([Violation(specs, field="source")])
+        specs = [*specs, *trial]
         payload = {
             "op": self.inspect_op,
             "tenant": tenant,
             "hash": source.content_hash,
             "source": source.text,
-            "modules": list(modules),
+            # a trial's packages are named too: what a worker keeps is keyed by them
+            "modules": [*modules, *(PACKAGE + str(spec["key"]) for spec in trial)],
+            **({"packages": specs} if specs else {}),
             **self.inspect_fields(),
         }
         reply = await self.pool.request(tenant or "_inspect", payload, self.load_budget_ms())
@@ -62,6 +103,9 @@ class PooledEngine:
         return Inspection.from_reply(reply, self.load_timeout_ms)
 
     async def run(self, source: ToolSource, run: Run) -> RunResult:
+        specs = await self.granted(run.modules)
+        if isinstance(specs, str):
+            return RunResult.failure("tool_error", specs)
         payload = {
             "op": self.call_op,
             "hash": source.key,
@@ -71,7 +115,11 @@ class PooledEngine:
         started = time.perf_counter()
         # a worker without a live copy of this file asks for the source and loads it first
         reply = await self.pool.request(
-            run.tenant, payload, self.call_budget_ms(run.limits), run.host, source=source.text
+            run.tenant,
+            payload,
+            self.call_budget_ms(run.limits),
+            run.host,
+            source={"source": source.text, "packages": specs} if specs else source.text,
         )
         _log_fault(reply)
         took = (time.perf_counter() - started) * 1000

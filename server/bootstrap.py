@@ -73,6 +73,7 @@ from server.storage.database import (
     session_factory,
 )
 from server.storage.idempotency import IdempotencyKeys
+from server.storage.packages import StoredPackageFiles
 from server.storage.repositories import KeyRepository, Store
 from server.storage.skills import DatasetRepository
 from server.storage.units import DatabaseStorage
@@ -514,6 +515,10 @@ async def start(
     )
     javascript = JavaScriptEngine(wasm.pool, settings.load_timeout_ms)
     python_wasm = PythonWasmEngine(wasm.pool, settings.load_timeout_ms) if runner_found else None
+    packages = StoredPackageFiles(sessions)  # what the engines load granted packages from
+    for pooled in (restricted, javascript, python_wasm):
+        if pooled is not None:
+            pooled.packages = packages
     if not runner_found:
         log.warning(
             'the Python WASM runner is not built (%s): Python tools with sandbox "wasm" '

@@ -272,7 +272,9 @@ async def fake() -> AsyncIterator[Any]:
 
 @pytest.fixture
 async def agents(settings: Settings) -> AsyncIterator[Api]:
-    """An app for agent-loop tests: providers answer quickly or fail at once (no retries)."""
-    quick = settings.model_copy(update={"provider_retries": 0, "provider_timeout_s": 2.0})
+    """An app for agent-loop tests: a provider's failure fails at once (no retries). The
+    timeout is generous, so a busy machine never reads as a silent provider; the test of the
+    timeout itself builds its own impatient app."""
+    quick = settings.model_copy(update={"provider_retries": 0, "provider_timeout_s": 60.0})
     async with api_for(quick) as api:
         yield api

@@ -8,17 +8,21 @@ reviewed: nothing that reaches a module, the process-wide RNG, the decimal conte
 interpreter or the file system.
 
 ``DEFAULT_MODULES`` are importable by every tenant; ``REVIEWED_EXTRA`` may be granted per tenant
-by an admin.
+by an admin; ``PACKAGE_ONLY`` serve the code of reviewed packages (``sandbox.packages``).
 """
 
 from __future__ import annotations
+import __future__
 
+import abc
 import base64
 import bisect
 import collections
 import copy
+import dataclasses
 import datetime
 import decimal
+import enum
 import functools
 import hashlib
 import heapq
@@ -34,6 +38,7 @@ import statistics
 import string
 import textwrap
 import time
+import typing
 import unicodedata
 import urllib.parse
 import uuid
@@ -170,18 +175,40 @@ _BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
     "bisect": lambda: _public(bisect),
     "heapq": lambda: _public(heapq),
     "copy": lambda: _pick(copy, "copy deepcopy"),
+    # what reviewed packages (sandbox.packages) are made of; not a tool's to import
+    "__future__": lambda: _pick(__future__, "annotations"),
+    "typing": lambda: _pick(
+        typing,
+        "TYPE_CHECKING Any Optional Union List Dict Tuple Set FrozenSet Callable Iterable "
+        "Iterator Mapping MutableMapping Sequence MutableSequence TypeVar Generic Protocol "
+        "NamedTuple TypedDict Literal ClassVar Final Type NoReturn cast overload final "
+        "runtime_checkable",
+    ),
+    "dataclasses": lambda: _pick(
+        dataclasses,
+        "dataclass field fields asdict astuple replace is_dataclass FrozenInstanceError MISSING",
+    ),
+    "enum": lambda: _pick(enum, "Enum IntEnum Flag IntFlag auto unique"),
+    "abc": lambda: _pick(abc, "ABC ABCMeta abstractmethod"),
 }
+# what only reviewed packages' code imports, beside the whole reviewed table
+PACKAGE_ONLY = frozenset({"__future__", "typing", "dataclasses", "enum", "abc"})
 
-DEFAULT_MODULES = frozenset(_BUILDERS) - {
-    "textwrap",
-    "html",
-    "bisect",
-    "heapq",
-    "copy",
-    "zoneinfo",
-    "unicodedata",
-}
-REVIEWED_EXTRA = frozenset(_BUILDERS) - DEFAULT_MODULES
+DEFAULT_MODULES = (
+    frozenset(_BUILDERS)
+    - PACKAGE_ONLY
+    - {
+        "textwrap",
+        "html",
+        "bisect",
+        "heapq",
+        "copy",
+        "zoneinfo",
+        "unicodedata",
+    }
+)
+REVIEWED_EXTRA = frozenset(_BUILDERS) - DEFAULT_MODULES - PACKAGE_ONLY
+PACKAGE_TABLE = frozenset(_BUILDERS)  # a reviewed package's code may import any of it
 NEVER = frozenset(
     {
         "os",

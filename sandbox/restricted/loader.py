@@ -6,9 +6,11 @@ the channel.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from sandbox.restricted.facades import make_importer
+from sandbox.packages import importer_for
+from sandbox.restricted.facades import PACKAGE_TABLE, make_importer
 from sandbox.restricted.guards import GUARDS, PrintCollector, user_getattr, user_hasattr
 from sandbox.restricted.policy import compile_tool
 from sandbox.toolcode import LoadedTool, ToolLoadError, declared_tools
@@ -78,13 +80,22 @@ _EXCEPTIONS = [
 MAX_PRINT_BYTES = 64 * 1024
 
 
-def safe_builtins(allowed_modules: frozenset[str]) -> dict[str, Any]:
+def safe_builtins(importer: Callable[..., Any]) -> dict[str, Any]:
     import builtins
 
     table: dict[str, Any] = {name: getattr(builtins, name) for name in _BUILTIN_NAMES + _EXCEPTIONS}
     table.update(getattr=user_getattr, hasattr=user_hasattr)
-    table["__import__"] = make_importer(allowed_modules)
+    table["__import__"] = importer
     return table
+
+
+def tool_importer(
+    allowed_modules: frozenset[str], packages: Iterable[Mapping[str, Any]] = ()
+) -> Callable[..., Any]:
+    """A tool file's ``__import__``: its facades, and its granted packages beside them."""
+    table = make_importer(allowed_modules)
+    packaged = importer_for(packages, table, make_importer(PACKAGE_TABLE))
+    return table if packaged is None else packaged.wrap(table)
 
 
 class BoundedPrint(PrintCollector):
@@ -94,9 +105,14 @@ class BoundedPrint(PrintCollector):
 
 
 def load(
-    source: str, allowed_modules: frozenset[str], *, restricted: bool = True
+    source: str,
+    allowed_modules: frozenset[str],
+    *,
+    restricted: bool = True,
+    packages: Iterable[Mapping[str, Any]] = (),
 ) -> list[LoadedTool]:
-    """Compile and run a tool file's top level; return its tools, read from the live objects."""
+    """Compile and run a tool file's top level; return its tools, read from the live objects.
+    ``packages``: the tenant's granted reviewed packages' files (``sandbox.packages``)."""
     if restricted:
         compiled = compile_tool(source)
         if compiled.code is None:
@@ -106,7 +122,7 @@ def load(
             raise error
         code = compiled.code
         namespace: dict[str, Any] = {
-            "__builtins__": safe_builtins(allowed_modules),
+            "__builtins__": safe_builtins(tool_importer(allowed_modules, packages)),
             **GUARDS,
             "__name__": "tool",
         }

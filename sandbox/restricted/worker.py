@@ -56,7 +56,8 @@ class Worker:
                 key = (key[0], hashlib.sha256(source.encode()).hexdigest(), key[2])
             allowed = DEFAULT_MODULES | (frozenset(modules) & REVIEWED_EXTRA)
             self.loads += 1
-            cached = load(source, allowed, restricted=self.restricted)
+            packages = request.get("packages") or ()
+            cached = load(source, allowed, restricted=self.restricted, packages=packages)
             self._keep(key, cached, len(source) + 1)
         return cached
 

@@ -446,6 +446,10 @@ def tenant_public(row: TenantRow) -> dict[str, Any]:
         "name": row.name,
         "shared_tools": row.shared_tools,
         "sandbox_modules": row.sandbox_modules or [],
+        "packages": [
+            {"name": p["name"], "version": p["version"], "language": p["language"]}
+            for p in row.packages or ()
+        ],
         "egress_allow": row.egress_allow or [],
         "limits": row.limits or {},
         "guardrails": row.guardrails or {},

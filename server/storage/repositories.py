@@ -20,6 +20,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from sandbox.engine import PACKAGE
 from server import guardrails
 from server.egress import Allowlist
 from server.errors import ConflictError, FieldError, NotFoundError, ValidationFailedError
@@ -42,6 +43,7 @@ from server.storage.database import dialect_name
 from server.storage.jobs import JobRepository
 from server.storage.lifecycle import Lifecycle
 from server.storage.mcp_servers import McpServerRepository
+from server.storage.packages import PackageRepository
 from server.storage.skills import (
     CalendarRepository,
     DatasetRepository,
@@ -71,6 +73,13 @@ def handoff_binding(tenant_id: str) -> str:
     return f"handoff-secret/{tenant_id}"
 
 
+def granted_modules(tenant: TenantRow) -> tuple[str, ...]:
+    """What a tenant's code tools may import beyond the defaults: the reviewed modules an admin
+    granted, and its granted packages by content hash (``pkg:<sha256>``, ``sandbox.engine``)."""
+    modules = tuple(tenant.sandbox_modules or ())
+    return modules + tuple(f"{PACKAGE}{p['sha256']}" for p in tenant.packages or ())
+
+
 class TenantRepository:
     def __init__(self, session: AsyncSession, box: SecretBox | None = None) -> None:
         self.session = session
@@ -81,7 +90,7 @@ class TenantRepository:
         tenant = await self.session.get(TenantRow, tenant_id) if tenant_id != "*" else None
         if tenant is None:
             return (), ()
-        return tuple(tenant.sandbox_modules or ()), tuple(tenant.egress_allow or ())
+        return granted_modules(tenant), tuple(tenant.egress_allow or ())
 
     async def allowlist(self, tenant_id: str) -> Allowlist | None:
         """The tenant's own egress allowlist, parsed (None: it has none)."""
@@ -802,6 +811,7 @@ class Store:
     jobs = _Repository(lambda s: JobRepository(s.session, s.box))
     mcp_servers = _Repository(lambda s: McpServerRepository(s.session, s.box))
     oauth = _Repository(lambda s: OAuthRepository(s.session, s.box))
+    packages = _Repository(lambda s: PackageRepository(s.session))
     calls = _Repository(lambda s: CallRepository(s.session, s.parallel))
     datasets = _Repository(lambda s: DatasetRepository(s.session))
     preferences = _Repository(lambda s: PreferenceRepository(s.session))
@@ -866,7 +876,7 @@ class Store:
             tenant_tools=tuple(d for d in defs if d.tenant_id == tenant_id),
             global_tools=tuple(d for d in defs if d.tenant_id == GLOBAL_TENANT),
             bots=bots,
-            sandbox_modules=tuple(tenant.sandbox_modules or ()),
+            sandbox_modules=granted_modules(tenant),
             egress_allow=tuple(tenant.egress_allow or ()),
             guardrails=guardrails.parse(tenant.guardrails)[0],
             pinned=pinned,

@@ -82,6 +82,10 @@ class TenantRow(Base):
     name: Mapped[str] = mapped_column(SafeString(200))
     shared_tools: Mapped[list[str]] = mapped_column(JSONType, default=list)
     sandbox_modules: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
+    # an admin's grants of reviewed packages: [{"name", "version", "sha256", "language"}]
+    packages: Mapped[list[dict[str, Any]]] = mapped_column(
+        JSONType, default=list, server_default="[]"
+    )
     egress_allow: Mapped[list[str]] = mapped_column(JSONType, default=list, server_default="[]")
     # an admin's overrides of the request rates and daily quotas (``server.quotas``)
     limits: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict, server_default="{}")
@@ -674,3 +678,21 @@ class OAuthConnectionRow(Base):
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class PackageRow(Base):
+    """A reviewed package an admin uploaded (``server.registry.packages``): pinned by name,
+    version and the archive's SHA-256; its code kept as text, by path."""
+
+    __tablename__ = "packages"
+
+    name: Mapped[str] = mapped_column(SafeString(100), primary_key=True)
+    version: Mapped[str] = mapped_column(SafeString(64), primary_key=True)
+    language: Mapped[str] = mapped_column(SafeString(16))
+    sha256: Mapped[str] = mapped_column(SafeString(64), unique=True)
+    size: Mapped[int] = mapped_column(BigInteger)
+    files: Mapped[dict[str, str]] = mapped_column(JSONType)
+    modules: Mapped[list[str]] = mapped_column(JSONType)  # Python: the top-level import names
+    main: Mapped[str | None] = mapped_column(SafeText)  # JavaScript: what require(name) loads
+    uploaded_by: Mapped[str | None] = mapped_column(SafeString(32))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -17,8 +17,9 @@ from sqlalchemy.exc import OperationalError
 from server import metrics
 from server.agent.loop import AgentLoop
 from server.errors import ConflictError
+from server.settings import Settings
 from tests.api.test_calls import python
-from tests.conftest import Api, TenantKeys
+from tests.conftest import Api, TenantKeys, api_for
 from tests.fake_models import FakeModel
 
 KEY = "sk-test-NEVER-SHOWN-4f1c"
@@ -282,17 +283,18 @@ async def test_the_tool_round_model_dispatches_and_the_main_model_answers(agents
     ids=["5xx", "bad key", "timeout"],
 )  # fmt: skip
 async def test_provider_failures_are_problems_with_stable_codes(
-    agents: Api, fake: FakeModel, step: dict, status: int, code: str
+    settings: Settings, fake: FakeModel, step: dict, status: int, code: str
 ) -> None:
-    acme, sid = await setup(agents, fake)
-    fake.reply(step)
-
-    answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"})
+    impatient = {"provider_retries": 0, "provider_timeout_s": 1.0}
+    async with api_for(settings.model_copy(update=impatient)) as agents:
+        acme, sid = await setup(agents, fake)
+        fake.reply(step)
+        answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "hi"})
+        stored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
 
     assert answered.status_code == status, answered.text
     assert answered.headers["content-type"] == "application/problem+json"
     assert answered.json()["code"] == code and KEY not in answered.text
-    stored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
     assert [(m["role"], m["content"]) for m in stored] == [("user", "hi")]  # the message stays
 
 

@@ -163,7 +163,7 @@ async def test_agent_turns_across_a_postgresql_restart_answer_503_then_resume_an
     """The message log's own connections (asyncpg's, not SQLAlchemy's) die with the server: a
     turn while it is down is a 503 `unavailable`, never a 500, and the first turn after it is
     back is answered on a new connection, its messages beside the ones written before."""
-    quick = {"database_url": private_cluster.url, "provider_retries": 0, "provider_timeout_s": 2.0}
+    quick = {"database_url": private_cluster.url, "provider_retries": 0, "provider_timeout_s": 60.0}
     async with api_for(own_settings.model_copy(update=quick)) as api:
         acme, sid = await agent_setup(api, fake)
         fake.default = {"text": "hello"}

@@ -13,7 +13,8 @@ from sandbox.wasm.runner_engine import RunnerEngine
 
 class JavaScriptEngine(RunnerEngine):
     name = "javascript"
-    capabilities = Capabilities(on_error=True, metered=True)
+    capabilities = Capabilities(imports=True, on_error=True, metered=True)
+    language = "javascript"
     inspect_op = "js_inspect"
     call_op = "js_call"
     load_memory = 32 << 20

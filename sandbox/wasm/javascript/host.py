@@ -38,6 +38,7 @@ PRELUDE = (Path(__file__).parent / "prelude.js").read_text()
 REUSE_CALLS = 100
 MAX_INSTANCES = 16
 PER_TENANT_INSTANCES = MAX_INSTANCES // 2
+MAX_COMPILED = 64  # bundled modules' and granted packages' bytecode a worker keeps
 MIN_MEMORY = 8 << 20
 JS_HEADROOM = 2 << 20  # QuickJS's own limit sits below the store's: a JS `out of memory` first
 TAG_EXCEPTION = 6
@@ -55,7 +56,7 @@ COMPILE_ONLY = 1 << 5  # JS_EVAL_FLAG_COMPILE_ONLY
 BYTECODE = 1 << 0  # JS_WRITE_OBJ_BYTECODE, JS_READ_OBJ_BYTECODE
 LINE = re.compile(r"tool\.js:(\d+)")
 
-Key = tuple[str, str, int]
+Key = tuple[str, str, str, int]
 
 
 class Trapped(Exception):
@@ -157,14 +158,17 @@ class _Instance:
         line = LINE.search(stack)
         return False, self._text(error), int(line.group(1)) if line else None
 
-    def bundle(self, file: str, compiled: dict[str, bytes]) -> tuple[bool, str]:
+    def bundle(
+        self, file: str, compiled: dict[str, bytes], script: str | None = None
+    ) -> tuple[bool, str]:
         """Evaluate a bundled module file (``bundled``): from the bytecode this worker keeps
         of it (``compiled``), else compiled here first and its bytecode kept. Reading bytecode
         skips the parse, half of joi's cost. It is made before any tool code runs in the
-        instance (bundles come before the file), from the reviewed files only."""
+        instance (bundles come before the file), from the reviewed files only: the bundled
+        modules, or a granted package's files (``script``, kept by its content hash)."""
         data = compiled.get(file)
         if data is None:
-            code = bundled.script(file).encode()
+            code = (bundled.script(file) if script is None else script).encode()
             pointer = self._cstring(code)
             try:
                 function = int(
@@ -176,7 +180,7 @@ class _Instance:
             if (function >> 32) & 0xFFFFFFFF == TAG_EXCEPTION:
                 return self._exception()[:2]
             out = self._call("JS_WriteObject", self.ctx, self.scratch, function, BYTECODE)
-            if out & 0xFFFFFFFF:  # else out of memory to write it: evaluated, not kept
+            if out & 0xFFFFFFFF and len(compiled) < MAX_COMPILED:  # else evaluated, not kept
                 size = int.from_bytes(
                     self.memory.read(self.store, self.scratch, self.scratch + 4), "little"
                 )
@@ -381,7 +385,8 @@ class JsRunner:
         self, request: dict[str, Any], fresh: bool = False
     ) -> tuple[_Instance | None, dict[str, Any]]:
         memory = min(max(int(request["memory_bytes"]), MIN_MEMORY), RESERVATION)
-        key: Key = (request.get("tenant", ""), request["hash"], memory)
+        modules = ",".join(sorted(request.get("modules") or ()))  # a new grant: a new instance
+        key: Key = (request.get("tenant", ""), request["hash"], modules, memory)
         live = None if fresh else self.instances.get(key)
         if live is not None:
             self.instances.move_to_end(key)
@@ -412,11 +417,19 @@ class JsRunner:
         live.store.set_fuel(int(request["fuel"]))
         live.store.set_epoch_deadline(max(1, int(request["load_timeout"] / 1000 / TICK_S)))
         source = str(request["source"])
+        granted = bundled.packages_needed(source, request.get("packages") or [])
         try:
-            for file in bundled.needed(source):
+            texts = [source, *(t for spec in granted for t in spec["files"].values())]
+            for file in bundled.needed("\n".join(texts)):
                 ok, text = live.bundle(file, self.compiled)
                 if not ok:
                     message = f"the bundled module {file} did not load: {text}"
+                    return {"ok": False, "violations": [{"message": message, "field": "source"}]}
+            for spec in granted:
+                script = bundled.package_script(spec)
+                ok, text = live.bundle(f"pkg:{spec['key']}", self.compiled, script)
+                if not ok:
+                    message = f"the package {spec['name']} did not load: {text}"
                     return {"ok": False, "violations": [{"message": message, "field": "source"}]}
             ok, text, line = live.eval(
                 f"__quiver.define((function (module, exports, require) {{{source}\n}}),"
@@ -472,7 +485,7 @@ class JsRunner:
             for name in EXPORTS
             if name != "memory"
         }
-        live = _Instance(("", "", 0), store, fn, memory)
+        live = _Instance(("", "", "", 0), store, fn, memory)
         live._call("_initialize")
         live.rt = int(live._call("JS_NewRuntime"))
         live.ctx = int(live._call("JS_NewContext", live.rt))

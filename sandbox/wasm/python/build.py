@@ -37,6 +37,7 @@ GUEST_FILES = (
     "sandbox/engine.py",
     "sandbox/toolfile.py",
     "sandbox/toolcode.py",
+    "sandbox/packages.py",
     "sandbox/restricted/__init__.py",
     "sandbox/restricted/facades.py",
     "sandbox/wasm/__init__.py",

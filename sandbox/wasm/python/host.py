@@ -172,7 +172,12 @@ class PythonRunner:
             return None, {"ok": False, "code": "busy", "message": _first_line(exc)}
         store.set_limits(memory_size=memory)
         live = _Live(key, store, handle)
-        load = {"op": "load", "source": request["source"], "modules": request.get("modules") or []}
+        load = {
+            "op": "load",
+            "source": request["source"],
+            "modules": request.get("modules") or [],
+            "packages": request.get("packages") or [],
+        }
         reply = self._invoke(live, load, request["fuel"], request["load_timeout"])
         if not reply.get("ok"):
             self._close(live)  # every ending frees its slot at once (a trap leaves a cycle)
