@@ -16,6 +16,7 @@ description of each request (``Request``), so the two clients cannot drift apart
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
@@ -106,6 +107,7 @@ class Tenant(_Model):
     name: str
     shared_tools: list[str] = Field(default_factory=list)
     sandbox_modules: list[str] = Field(default_factory=list)
+    packages: list[dict[str, Any]] = Field(default_factory=list)  # granted reviewed packages
     egress_allow: list[str] = Field(default_factory=list)
     limits: dict[str, Any] = Field(default_factory=dict)
     guardrails: dict[str, Any] = Field(default_factory=dict)
@@ -382,6 +384,25 @@ class _Requests:
 
     def set_egress(self, tenant: str, allow: list[str]) -> Request[Tenant]:
         return Request("PUT", f"/v1/tenants/{tenant}/egress", _model(Tenant), json={"allow": allow})
+
+    def upload_package(self, name: str, version: str, archive: bytes) -> Request[Any]:
+        digest = hashlib.sha256(archive).hexdigest()
+        headers = {"content-type": "application/octet-stream"}
+        path = f"/v1/packages/{name}/{version}"
+        return Request("PUT", path, _json, {"sha256": digest}, headers=headers, content=archive)
+
+    def list_packages(self) -> Request[Any]:
+        return self._get("/v1/packages")
+
+    def get_package(self, name: str, version: str) -> Request[Any]:
+        return self._get(f"/v1/packages/{name}/{version}")
+
+    def delete_package(self, name: str, version: str) -> Request[None]:
+        return self._delete(f"/v1/packages/{name}/{version}")
+
+    def grant_packages(self, tenant: str, packages: dict[str, str]) -> Request[Tenant]:
+        path = f"/v1/tenants/{tenant}/packages"
+        return Request("PUT", path, _model(Tenant), json={"packages": packages})
 
     def create_tool(self, body: dict[str, Any]) -> Request[Tool]:
         return Request("POST", "/v1/tools", _tool, self._scoped(), body)
@@ -819,6 +840,27 @@ class Quiver:
     def set_egress(self, tenant: str, allow: list[str]) -> Tenant:
         """The hosts and networks a tenant's tools may reach (admin)."""
         return self.send(self.requests.set_egress(tenant, allow))
+
+    def upload_package(self, name: str, version: str, archive: bytes) -> dict[str, Any]:
+        """Upload a reviewed package (admin): a pure-Python wheel or an npm tarball's bytes,
+        pinned by their SHA-256 (docs/packages.md)."""
+        return self.send(self.requests.upload_package(name, version, archive))
+
+    def list_packages(self) -> list[dict[str, Any]]:
+        """Every uploaded package (admin), or the ones granted to the key's tenant."""
+        return list(self.send(self.requests.list_packages())["packages"])
+
+    def get_package(self, name: str, version: str) -> dict[str, Any]:
+        """One package: its hash, its files' paths, its tenants (admin)."""
+        return self.send(self.requests.get_package(name, version))
+
+    def delete_package(self, name: str, version: str) -> None:
+        """Delete a package no tenant is granted (admin)."""
+        self.send(self.requests.delete_package(name, version))
+
+    def grant_packages(self, tenant: str, packages: dict[str, str]) -> Tenant:
+        """The reviewed packages (name -> version) a tenant's code tools may import (admin)."""
+        return self.send(self.requests.grant_packages(tenant, packages))
 
     def create_tool(self, body: dict[str, Any]) -> Tool:
         """Create a tool (409 if the name is taken; ``push_tool`` saves a new version)."""
@@ -1335,6 +1377,27 @@ class AsyncQuiver:
     async def set_egress(self, tenant: str, allow: list[str]) -> Tenant:
         """The hosts and networks a tenant's tools may reach (admin)."""
         return await self.send(self.requests.set_egress(tenant, allow))
+
+    async def upload_package(self, name: str, version: str, archive: bytes) -> dict[str, Any]:
+        """Upload a reviewed package (admin): a pure-Python wheel or an npm tarball's bytes,
+        pinned by their SHA-256 (docs/packages.md)."""
+        return await self.send(self.requests.upload_package(name, version, archive))
+
+    async def list_packages(self) -> list[dict[str, Any]]:
+        """Every uploaded package (admin), or the ones granted to the key's tenant."""
+        return list((await self.send(self.requests.list_packages()))["packages"])
+
+    async def get_package(self, name: str, version: str) -> dict[str, Any]:
+        """One package: its hash, its files' paths, its tenants (admin)."""
+        return await self.send(self.requests.get_package(name, version))
+
+    async def delete_package(self, name: str, version: str) -> None:
+        """Delete a package no tenant is granted (admin)."""
+        await self.send(self.requests.delete_package(name, version))
+
+    async def grant_packages(self, tenant: str, packages: dict[str, str]) -> Tenant:
+        """The reviewed packages (name -> version) a tenant's code tools may import (admin)."""
+        return await self.send(self.requests.grant_packages(tenant, packages))
 
     async def create_tool(self, body: dict[str, Any]) -> Tool:
         """Create a tool (409 if the name is taken; ``push_tool`` saves a new version)."""

@@ -319,7 +319,8 @@ def _npm_manifest(
         )  # noqa: E501
     main_field = manifest.get("main")
     declared = main_field if isinstance(main_field, str) else "index.js"
-    wanted = posixpath.normpath(declared).lstrip("./") if declared not in (".", "./") else "index"
+    wanted = posixpath.normpath(declared)
+    wanted = "index" if wanted == "." else wanted
     for end in ("", ".js", ".cjs", ".json", "/index.js", "/index.cjs"):
         if wanted + end in files:
             main = wanted + end

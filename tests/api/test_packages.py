@@ -6,6 +6,7 @@ own."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import json
@@ -14,9 +15,11 @@ import zipfile
 
 import pytest
 
+from quiver.client import ApiError, AsyncQuiver, Quiver
 from tests.api.test_calls import call, python, session_for
 from tests.api.test_javascript_tools import js
-from tests.conftest import Api, TenantKeys
+from tests.conftest import ADMIN_KEY, Api, TenantKeys
+from tests.servers import served
 
 # a package as pip builds one: a folder with submodules, relative imports, a class, a
 # dataclass, typing, and module state a function changes
@@ -491,3 +494,28 @@ async def test_grants_are_checked_and_a_granted_package_cannot_be_deleted(api: A
     assert held.status_code == 409 and "acme" in held.text
     assert shown["tenants"] == ["acme"] and "slugkit/core.py" in shown["files"]
     assert freed.status_code == 204
+
+
+async def test_both_clients_upload_grant_and_delete_packages(api: Api) -> None:
+    await api.tenant("acme")
+    data = wheel("slugkit", "1.0.0", SLUGKIT)
+    async with served(api.app) as base:
+        async with AsyncQuiver(base, ADMIN_KEY) as admin:
+            uploaded = await admin.upload_package("slugkit", "1.0.0", data)
+            tenant = await admin.grant_packages("acme", {"slugkit": "1.0.0"})
+
+            def sync_side() -> tuple[list, dict]:
+                with Quiver(base, ADMIN_KEY) as sync:
+                    return sync.list_packages(), sync.get_package("slugkit", "1.0.0")
+
+            listed, shown = await asyncio.to_thread(sync_side)
+            with pytest.raises(ApiError) as held:
+                await admin.delete_package("slugkit", "1.0.0")
+            await admin.grant_packages("acme", {})
+            await admin.delete_package("slugkit", "1.0.0")
+            after = await admin.list_packages()
+
+    assert uploaded["sha256"] == hashlib.sha256(data).hexdigest()
+    assert tenant.packages == [{"name": "slugkit", "version": "1.0.0", "language": "python"}]
+    assert [p["name"] for p in listed] == ["slugkit"] and shown["tenants"] == ["acme"]
+    assert held.value.status == 409 and after == []

@@ -7,6 +7,9 @@ no environment, no sockets; the host gives it a clock and random bytes only). Th
 is the RestrictedPython tier's (the same facades), installed as the interpreter's
 ``__import__`` — hygiene here; the boundary is WASM's.
 
+A tenant's granted reviewed packages arrive with the file's source and are imported beside the
+table (``sandbox.packages``: the same loader as the RestrictedPython tier's).
+
 One instance serves one tool file of one tenant: ``load`` runs the file's top level, then each
 ``call`` runs ``execute`` (or ``on_error``) with randomness re-seeded from the host.
 """
