@@ -113,11 +113,15 @@ class ReadOnlyModule:
         object.__setattr__(self, "_quiver_namespace", namespace)
 
     def __getattr__(self, attr: str) -> Any:
+        name = object.__getattribute__(self, "_quiver_name")
         if not attr.startswith("_") or attr in SAFE_DUNDERS:
             namespace = object.__getattribute__(self, "_quiver_namespace")
             if attr in namespace:
-                return namespace[attr]
-        name = object.__getattribute__(self, "_quiver_name")
+                value = namespace[attr]
+                if isinstance(value, type) and issubclass(value, type):
+                    # a metaclass makes classes: what the tools' policy refuses them
+                    raise AttributeError(f"{name}.{attr} is a metaclass: not for tools")
+                return value
         raise AttributeError(f"module {name!r} has no attribute {attr!r} in the sandbox")
 
     def __getattribute__(self, attr: str) -> Any:

@@ -499,21 +499,20 @@ async def test_grants_are_checked_and_a_granted_package_cannot_be_deleted(api: A
 async def test_both_clients_upload_grant_and_delete_packages(api: Api) -> None:
     await api.tenant("acme")
     data = wheel("slugkit", "1.0.0", SLUGKIT)
-    async with served(api.app) as base:
-        async with AsyncQuiver(base, ADMIN_KEY) as admin:
-            uploaded = await admin.upload_package("slugkit", "1.0.0", data)
-            tenant = await admin.grant_packages("acme", {"slugkit": "1.0.0"})
+    async with served(api.app) as base, AsyncQuiver(base, ADMIN_KEY) as admin:
+        uploaded = await admin.upload_package("slugkit", "1.0.0", data)
+        tenant = await admin.grant_packages("acme", {"slugkit": "1.0.0"})
 
-            def sync_side() -> tuple[list, dict]:
-                with Quiver(base, ADMIN_KEY) as sync:
-                    return sync.list_packages(), sync.get_package("slugkit", "1.0.0")
+        def sync_side() -> tuple[list, dict]:
+            with Quiver(base, ADMIN_KEY) as sync:
+                return sync.list_packages(), sync.get_package("slugkit", "1.0.0")
 
-            listed, shown = await asyncio.to_thread(sync_side)
-            with pytest.raises(ApiError) as held:
-                await admin.delete_package("slugkit", "1.0.0")
-            await admin.grant_packages("acme", {})
+        listed, shown = await asyncio.to_thread(sync_side)
+        with pytest.raises(ApiError) as held:
             await admin.delete_package("slugkit", "1.0.0")
-            after = await admin.list_packages()
+        await admin.grant_packages("acme", {})
+        await admin.delete_package("slugkit", "1.0.0")
+        after = await admin.list_packages()
 
     assert uploaded["sha256"] == hashlib.sha256(data).hexdigest()
     assert tenant.packages == [{"name": "slugkit", "version": "1.0.0", "language": "python"}]

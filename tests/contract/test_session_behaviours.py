@@ -14,6 +14,7 @@ from server.calls.journal import DiskRoom
 from tests.api.test_agent_loop import KEY
 from tests.api.test_calls import python
 from tests.api.test_connections import PUBLIC, browse, me_tool, provider_body
+from tests.api.test_packages import PYTHON_TOOL, SLUGKIT, granted, upload, wheel
 from tests.conftest import Api, TenantKeys, api_for
 from tests.contract.doors import BOT, Door, open_door
 from tests.fake_models import FakeModel
@@ -531,3 +532,24 @@ async def test_a_tool_that_acts_as_its_user_asks_them_to_connect_first_on_every_
         assert (asked.success, asked.code) == (False, "requires_connection"), asked
     assert after.success is True, after
     assert after.result == {"user": "alice", "scope": "openid profile"}
+
+
+@DOORS
+async def test_a_tool_imports_its_tenants_granted_package_on_every_door(
+    agents: Api, fake: FakeModel, kind: str
+) -> None:
+    """A reviewed package granted to the tenant is what its tools import, whichever door called
+    them; the grant taken back, the next call cannot load the tool."""
+    data = wheel("slugkit", "1.0.0", SLUGKIT)
+    assert (await upload(agents, "slugkit", "1.0.0", data)).status_code == 201
+    async with session_through(kind, agents, fake) as door:
+        await granted(agents, door.acme.id, {"slugkit": "1.0.0"})
+        assert (await door.acme.dev.post("/v1/tools", json=python(PYTHON_TOOL))).status_code == 201  # noqa: E501
+
+        called = await door.call("slug", {"text": "Über Café"})
+        await granted(agents, door.acme.id, {})
+        revoked = await door.call("slug", {"text": "Über Café"})
+
+        assert called.success is True, called
+        assert called.result["slug"] == "uber-cafe" and called.result["seen"] == ["Über Café"]
+        assert revoked.success is False and revoked.code == "tool_error", revoked

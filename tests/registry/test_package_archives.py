@@ -43,7 +43,7 @@ def test_links_in_either_archive_are_refused() -> None:
     zipped = io.BytesIO()
     with zipfile.ZipFile(zipped, "w") as archive:
         info = zipfile.ZipInfo("evil/__init__.py")
-        info.external_attr = (0o120777 << 16)
+        info.external_attr = 0o120777 << 16
         archive.writestr(info, "/etc/passwd")
 
     assert any("links" in p for p in problems_of("evil", buffer.getvalue()))

@@ -56,13 +56,21 @@ ESCAPES = [
 @pytest.mark.parametrize("code", [c for _, c in ESCAPES], ids=[w for w, _ in ESCAPES])
 def test_package_code_gets_the_sandboxs_import_table_and_no_dangerous_builtins(code: str) -> None:
     with pytest.raises(Exception) as refused:
-        load(tool_calling("1"), DEFAULT_MODULES, packages=[spec(f"k-{hash(code)}", **{"pkg/__init__.py": code})])  # noqa: E501
+        load(
+            tool_calling("1"),
+            DEFAULT_MODULES,
+            packages=[spec(f"k-{hash(code)}", **{"pkg/__init__.py": code})],
+        )  # noqa: E501
 
     assert "pkg" in str(refused.value)  # the import of the package failed, and says so
 
 
 def test_a_modules_object_is_read_only_and_hides_its_namespace() -> None:
-    tools = load(tool_calling("pkg"), DEFAULT_MODULES, packages=[spec("ro", **{"pkg/__init__.py": "X = 1\n_hidden = 2\n"})])  # noqa: E501
+    tools = load(
+        tool_calling("pkg"),
+        DEFAULT_MODULES,
+        packages=[spec("ro", **{"pkg/__init__.py": "X = 1\n_hidden = 2\n"})],
+    )  # noqa: E501
     module = run(tools)
 
     assert isinstance(module, ReadOnlyModule) and module.X == 1
@@ -70,7 +78,7 @@ def test_a_modules_object_is_read_only_and_hides_its_namespace() -> None:
         lambda: module._hidden,
         lambda: module._quiver_namespace,
         lambda: module.__dict__,
-        lambda: getattr(module, "__dict__"),
+        lambda: module.__dict__,
         lambda: setattr(module, "X", 2),
         lambda: delattr(module, "X"),
     ):
@@ -102,7 +110,9 @@ tool = {"name": "t", "description": "d", "execute": execute}
 
 
 def test_each_load_runs_the_package_afresh() -> None:
-    files = {"pkg/__init__.py": "SEEN = []\n\ndef seen(x):\n    SEEN.append(x)\n    return len(SEEN)\n"}  # noqa: E501
+    files = {
+        "pkg/__init__.py": "SEEN = []\n\ndef seen(x):\n    SEEN.append(x)\n    return len(SEEN)\n"
+    }  # noqa: E501
     first = load(tool_calling("pkg.seen(1)"), DEFAULT_MODULES, packages=[spec("s", **files)])
     second = load(tool_calling("pkg.seen(1)"), DEFAULT_MODULES, packages=[spec("s", **files)])
 
@@ -116,6 +126,23 @@ def test_relative_imports_submodules_and_cycles_work_as_in_python() -> None:
         "pkg/b.py": "import pkg\nB = 'b'\n\ndef late():\n    return pkg.A\n",
         "pkg/sub/c.py": "from ..b import B\nC = 'c' + B\n",
     }
-    tools = load(tool_calling("[pkg.A, pkg.b.late(), pkg.sub.c.C]"), DEFAULT_MODULES, packages=[spec("r", **files)])  # noqa: E501
+    tools = load(
+        tool_calling("[pkg.A, pkg.b.late(), pkg.sub.c.C]"),
+        DEFAULT_MODULES,
+        packages=[spec("r", **files)],
+    )  # noqa: E501
 
     assert run(tools) == ["acb", "acb", "cb"]
+
+
+def test_a_package_uses_metaclasses_but_hands_none_to_tools() -> None:
+    files = {"pkg/__init__.py": "from abc import ABCMeta, ABC, abstractmethod\nT = type\n\n"
+             "class Base(ABC):\n    @abstractmethod\n    def f(self): ...\n\n"
+             "class Impl(Base):\n    def f(self):\n        return 'impl'\n"}  # fmt: skip
+    tools = load(tool_calling("pkg.Impl().f()"), DEFAULT_MODULES, packages=[spec("m", **files)])
+    module = run(load(tool_calling("pkg"), DEFAULT_MODULES, packages=[spec("m", **files)]))
+
+    assert run(tools) == "impl"
+    for metaclass in ("ABCMeta", "T"):
+        with pytest.raises(AttributeError, match="metaclass"):
+            getattr(module, metaclass)
