@@ -24,6 +24,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tarfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -1213,6 +1214,96 @@ def import_openapi(
 
 
 # admin: allowlists and limits; usage ----------------------------------------------------------
+@cli.group()
+def packages() -> None:
+    """Reviewed packages tenants' code tools may import (admin; docs/packages.md)."""
+
+
+def _package_identity(file: Path) -> tuple[str, str]:
+    """A wheel's name and version from its file name (PEP 427), a tarball's from package.json."""
+    if file.name.endswith(".whl"):
+        parts = file.name[: -len(".whl")].split("-")
+        if len(parts) >= 5:
+            return parts[0].replace("_", "-").lower(), parts[1]
+    else:
+        unreadable = (tarfile.TarError, OSError, KeyError, ValueError, AttributeError)
+        with contextlib.suppress(*unreadable), tarfile.open(file, "r:gz") as archive:
+            manifest = archive.extractfile("package/package.json")
+            data = json.loads(manifest.read()) if manifest is not None else {}
+            return str(data["name"]), str(data["version"])
+    raise Failed(f"{file.name}: not a wheel or an npm tarball; give --name and --version", 2)
+
+
+@packages.command("upload")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", default=None, help="default: the archive's")
+@click.option("--version", "version_", default=None, help="default: the archive's")
+@api_command
+def packages_upload(
+    client: Quiver, as_json: bool, file: Path, name: str | None, version_: str | None
+) -> None:
+    """Upload a reviewed wheel or npm tarball, pinned by its SHA-256. Every reason it is
+    refused is printed, and nothing is stored then."""
+    if name is None or version_ is None:
+        found = _package_identity(file)
+        name, version_ = name or found[0], version_ or found[1]
+    stored = client.upload_package(name, version_, file.read_bytes())
+    _emit(
+        as_json,
+        stored,
+        lambda: click.echo(
+            f"{stored['name']} {stored['version']} ({stored['language']}): "
+            f"sha256 {stored['sha256']}, {stored['files']} files"
+        ),
+    )
+
+
+@packages.command("list")
+@api_command
+def packages_list(client: Quiver, as_json: bool) -> None:
+    """Every uploaded package (admin), or the ones granted to the key's tenant."""
+    items = client.list_packages()
+    _emit(
+        as_json,
+        items,
+        lambda: _table(
+            ["NAME", "VERSION", "LANGUAGE", "SHA256"],
+            [[p["name"], p["version"], p["language"], p["sha256"][:16]] for p in items],
+        ),
+    )
+
+
+@packages.command("grant")
+@click.argument("tenant_id")
+@click.argument("pins", nargs=-1)
+@api_command
+def packages_grant(client: Quiver, as_json: bool, tenant_id: str, pins: tuple[str, ...]) -> None:
+    """Replace the packages a tenant's tools may import: NAME==VERSION each (none: none)."""
+    wanted: dict[str, str] = {}
+    for pin in pins:
+        name, sep, version = pin.partition("==")
+        if not sep or not name or not version:
+            raise Failed(f"{pin!r}: give NAME==VERSION", 2)
+        wanted[name] = version
+    tenant = client.grant_packages(tenant_id, wanted)
+    shown = [f"{p['name']}=={p['version']}" for p in tenant.packages]
+    _emit(
+        as_json, tenant.packages, lambda: click.echo(f"{tenant_id}: {', '.join(shown) or '(none)'}")
+    )
+
+
+@packages.command("delete")
+@click.argument("name")
+@click.argument("version")
+@api_command
+def packages_delete(client: Quiver, as_json: bool, name: str, version: str) -> None:
+    """Delete a package no tenant is granted."""
+    client.delete_package(name, version)
+    _emit(
+        as_json, {"deleted": f"{name} {version}"}, lambda: click.echo(f"{name} {version}: deleted")
+    )  # noqa: E501
+
+
 @cli.group()
 def allowlist() -> None:
     """Which global tools a tenant may use (admin)."""

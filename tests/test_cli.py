@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 
 from server.storage import migrate
+from tests.api.test_packages import SLUGKIT, wheel
 
 QUIVER = [sys.executable, "-m", "server.cli"]
 
@@ -303,6 +304,13 @@ def test_admin_commands_allowlist_limits_and_usage(tmp_path: Path) -> None:
         bad_rate = run("limits", "set", "demo", "--requests", "fast")
         used = json.loads(run("usage", "--tenant", "demo", "--json").stdout)
         reset = json.loads(run("limits", "set", "demo", "--reset", "--json").stdout)
+        archive = tmp_path / "slug_kit-1.0.0-py3-none-any.whl"
+        archive.write_bytes(wheel("slug-kit", "1.0.0", SLUGKIT))
+        uploaded = json.loads(run("packages", "upload", str(archive), "--json").stdout)
+        granted = run("packages", "grant", "demo", "slug-kit==1.0.0")
+        bad_pin = run("packages", "grant", "demo", "slug-kit")
+        held = run("packages", "delete", "slug-kit", "1.0.0")
+        listed = json.loads(run("packages", "list", "--json").stdout)
 
     assert allowed.returncode == 0
     assert shown == ["escalate_to_human", "qa_lookup"]
@@ -310,6 +318,11 @@ def test_admin_commands_allowlist_limits_and_usage(tmp_path: Path) -> None:
     user_error(bad_rate, 1, "requests")
     assert used["limits"]["calls_per_day"] == 100 and used["limits"]["requests"] == "50/second"
     assert reset == {}
+    assert uploaded["name"] == "slug-kit" and uploaded["modules"] == ["slugkit"]
+    assert granted.returncode == 0 and "slug-kit==1.0.0" in granted.stdout
+    user_error(bad_pin, 2, "NAME==VERSION")
+    assert held.returncode != 0 and "granted to demo" in held.stderr
+    assert [(p["name"], p["version"]) for p in listed] == [("slug-kit", "1.0.0")]
 
 
 def test_restarting_the_demo_keeps_its_keys(tmp_path: Path) -> None:
