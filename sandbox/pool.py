@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -41,6 +41,7 @@ log = logging.getLogger("quiver.sandbox")
 READY_TIMEOUT_S = 30.0
 SPIN_S = 0.0002  # how long a quiet node polls for a worker's reply before parking
 QUIET_S = 0.002  # quiet: no call running, and none started for this long
+MAX_AFFINITIES = 100_000  # tenants whose last worker is remembered
 BUFFER_CAP = 1 << 20  # bytes of a worker's output buffered before a request asks for them
 
 
@@ -311,12 +312,80 @@ class RestartBudget:
             }
 
 
+class IdleWorkers:
+    """The pool's idle workers, handed out with affinity: a request names the worker that last
+    ran its tenant's calls (where that tenant's tools are loaded already) and gets it when it is
+    idle — or, when every worker is busy, when it frees, ahead of a waiter that prefers no
+    worker in particular among the next few. Otherwise it gets any worker, first come first
+    served. Spread over thousands of tenants, each worker then keeps its own tenants' tools
+    loaded instead of every worker loading every tenant's."""
+
+    LOOKAHEAD = 8  # waiters a freed worker looks through for one that prefers it
+
+    def __init__(self) -> None:
+        self._idle: dict[WorkerProcess, None] = {}  # insertion-ordered: longest idle first
+        self._waiters: deque[tuple[WorkerProcess | None, asyncio.Future[WorkerProcess]]] = deque()
+
+    def qsize(self) -> int:
+        return len(self._idle)
+
+    def empty(self) -> bool:
+        return not self._idle
+
+    @property
+    def workers(self) -> list[WorkerProcess]:
+        return list(self._idle)
+
+    def put_nowait(self, worker: WorkerProcess) -> None:
+        while self._waiters and self._waiters[0][1].done():
+            self._waiters.popleft()  # gave up waiting (its deadline passed)
+        chosen = None
+        for i, (prefer, future) in enumerate(self._waiters):
+            if i >= self.LOOKAHEAD:
+                break
+            if prefer is worker and not future.done():
+                chosen = i
+                break
+        if chosen is None:
+            chosen = next((i for i, (_, f) in enumerate(self._waiters) if not f.done()), None)
+        if chosen is None:
+            self._idle[worker] = None
+            return
+        _, future = self._waiters[chosen]
+        del self._waiters[chosen]
+        future.set_result(worker)
+
+    def get_nowait(self, prefer: WorkerProcess | None = None) -> WorkerProcess:
+        if prefer is not None and prefer in self._idle:
+            del self._idle[prefer]
+            return prefer
+        if not self._idle:
+            raise asyncio.QueueEmpty
+        worker = next(iter(self._idle))
+        del self._idle[worker]
+        return worker
+
+    async def get(self, prefer: WorkerProcess | None = None) -> WorkerProcess:
+        if self._idle:
+            return self.get_nowait(prefer)
+        future: asyncio.Future[WorkerProcess] = asyncio.get_running_loop().create_future()
+        self._waiters.append((prefer, future))
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.put_nowait(future.result())  # handed over as the wait ended: pass it on
+            raise
+
+
 class WorkerPool:
     def __init__(self, config: PoolConfig | None = None) -> None:
         self.config = config or PoolConfig()
         self.restarts = RestartBudget(self.config.restart_burst or 0, self.config.restarts_per_s)
         self.stats = PoolStats()
-        self._idle: asyncio.Queue[WorkerProcess] = asyncio.Queue()
+        self._idle = IdleWorkers()
+        # the worker that last ran each tenant's call: where its tools are loaded
+        self._last: dict[str, WorkerProcess] = {}
         self._tenants: dict[str, asyncio.Semaphore] = defaultdict(
             lambda: asyncio.Semaphore(self.config.per_tenant)
         )
@@ -457,7 +526,7 @@ class WorkerPool:
 
     @property
     def idle_pids(self) -> list[int]:
-        return [w.proc.pid for w in list(self._idle._queue)]  # type: ignore[attr-defined]
+        return [w.proc.pid for w in self._idle.workers]
 
     async def request(
         self,
@@ -495,7 +564,7 @@ class WorkerPool:
                     "message": "a call made while another waits for it found no free sandbox "
                     "worker (QUIVER_WORKERS)",
                 }
-            worker = self._idle.get_nowait()
+            worker = self._idle.get_nowait(self._last.get(tenant))
             return await self._run_on(worker, payload, timeout_ms, host, source, tenant)
         semaphore = self._tenants[tenant]
         try:
@@ -520,11 +589,11 @@ class WorkerPool:
                     self.stats.waiting += 1
                     try:
                         with deadlines.within(wait_s):
-                            worker = await self._idle.get()
+                            worker = await self._idle.get(self._last.get(tenant))
                     finally:
                         self.stats.waiting -= 1
                 else:
-                    worker = self._idle.get_nowait()
+                    worker = self._idle.get_nowait(self._last.get(tenant))
             except TimeoutError:
                 return {
                     "ok": False,
@@ -545,6 +614,10 @@ class WorkerPool:
         tenant: str = "",
     ) -> dict[str, Any]:
         payload = {**payload, "timeout_ms": timeout_ms, "result_cap": self.config.result_cap}
+        if tenant:
+            if len(self._last) >= MAX_AFFINITIES and tenant not in self._last:
+                self._last.clear()  # a node of very many tenants: start the map afresh
+            self._last[tenant] = worker
         now = time.perf_counter()
         worker.spin = not self.running and now - self._last_start > QUIET_S
         self._last_start = now
