@@ -7,10 +7,11 @@ once per process by content hash — the admin's review vouches for it, as the s
 vouches for the functions behind the facades — but it runs with the sandbox's import table, never
 the interpreter's: a package reaches the facades (all of the reviewed table, and the few modules
 packages are made of: ``typing``, ``dataclasses``, ``enum``, ``abc``, ``__future__``), its own
-modules and nothing else. Its builtins have no ``open``, ``exec``, ``eval``, ``compile``,
-``globals``, ``vars`` or ``print``, and its ``getattr``/``setattr``/``delattr``/``hasattr`` refuse
-double-underscore names (but a few harmless ones), so a tool that hands a package a name cannot
-walk it out of the sandbox.
+modules and nothing else. Its source may not name the attributes every published escape walks
+through (``ESCAPE_NAMES``: checked at upload); its builtins have no ``open``, ``exec``, ``eval``,
+``compile``, ``globals``, ``vars`` or ``print``, and its ``getattr``/``setattr``/``delattr``/
+``hasattr`` refuse double-underscore names (but a few harmless ones) and frame names, so a tool
+that hands a package a name cannot walk it out of the sandbox either.
 
 Modules are executed per tool load (``Importer``): a package's module state is the loading
 tool's, like the tool's own, and never another tenant's. What an import hands out is a
@@ -28,6 +29,46 @@ from typing import Any
 
 # double-underscore names a package's getattr may still read (never a way out)
 SAFE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__", "__module__", "__wrapped__"})
+# names that walk from an object to frames, code, globals or every class: what every published
+# Python sandbox escape goes through. A package's source may not name them (checked at upload)
+# and its getattr refuses them (and every other double-underscore name but SAFE_DUNDERS).
+FRAME_NAMES = frozenset(
+    [
+        "gi_frame",
+        "gi_code",
+        "cr_frame",
+        "cr_code",
+        "ag_frame",
+        "ag_code",
+        "f_back",
+        "f_globals",
+        "f_locals",
+        "f_builtins",
+        "f_code",
+        "tb_frame",
+        "tb_next",
+        "co_code",
+        "cell_contents",
+    ]
+)
+ESCAPE_NAMES = FRAME_NAMES | frozenset(
+    [
+        "__subclasses__",
+        "__globals__",
+        "__builtins__",
+        "__code__",
+        "__closure__",
+        "__bases__",
+        "__base__",
+        "__mro__",
+        "__traceback__",
+        "__import__",
+        "__loader__",
+        "__spec__",
+        "__reduce__",
+        "__reduce_ex__",
+    ]
+)
 HIDDEN_BUILTINS = frozenset(
     [
         "open",
@@ -144,7 +185,9 @@ class ReadOnlyModule:
 
 
 def _named(function: Callable[..., Any], attr: Any) -> None:
-    if isinstance(attr, str) and attr.startswith("__") and attr not in SAFE_DUNDERS:
+    if isinstance(attr, str) and (
+        (attr.startswith("__") and attr not in SAFE_DUNDERS) or attr in FRAME_NAMES
+    ):
         raise AttributeError(f"{function.__name__}() of {attr!r} is not allowed in the sandbox")
 
 

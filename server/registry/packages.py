@@ -9,7 +9,9 @@ code or a start-up hook (``.so``/``.pyd``/``.dll``/``.dylib``/``.node``/``.wasm`
 compiled bytecode, ``binding.gyp``), a wheel that is not ``py3-none-any``-style pure, links,
 paths that leave the archive, an archive or a file past its size limits, a name or version that
 is not the one the URL says, a Python import the sandbox's table and the package cannot satisfy,
-a top-level module that would shadow a sandbox module, an ES-module-only npm package.
+a top-level module that would shadow a sandbox module, Python code that names an attribute
+every published sandbox escape walks through (``sandbox.packages.ESCAPE_NAMES``), an
+ES-module-only npm package.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from sandbox.packages import ESCAPE_NAMES
 from sandbox.restricted.facades import NEVER, PACKAGE_TABLE
 from server.errors import Problems
 
@@ -212,6 +215,14 @@ def _python_code(files: dict[str, str], tops: tuple[str, ...], problems: Problem
             problems.add("archive", f"{path}: syntax error: {exc.msg}", exc.lineno)
             continue
         for node in ast.walk(tree):
+            named = node.attr if isinstance(node, ast.Attribute) else None
+            named = node.id if isinstance(node, ast.Name) else named
+            if named in ESCAPE_NAMES:
+                problems.add(
+                    "archive",
+                    f"{path}: names {named!r}, a way out of any Python sandbox",
+                    getattr(node, "lineno", None),
+                )
             names: list[str] = []
             if not isinstance(node, ast.Import | ast.ImportFrom):
                 continue

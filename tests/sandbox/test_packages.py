@@ -50,6 +50,9 @@ ESCAPES = [
     ("walks to subclasses", "S = getattr(object, '__subclasses__')"),
     ("sets a dunder", "def f(): pass\nsetattr(f, '__code__', None)"),
     ("imports beyond the package", "from .. import anything"),
+    ("walks a frame by a built name",
+     "def f(e):\n    return getattr(e, 'tb_' + 'frame')\n\n"
+     "try:\n    1 / 0\nexcept Exception as e:\n    F = f(e)\n"),
 ]
 
 
