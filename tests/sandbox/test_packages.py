@@ -35,37 +35,39 @@ def run(tools: list[LoadedTool]) -> object:
     return tools[0].execute({}, None)["value"]
 
 
-# (what package code tries, the code)
+# (what package code tries, the code, what the refusal says)
+REFUSED_NAME = "not allowed in the sandbox"
 ESCAPES = [
-    ("imports os by a computed name", "M = __import__('o' + 's')"),
-    ("imports sys", "import sys"),
-    ("opens a file", "F = open('/etc/passwd').read()"),
-    ("evaluates text", "X = eval('1')"),
-    ("executes text", "exec('X = 1')"),
-    ("compiles text", "C = compile('1', 'x', 'eval')"),
-    ("reads its globals", "G = globals()"),
-    ("reads vars", "V = vars()"),
-    ("prints to the worker's pipe", "print('garbage on fd 1')"),
-    ("walks to a function's globals", "def f(): pass\nG = getattr(f, '__globals__')"),
-    ("walks to subclasses", "S = getattr(object, '__subclasses__')"),
-    ("sets a dunder", "def f(): pass\nsetattr(f, '__code__', None)"),
-    ("imports beyond the package", "from .. import anything"),
-    ("walks a frame by a built name",
-     "def f(e):\n    return getattr(e, 'tb_' + 'frame')\n\n"
-     "try:\n    1 / 0\nexcept Exception as e:\n    F = f(e)\n"),
+    ("imports os by a computed name", "M = __import__('o' + 's')", "'os' is not available"),
+    ("imports sys", "import sys", "'sys' is not available"),
+    ("opens a file", "F = open('/etc/passwd').read()", "'open' is not defined"),
+    ("evaluates text", "X = eval('1')", "'eval' is not defined"),
+    ("executes text", "exec('X = 1')", "'exec' is not defined"),
+    ("compiles text", "C = compile('1', 'x', 'eval')", "'compile' is not defined"),
+    ("reads its globals", "G = globals()", "'globals' is not defined"),
+    ("reads vars", "V = vars()", "'vars' is not defined"),
+    ("prints to the worker's pipe", "print('garbage on fd 1')", "'print' is not defined"),
+    ("walks to a function's globals", "def f(): pass\nG = getattr(f, '__globals__')", REFUSED_NAME),  # noqa: E501
+    ("walks to subclasses", "S = getattr(object, '__subclasses__')", REFUSED_NAME),
+    ("sets a dunder", "def f(): pass\nsetattr(f, '__code__', None)", REFUSED_NAME),
+    ("imports beyond the package", "from .. import anything", "beyond the package"),
+    (
+        "walks a frame by a built name",
+        "try:\n    1 / 0\nexcept Exception as e:\n    F = getattr(e.__traceback__, 'tb_' + 'frame')\n",  # noqa: E501
+        REFUSED_NAME,
+    ),
 ]
 
 
-@pytest.mark.parametrize("code", [c for _, c in ESCAPES], ids=[w for w, _ in ESCAPES])
-def test_package_code_gets_the_sandboxs_import_table_and_no_dangerous_builtins(code: str) -> None:
+@pytest.mark.parametrize(("code", "said"), [c[1:] for c in ESCAPES], ids=[c[0] for c in ESCAPES])
+def test_package_code_gets_the_sandboxs_import_table_and_no_dangerous_builtins(
+    code: str, said: str
+) -> None:
+    package = spec(f"k-{hash(code)}", **{"pkg/__init__.py": code})
     with pytest.raises(Exception) as refused:
-        load(
-            tool_calling("1"),
-            DEFAULT_MODULES,
-            packages=[spec(f"k-{hash(code)}", **{"pkg/__init__.py": code})],
-        )  # noqa: E501
+        load(tool_calling("1"), DEFAULT_MODULES, packages=[package])
 
-    assert "pkg" in str(refused.value)  # the import of the package failed, and says so
+    assert "importing pkg failed" in str(refused.value) and said in str(refused.value)
 
 
 def test_a_modules_object_is_read_only_and_hides_its_namespace() -> None:
