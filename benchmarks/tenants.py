@@ -9,7 +9,7 @@ connections call ``POST /v1/sessions/{sid}/calls`` spread over that many tenants
 (uniform) or drawn with Zipf's law (s = 1.1: a few tenants hot, most rarely called). Printed per
 row: calls per second, the event-loop thread's and the sandbox workers' CPU per call (read from
 ``/proc``, so the load generator's own CPU is not counted), p50 and p99, and the loop's CPU per
-call beside the 1-tenant row of the same run.
+call beside the 1-tenant rows measured just before and after it in the same run.
 
 Targets (issue: scale): the loop's CPU per call at 1,000 tenants <= 1.2x the 1-tenant one, and
 <= 1.5x at 10,000.
@@ -43,6 +43,7 @@ class Row:
     workers_us: float
     p50_ms: float
     p99_ms: float
+    baseline_us: float = 0.0  # the 1-tenant rows' loop CPU just before and just after this one
 
 
 def cpu_s(pid: int) -> tuple[float, float]:
@@ -179,12 +180,18 @@ def run(database: str, counts: list[int], spreads: list[str], seconds: float) ->
         started = time.perf_counter()
         tenants = asyncio.run(create_tenants(base, max(counts)))
         print(f"{database}: {len(tenants)} tenants made in {time.perf_counter() - started:.0f} s")
-        rows = [measure(port, proc.pid, tenants, 1, "uniform", seconds)]
+        # a 1-tenant row between every two rows: the machine's speed drifts within a run, and
+        # each row is compared with the baselines measured just before and just after it
+        before = measure(port, proc.pid, tenants, 1, "uniform", seconds)
+        rows = [before]
         for count in counts:
             for spread in spreads:
                 if count > 1:
-                    rows.append(measure(port, proc.pid, tenants, count, spread, seconds))
-        rows.append(measure(port, proc.pid, tenants, 1, "uniform", seconds))  # the baseline again
+                    row = measure(port, proc.pid, tenants, count, spread, seconds)
+                    after = measure(port, proc.pid, tenants, 1, "uniform", seconds)
+                    row.baseline_us = (before.loop_us + after.loop_us) / 2
+                    rows += [row, after]
+                    before = after
         return rows
     finally:
         proc.terminate()
@@ -204,7 +211,8 @@ def main() -> None:
         rows = run(database, counts, spreads, args.seconds)
         baseline = statistics.mean(r.loop_us for r in rows if r.tenants == 1)
         print(
-            f"\n{database}: {CONNECTIONS} connections, {args.seconds:g} s a row; the 1-tenant row first and last"
+            f"\n{database}: {CONNECTIONS} connections, {args.seconds:g} s a row; a 1-tenant row before"
+            " and after each row, which is compared with their mean (1-tenant rows: with all of them)"
         )
         print(
             f"{'tenants':>8} {'spread':>8} {'calls/s':>8} {'loop us':>8} {'workers us':>10} {'p50 ms':>7} {'p99 ms':>7} {'loop x':>7}"
@@ -212,7 +220,7 @@ def main() -> None:
         for r in rows:
             print(
                 f"{r.tenants:8d} {r.spread:>8} {r.rps:8.0f} {r.loop_us:8.0f} {r.workers_us:10.0f} "
-                f"{r.p50_ms:7.2f} {r.p99_ms:7.2f} {r.loop_us / baseline:7.2f}"
+                f"{r.p50_ms:7.2f} {r.p99_ms:7.2f} {r.loop_us / (r.baseline_us or baseline):7.2f}"
             )
 
 

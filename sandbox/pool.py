@@ -51,7 +51,7 @@ class PoolConfig:
     memory_bytes: int = 512 * 1024 * 1024
     tenant_concurrency: int | None = None  # default: size - 1 (at least 1)
     queue_wait_ms: int = 2_000
-    max_calls_per_worker: int = 10_000  # a fresh worker costs ~90 ms of CPU to start
+    max_calls_per_worker: int = 100_000  # a fresh worker: ~90 ms of CPU, and no tool loaded
     base_uid: int | None = 61_000
     network_namespace: bool = True
     seccomp: bool = True

@@ -68,8 +68,8 @@ class Settings(BaseSettings):
     )
     worker_memory_mb: int = 512
     worker_max_calls: int = Field(
-        default=10_000,
-        ge=1,
+        default=100_000,  # a fresh worker starts with no tool loaded: over thousands of tenants,
+        ge=1,  # half of a 10,000-call life went to loading them again
         description="calls a sandbox worker serves before a fresh one takes its place",
     )
     worker_uid_base: int | None = Field(

@@ -23,7 +23,7 @@ from sandbox.restricted.guards import SandboxError
 from sandbox.restricted.loader import load
 from sandbox.toolcode import LoadedTool
 
-MAX_CACHED_MODULES = 8192  # a trivial tool's module holds ~6 KB here
+MAX_CACHED_MODULES = 16_384  # a trivial tool's module holds ~6 KB here: ~100 MB at most
 MAX_CACHED_SOURCE = 16 << 20  # and the sources of those kept, 16 MiB at most
 
 
