@@ -315,10 +315,10 @@ class RestartBudget:
 class IdleWorkers:
     """The pool's idle workers, handed out with affinity: a request names the worker that last
     ran its tenant's calls (where that tenant's tools are loaded already) and gets it when it is
-    idle — or, when every worker is busy, when it frees, ahead of a waiter that prefers no
-    worker in particular among the next few. Otherwise it gets any worker, first come first
-    served. Spread over thousands of tenants, each worker then keeps its own tenants' tools
-    loaded instead of every worker loading every tenant's."""
+    idle — or, when every worker is busy, when that one frees, ahead of the waiters before it
+    among the next ``LOOKAHEAD``. Otherwise it gets any worker, first come first served: no
+    request waits while a worker is idle. Spread over thousands of tenants, each worker then
+    keeps its own tenants' tools loaded instead of every worker loading every tenant's."""
 
     LOOKAHEAD = 8  # waiters a freed worker looks through for one that prefers it
 

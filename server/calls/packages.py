@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from sandbox.engine import Inspection, ToolSource, Violation
+from sandbox.engine import ToolSource, Violation
+from sandbox.pooled import PooledEngine
 from server.calls.engines import Engines
 from server.registry.packages import PackageContents
 
@@ -48,22 +49,20 @@ async def try_import(engines: Engines, contents: PackageContents) -> list[Violat
         "files": contents.files,
         "main": contents.main,
     }
-    found: list[Violation] = []
+    tiers: list[tuple[str, PooledEngine, ToolSource]]
     if contents.language == "javascript":
-        source = ToolSource("javascript", "javascript", trial_javascript(contents))
-        tiers = [("JavaScript", engines.javascript.inspect(source, TRIAL_TENANT, trial=[spec]))]
+        text = trial_javascript(contents)
+        tiers = [("JavaScript", engines.javascript, ToolSource("javascript", "javascript", text))]
     else:
-        source = ToolSource("python", "restricted", trial_python(contents))
-        tiers = [
-            ("RestrictedPython", engines.restricted.inspect(source, TRIAL_TENANT, trial=[spec]))
-        ]  # noqa: E501
+        text = trial_python(contents)
+        tiers = [("RestrictedPython", engines.restricted, ToolSource("python", "restricted", text))]
         if engines.python_wasm is not None:
-            in_wasm = ToolSource("python", "wasm", source.text)
             tiers.append(
-                ("Python in WASM", engines.python_wasm.inspect(in_wasm, TRIAL_TENANT, trial=[spec]))
-            )  # noqa: E501
-    for tier, pending in tiers:
-        inspection: Inspection = await pending
+                ("Python in WASM", engines.python_wasm, ToolSource("python", "wasm", text))
+            )
+    found: list[Violation] = []
+    for tier, engine, source in tiers:
+        inspection = await engine.inspect(source, TRIAL_TENANT, trial=[spec])
         found += [
             Violation(f"importing it ({tier}) failed: {v.message}", v.line, "archive")
             for v in inspection.violations

@@ -327,7 +327,7 @@ def _npm_manifest(
     if manifest.get("version") != version:
         problems.add(
             "version", f"the tarball is version {manifest.get('version')!r}, not {version!r}"
-        )  # noqa: E501
+        )
     main_field = manifest.get("main")
     declared = main_field if isinstance(main_field, str) else "index.js"
     wanted = posixpath.normpath(declared)
