@@ -17,6 +17,19 @@ from tests.sandbox.conftest import tool_file
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
+async def until_waiting(idle: IdleWorkers, count: int) -> None:
+    """Until ``count`` requests wait for a worker: each task started runs up to its wait on the
+    loop's next turns (a bounded number of them)."""
+    loop = asyncio.get_running_loop()
+    for _ in range(100):
+        if sum(not future.done() for _, future in idle._waiters) >= count:
+            return
+        turned = loop.create_future()
+        loop.call_soon(turned.set_result, None)
+        await turned
+    raise AssertionError(f"{count} waiters never came")
+
+
 def workers(*names: str) -> list[WorkerProcess]:
     return [cast(WorkerProcess, name) for name in names]  # only their identity is used
 
@@ -40,7 +53,7 @@ async def test_a_freed_worker_goes_to_a_waiter_that_prefers_it_within_the_lookah
     first = asyncio.ensure_future(idle.get())  # prefers none
     second = asyncio.ensure_future(idle.get(b))
     third = asyncio.ensure_future(idle.get(a))
-    await asyncio.sleep(0)  # each is waiting now
+    await until_waiting(idle, 3)
 
     idle.put_nowait(b)
     idle.put_nowait(b)  # (again: it is the only worker in this test)
@@ -54,7 +67,7 @@ async def test_past_the_lookahead_the_first_waiter_is_served() -> None:
     idle = IdleWorkers()
     waiting = [asyncio.ensure_future(idle.get()) for _ in range(IdleWorkers.LOOKAHEAD)]
     late = asyncio.ensure_future(idle.get(a))
-    await asyncio.sleep(0)
+    await until_waiting(idle, IdleWorkers.LOOKAHEAD + 1)
 
     idle.put_nowait(a)
 
@@ -67,9 +80,10 @@ async def test_a_wait_that_ends_loses_no_worker() -> None:
     (a,) = workers("a")
     idle = IdleWorkers()
     gave_up = asyncio.ensure_future(idle.get(a))
-    await asyncio.sleep(0)
+    await until_waiting(idle, 1)
     gave_up.cancel()
-    await asyncio.sleep(0)
+    with pytest.raises(asyncio.CancelledError):
+        await gave_up
     idle.put_nowait(a)  # the cancelled waiter is skipped
 
     assert gave_up.cancelled() and idle.get_nowait() is a
