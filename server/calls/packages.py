@@ -11,7 +11,7 @@ import json
 from sandbox.engine import ToolSource, Violation
 from sandbox.pooled import PooledEngine
 from server.calls.engines import Engines
-from server.registry.packages import PackageContents
+from server.registry.packages import PackageContents, engine_spec
 
 TRIAL_TENANT = "_packages"  # the pool's queue the trials wait in (never a tenant's)
 
@@ -41,14 +41,7 @@ def trial_javascript(contents: PackageContents) -> str:
 
 async def try_import(engines: Engines, contents: PackageContents) -> list[Violation]:
     """Every reason the package does not import in a tier that would load it (none: it does)."""
-    spec = {
-        "key": contents.sha256,
-        "name": contents.name,
-        "version": contents.version,
-        "language": contents.language,
-        "files": contents.files,
-        "main": contents.main,
-    }
+    spec = engine_spec(contents)
     tiers: list[tuple[str, PooledEngine, ToolSource]]
     if contents.language == "javascript":
         text = trial_javascript(contents)

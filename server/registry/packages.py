@@ -27,7 +27,7 @@ import re
 import tarfile
 import zipfile
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from sandbox.packages import ESCAPE_NAMES
 from sandbox.restricted.facades import NEVER, PACKAGE_TABLE
@@ -61,6 +61,35 @@ class PackageContents:
     main: str | None = None  # JavaScript: the file ``require(name)`` loads
     ignored: int = 0  # members not kept (metadata, docs, data files)
     problems: Problems = field(default_factory=Problems)
+
+
+class Stored(Protocol):
+    """A package as engines are sent it: checked contents, or a stored row."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+    @property
+    def language(self) -> str: ...
+    @property
+    def sha256(self) -> str: ...
+    @property
+    def files(self) -> dict[str, str]: ...
+    @property
+    def main(self) -> str | None: ...
+
+
+def engine_spec(package: Stored) -> dict[str, Any]:
+    """What an engine is sent of a package (``sandbox.engine.PackageFiles``)."""
+    return {
+        "key": package.sha256,
+        "name": package.name,
+        "version": package.version,
+        "language": package.language,
+        "files": dict(package.files),
+        "main": package.main,
+    }
 
 
 def normalise(name: str) -> str:

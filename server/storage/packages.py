@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.errors import NotFoundError
-from server.registry.packages import PackageContents
+from server.registry.packages import PackageContents, engine_spec
 from server.storage.tables import PackageRow, TenantRow, utcnow
 
 MAX_KEPT = 64  # packages' files a node keeps in memory (8 MiB of code each at most)
@@ -67,18 +67,6 @@ class PackageRepository:
         return [t.id for t in rows if any(p.get("sha256") == sha256 for p in t.packages or ())]
 
 
-def spec_of(row: PackageRow) -> dict[str, Any]:
-    """What an engine is sent of a package (``sandbox.engine.PackageFiles``)."""
-    return {
-        "key": row.sha256,
-        "name": row.name,
-        "version": row.version,
-        "language": row.language,
-        "files": dict(row.files),
-        "main": row.main,
-    }
-
-
 class StoredPackageFiles:
     """The node's engines' ``PackageFiles``: a package's files by content hash, read once and
     kept (a package never changes: its hash is its name), the least recently used dropped."""
@@ -96,7 +84,7 @@ class StoredPackageFiles:
             row = await PackageRepository(session).by_hash(key)
         if row is None:
             return None
-        spec = spec_of(row)
+        spec = engine_spec(row)
         self._kept[key] = spec
         while len(self._kept) > MAX_KEPT:
             self._kept.popitem(last=False)
