@@ -427,6 +427,7 @@ async def test_an_archive_is_pinned_by_its_hash(api: Api) -> None:
     bad_hash = await upload(api, "slugkit", "1.0.0", data, sha256="not-a-hash")
     first = await upload(api, "slugkit", "1.0.0", data)
     replaced = await upload(api, "slugkit", "1.0.0", changed)
+    named_not_sent = await upload(api, "slugkit", "1.0.0", changed, sha256=first.json()["sha256"])
     other_version = await upload(api, "slugkit", "1.0.1", data)
     dashed = wheel("slug-kit", "1.0.0", SLUGKIT)
     assert (await upload(api, "slug-kit", "1.0.0", dashed)).status_code == 201
@@ -436,6 +437,7 @@ async def test_an_archive_is_pinned_by_its_hash(api: Api) -> None:
     assert bad_hash.status_code == 422 and bad_hash.json()["errors"][0]["field"] == "sha256"
     assert first.status_code == 201 and first.json()["sha256"] == hashlib.sha256(data).hexdigest()
     assert replaced.status_code == 409, replaced.text
+    assert named_not_sent.status_code == 422 and "sha256" in named_not_sent.text
     assert (
         other_version.status_code == 422 and other_version.json()["errors"][0]["field"] == "version"
     )  # noqa: E501

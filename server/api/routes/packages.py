@@ -4,6 +4,7 @@ of a tenant import the ones granted to it, read-only, in every tier."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
@@ -65,6 +66,10 @@ async def upload_package(
     problems = Problems()
     check_identity(name, version, sha256, problems)
     problems.raise_if_any()
+    data = await request.body()
+    if hashlib.sha256(data).hexdigest() != sha256:  # the pin first: the bytes are the ones named
+        problems.add("sha256", f"the archive's SHA-256 is {hashlib.sha256(data).hexdigest()}")
+        problems.raise_if_any()
     existing = await store.packages.find(name, version)
     if existing is not None:
         if existing.sha256 != sha256:
@@ -73,7 +78,7 @@ async def upload_package(
                 f"({existing.sha256}): a version never changes, upload a new one"
             )
         return package_view(existing)
-    contents = read_archive(name, version, await request.body(), sha256)
+    contents = read_archive(name, version, data, sha256)
     contents.problems.raise_if_any()
     other = await store.packages.by_hash(sha256)
     if other is not None:
