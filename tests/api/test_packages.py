@@ -340,6 +340,36 @@ REFUSED = [
         "'importlib'",
     ),  # noqa: E501
     (
+        "walks to every class",
+        lambda: wheel(
+            "evil", "1.0", _py(**{"evil/run.py": "C = ().__class__.__base__.__subclasses__()\n"})
+        ),  # noqa: E501
+        "archive",
+        "'__subclasses__'",
+    ),
+    (
+        "walks a frame",
+        lambda: wheel(
+            "evil",
+            "1.0",
+            _py(
+                **{
+                    "evil/run.py": "def f(e):\n    return e.__traceback__.tb_frame.f_back.f_globals\n"
+                }
+            ),
+        ),  # noqa: E501
+        "archive",
+        "'tb_frame'",
+    ),
+    (
+        "reaches a function's globals",
+        lambda: wheel(
+            "evil", "1.0", _py(**{"evil/run.py": "def f():\n    return f.__globals__\n"})
+        ),  # noqa: E501
+        "archive",
+        "'__globals__'",
+    ),
+    (
         "shadowing json",
         lambda: wheel("evil", "1.0", {"json/__init__.py": "dumps = None\n"}),
         "archive",
