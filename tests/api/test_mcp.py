@@ -32,7 +32,7 @@ tool = {"name": "check_order", "description": "Check an order",
 async def mcp_client(
     base: str, key: str, bot: str = "b", mode: str = "auto", customer: str | None = None
 ):
-    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=60)
     acting = f"&customer={customer}" if customer else ""
     transport = streamable_http_client(f"{base}/mcp?bot={bot}{acting}", http_client=http)
     async with Client(transport, mode=mode, cache=None) as client:
@@ -175,7 +175,7 @@ async def test_handshake_era_sessions_get_list_changed_notifications(api: Api) -
             changed.set()
 
     async with served(api.app) as base:
-        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=10)
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=60)
         transport = streamable_http_client(f"{base}/mcp?bot=b", http_client=http)
         async with Client(
             transport, mode="legacy", cache=None, message_handler=on_message
@@ -227,7 +227,7 @@ async def test_no_tool_declares_mcp_param_headers_so_calls_skip_their_check(api:
 
     async with served(api.app) as base:
         http = httpx2.AsyncClient(
-            headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=10,
+            headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=60,
             event_hooks={"request": [stray_header]},
         )  # fmt: skip
         transport = streamable_http_client(f"{base}/mcp?bot=b", http_client=http)

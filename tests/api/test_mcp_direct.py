@@ -110,7 +110,7 @@ async def test_the_direct_answer_is_the_sdks_in_every_outcome(
     direct = spy(monkeypatch)
     async with served(api.app) as base:
         http = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=10
+            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=60
         )
         session = "" if version == MODERN else await handshake(http, version)
         answers = {}
@@ -136,7 +136,7 @@ async def test_an_ended_session_refuses_the_direct_way_as_the_sdks(api: Api, mon
     direct = spy(monkeypatch)
     async with served(api.app) as base:
         http = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=10
+            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=60
         )
         session = await handshake(http, LEGACY)
         assert (await call(http, LEGACY, session, CASES["answered"])).status_code == 200
@@ -161,9 +161,9 @@ async def test_what_the_direct_way_does_not_take_reaches_the_sdk(api: Api, monke
     direct = spy(monkeypatch)
     async with served(api.app) as base:
         auth = {"Authorization": f"Bearer {acme.agent_key}"}
-        http = httpx.AsyncClient(base_url=base, headers=auth, timeout=10)
+        http = httpx.AsyncClient(base_url=base, headers=auth, timeout=60)
         other = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {other_key}"}, timeout=10
+            base_url=base, headers={"Authorization": f"Bearer {other_key}"}, timeout=60
         )
         early = await handshake(http, LEGACY, initialized=False)
         before_ready = await call(http, LEGACY, early, CASES["answered"])
@@ -203,7 +203,7 @@ async def test_the_direct_door_keeps_the_stacks_work(api: Api) -> None:
     cap = api.app.door.max_body_bytes
     async with served(api.app) as base:
         http = httpx.AsyncClient(
-            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=10
+            base_url=base, headers={"Authorization": f"Bearer {acme.agent_key}"}, timeout=60
         )
         answered = await call(http, MODERN, "", CASES["answered"])
         huge = await http.post(
