@@ -401,7 +401,7 @@ def python_rows(calls: int) -> None:
 
 def c_rows(calls: int) -> None:
     module = build()
-    # as in a worker: each call's stdout and stderr become this process's fds 1 and 2
+    # as in a worker: the runtime's memory files for output are this process's fds 1 and 2
     saved = os.dup(1), os.dup(2)
     runtime = WasmRuntime(process_stdio=True)
     try:

@@ -73,7 +73,7 @@ def module_handlers(wasm: WasmRuntime) -> dict[str, worker.Handler]:
 
 def main() -> None:
     config = worker.read_config()
-    # each call's stdout and stderr become fds 1 and 2 (memory files bounded by the
+    # each call's stdout and stderr are fds 1 and 2 (memory files bounded by the
     # RLIMIT_FSIZE below; past it a write fails, nothing dies): replies leave fd 1
     worker.move_replies_off_stdout()
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from sandbox.engine import Limits, Run, ToolSource
+from sandbox.pool import PoolConfig, WorkerPool
+from sandbox.wasm.engine import WasmEngine
 from sandbox.wasm.runtime import WasmLimits, WasmModuleError, WasmRuntime
 
 
@@ -59,6 +62,30 @@ def test_each_failure_has_its_code_in_time_and_the_next_call_works(
     assert not failed.ok and failed.code == code, failed
     assert took < limits.timeout_ms / 1000 + 1
     assert after.ok and after.value == {"ok": True}
+
+
+async def test_in_a_worker_no_call_reads_what_the_last_one_wrote(compiled) -> None:
+    # a worker's output files outlive its calls: each call must start them empty
+    pool = WorkerPool(PoolConfig(size=1, wasm=True, base_uid=62_050, memory_bytes=(512 << 20) + (1 << 30)))  # fmt: skip
+    engine = WasmEngine(pool)
+    misbehave = ToolSource("wasm", "wasm", module=compiled["misbehave"])
+    word_count = ToolSource("wasm", "wasm", module=compiled["word_count"])
+    limits = Limits(timeout_ms=2000, fuel=2_000_000_000, memory_bytes=64 << 20)
+
+    def run(tenant: str, params: dict) -> Run:
+        return Run(tenant, "t", params, {"tenant_id": tenant}, limits)
+
+    try:
+        exited = await engine.run(misbehave, run("a", {"mode": "exit"}))  # stderr: giving up
+        noisy = await engine.run(misbehave, run("a", {"mode": "json"}))  # 16 bytes of stdout
+        counted = await engine.run(word_count, run("b", {"text": "one two"}))  # 12 bytes
+    finally:
+        await pool.close()
+
+    assert exited.code == "exit_code" and "stderr: giving up" in exited.logs
+    assert noisy.code == "malformed_output"
+    assert counted.ok and counted.value == {"words": 2}, counted
+    assert counted.logs == ()
 
 
 def test_stderr_tail_is_kept_for_the_developer(runtime, compiled) -> None:
