@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import subprocess
 import sys
 
@@ -57,6 +58,19 @@ async def test_random_is_reseeded_for_every_call(engine) -> None:
     values = {r.value["message"] for r in later}
     assert seeded.value["message"] not in values
     assert len(values) == 3
+
+
+async def test_a_tools_own_seed_holds_for_the_rest_of_its_call(engine) -> None:
+    source = tool_file(
+        "import random\nrandom.seed(7)\nout = [random.random(), random.randint(1, 99)]"
+    )
+    expected = random.Random(7)
+
+    first = await run(engine, source, tenant="a")
+    again = await run(engine, source, tenant="a")
+
+    assert first.value["message"] == again.value["message"]
+    assert first.value["message"] == str([expected.random(), expected.randint(1, 99)])
 
 
 async def test_one_tenant_cannot_hold_every_worker(engine) -> None:
