@@ -225,6 +225,26 @@ async def test_randomness_is_reseeded_for_every_instance(engine) -> None:
     assert len(values) == 4  # the snapshot's frozen generator state never repeats
 
 
+async def test_the_stdlibs_own_generator_is_reseeded_for_every_instance(engine) -> None:
+    # no table hands it out, but a loaded module can reach it: the snapshot froze its state
+    source = tool_file("out = real('random').getrandbits(64)", header=REAL)
+    values = {(await run(engine, source, tenant=f"s{i}")).value["message"] for i in range(4)}
+
+    assert len(values) == 4
+
+
+async def test_a_tools_own_seed_holds_for_the_rest_of_its_call(engine) -> None:
+    source = tool_file(
+        "import random\nrandom.seed(7)\nout = [random.random(), random.randint(1, 99)]"
+    )
+    expected = random.Random(7)
+
+    first = (await run(engine, source, tenant="seeded")).value["message"]
+    again = (await run(engine, source, tenant="seeded")).value["message"]  # the reused instance
+
+    assert first == again == str([expected.random(), expected.randint(1, 99)])
+
+
 async def test_one_tenants_module_state_never_reaches_another(engine) -> None:
     source = tool_file(
         "sys = real('sys')\n"
