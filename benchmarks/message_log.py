@@ -1,11 +1,14 @@
-"""A turn's one write of its messages on PostgreSQL, measured alone.
+"""A turn's one write of its messages, measured alone.
 
-    python -m benchmarks.message_log [--writes 3000]
+    python -m benchmarks.message_log [--writes 3000] [--database postgresql|sqlite]
 
 Writes a user's and an assistant's message together, ``--writes`` times, one after another, in
-alternating rounds of: the message log as it is (one prepared statement on asyncpg's own pool);
-the way it wrote before, as the baseline (a Core insert on SQLAlchemy's pool in autocommit, with
-its pre-ping); and ``SELECT 1`` on a bare asyncpg connection (one round trip, the floor).
+alternating rounds of: the message log as it is; the way it wrote before, as the baseline; and
+the floor. On PostgreSQL: one prepared statement on asyncpg's own pool, against a Core insert on
+SQLAlchemy's pool in autocommit with its pre-ping, and ``SELECT 1`` on a bare asyncpg connection
+(one round trip). On SQLite (a file, WAL): the rows inserted and committed on the driver's own
+connection in one hop to its thread, against a Core insert and its commit in one hop into
+SQLAlchemy's synchronous core, and ``SELECT 1`` in one hop (the hop alone).
 """
 
 from __future__ import annotations
@@ -13,16 +16,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import asyncpg
-from sqlalchemy import insert
+from sqlalchemy import Connection, insert
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from benchmarks.databases import fresh_postgres
+from server.storage import sqlite_driver
 from server.storage.conversations import BLANK_MESSAGE, MessageLog
+from server.storage.database import create_engine
 from server.storage.tables import Base, MessageRow, SessionRow, TenantRow, utcnow
 
 NAME = "quiver_bench_messages"
@@ -38,7 +45,10 @@ async def timed(write: Callable[[], Awaitable[object]], n: int) -> list[float]:
     return samples
 
 
-async def main(writes: int) -> None:
+async def main(writes: int, database: str) -> None:
+    if database == "sqlite":
+        await sqlite(writes)
+        return
     url = fresh_postgres(NAME)
     engine = create_async_engine(url)
     async with engine.begin() as connection:
@@ -91,7 +101,63 @@ async def main(writes: int) -> None:
     await bare.close()
     await engine.dispose()
 
-    baseline = statistics.median(samples["SQLAlchemy pool, autocommit, pre-ping (baseline)"])
+    report(samples, "SQLAlchemy pool, autocommit, pre-ping (baseline)", writes)
+
+
+async def sqlite(writes: int) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tempfile.mkdtemp(prefix='quiver-bench-')}/q.db")
+    async with engine.begin() as connection:
+        await connection.run_sync(Base.metadata.create_all)
+        await connection.execute(insert(TenantRow), {"id": "bench", "name": "Bench"})
+        await connection.execute(insert(SessionRow), {"id": "s", "tenant_id": "bench", "bot": "b"})
+    turn = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    seq = 0
+
+    def numbered() -> int:
+        nonlocal seq
+        seq += 2
+        return seq - 1
+
+    log = MessageLog(engine)
+
+    async def message_log() -> None:
+        await log.append("s", "bench", "b", turn, numbered())
+
+    def core_insert(sync: Connection, rows: list[dict[str, Any]]) -> None:
+        with sync.begin(), sqlite_driver.commits_with(sync):
+            sync.execute(insert(MessageRow), rows)
+
+    async def core_in_one_hop() -> None:
+        first = numbered()
+        rows = [
+            {**BLANK_MESSAGE, "id": str(uuid.uuid4()), "session_id": "s", "tenant_id": "bench",
+             "bot": "b", "seq": first + i, "created_at": utcnow(), **m}
+            for i, m in enumerate(turn)
+        ]  # fmt: skip
+        async with log.writes, engine.connect() as connection:
+            await connection.run_sync(core_insert, rows)
+
+    async def hop() -> None:
+        async with engine.connect() as connection:
+            await sqlite_driver.in_one_hop(connection, lambda conn: conn.execute("SELECT 1"))
+
+    ways = {
+        "the message log (the driver's connection, one hop)": message_log,
+        "Core insert, one hop into the sync core (baseline)": core_in_one_hop,
+        "SELECT 1 in one hop (the hop alone)": hop,
+    }
+    samples: dict[str, list[float]] = {name: [] for name in ways}
+    for way in ways.values():
+        await timed(way, 200)
+    for _ in range(ROUNDS):
+        for name, way in ways.items():
+            samples[name] += await timed(way, writes // ROUNDS)
+    await engine.dispose()
+    report(samples, "Core insert, one hop into the sync core (baseline)", writes)
+
+
+def report(samples: dict[str, list[float]], base: str, writes: int) -> None:
+    baseline = statistics.median(samples[base])
     print(f"two messages written together, {writes} writes each, {ROUNDS} alternating rounds")
     print(f"{'':52}{'p50 ms':>8}{'p99 ms':>8}{'of baseline':>13}")
     for name, xs in samples.items():
@@ -103,4 +169,6 @@ async def main(writes: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--writes", type=int, default=3000)
-    asyncio.run(main(parser.parse_args().writes))
+    parser.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql")
+    args = parser.parse_args()
+    asyncio.run(main(args.writes, args.database))

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import asyncpg
-from sqlalchemy import Connection, func, insert, select
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
 
 from server.errors import ConflictError, NotFoundError, UnavailableError
 from server.records import StoredProvider
@@ -114,13 +114,15 @@ class MessageLog:
     by the turn that wrote it, so an ORM unit of work (identity map, flush plan, attribute
     events) would be all overhead — measured, it cost as much as the database's own work.
 
-    SQLite writes with one Core insert in a transaction, in one hop to its connection's thread.
-    PostgreSQL writes with one prepared statement on asyncpg itself (``_PostgresMessages``)."""
+    SQLite writes the rows and commits them in one hop to its connection's thread, on the
+    driver's own connection (``_SqliteMessages``). PostgreSQL writes with one prepared statement
+    on asyncpg itself (``_PostgresMessages``)."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.writes = writer_gate(engine)  # SQLite's writers queue here, before connecting
         self.postgres = _PostgresMessages(engine) if is_postgres(engine) else None
+        self.sqlite = _SqliteMessages(engine)
 
     async def close(self) -> None:
         if self.postgres is not None:
@@ -143,9 +145,7 @@ class MessageLog:
         if self.postgres is not None:
             return await self.postgres.append(session_id, tenant_id, bot, messages, seq)
         async with self.writes, self.engine.connect() as connection:
-            # one hop into SQLAlchemy's synchronous core for the whole write, not one per step
-            # (measured: 0.40 ms for an insert and its commit on SQLite, against 0.51)
-            return await connection.run_sync(_insert, session_id, tenant_id, bot, messages, seq)
+            return await self.sqlite.append(connection, session_id, tenant_id, bot, messages, seq)
 
 
 def _rows(
@@ -182,28 +182,58 @@ def _written(rows: list[dict[str, Any]]) -> list[Message]:
     ]
 
 
-def _insert(
-    connection: Connection,
-    session_id: str,
-    tenant_id: str,
-    bot: str,
-    messages: list[dict[str, Any]],
-    seq: int | None,
-) -> list[Message]:
-    """SQLite: the rows in one transaction, committed in the insert's own hop."""
-    with connection.begin():
-        if seq is None:
-            last = connection.scalar(
-                select(func.max(MessageRow.seq)).where(MessageRow.session_id == session_id)
-            )
-            seq = (last or 0) + 1
-        rows = _rows(session_id, tenant_id, bot, messages, seq)
+class _SqliteMessages:
+    """SQLite: the rows' values made by the columns' own bind processors (so stored exactly as
+    SQLAlchemy would store them), inserted and committed on the connection's thread in one hop
+    (``sqlite_driver.in_one_hop``). Measured alone, a two-row write took 0.41 ms p50 as one Core
+    insert in one hop into SQLAlchemy's synchronous core, and 0.31 ms here: the Core layers'
+    work for a statement cost as much as SQLite's own."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        dialect = engine.dialect
+        self.columns = [
+            (c.name, c.type.dialect_impl(dialect).bind_processor(dialect))
+            for c in MessageRow.__table__.columns
+        ]
+        self.insert = (
+            f"INSERT INTO {MessageRow.__tablename__} ({', '.join(_COLUMNS)}) "
+            f"VALUES ({', '.join('?' for _ in _COLUMNS)})"
+        )
+        self.last = f"SELECT max(seq) FROM {MessageRow.__tablename__} WHERE session_id = ?"
+
+    async def append(
+        self,
+        connection: AsyncConnection,
+        session_id: str,
+        tenant_id: str,
+        bot: str,
+        messages: list[dict[str, Any]],
+        seq: int | None,
+    ) -> list[Message]:
+        def write(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+            try:
+                first = seq
+                if first is None:  # the unique number still refuses a race
+                    (last,) = conn.execute(self.last, (session_id,)).fetchone()
+                    first = (last or 0) + 1
+                rows = _rows(session_id, tenant_id, bot, messages, first)
+                conn.executemany(self.insert, [self._values(r) for r in rows])
+                conn.commit()
+                return rows
+            except BaseException:
+                conn.rollback()
+                raise
+
         try:
-            with sqlite_driver.commits_with(connection):
-                connection.execute(insert(MessageRow), rows)
-        except IntegrityError:
+            rows = await sqlite_driver.in_one_hop(connection, write)
+        except sqlite3.IntegrityError:
             raise ConflictError("another message of this session is being answered") from None
-    return _written(rows)
+        return _written(rows)
+
+    def _values(self, row: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(
+            row[name] if process is None else process(row[name]) for name, process in self.columns
+        )
 
 
 _COLUMNS = [c.name for c in MessageRow.__table__.columns]
