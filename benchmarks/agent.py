@@ -6,10 +6,12 @@
 run against a fake model server on loopback: the same SDK calling the same fake model directly
 is the baseline; a one-round turn (the model answers in text) through ``POST …/messages`` costs
 the baseline plus the loop's overhead — a conversation's first turn, and its later ones (against
-the same one-message baseline: their longer requests count as overhead); a two-round turn (a trivial tool call, then text) costs two model calls, one tool call and two
-rounds of overhead. The turns are asked with the HTTP client the SDK is built on (httpx2), so
-the load generator is the same on both sides. For reference, the SDK's ``post`` of the same
-body without its parameter transform (what the loop's providers send) is timed too.
+the same one-message baseline: their longer requests count as overhead); a two-round turn (a
+trivial tool call, then text) costs two model calls, one tool call and two rounds of overhead.
+Every kind of request is made once an iteration, taking turns, so the machine's drift meets them
+alike. The turns are asked with the HTTP client the SDK is built on (httpx2), so the load
+generator is the same on both sides. For reference, the SDK's ``post`` of the same body without
+its parameter transform (what the loop's providers send) is timed too.
 (b) N concurrent streaming conversations on one node, the fake model answering each in 1 s:
 errors, wall time, and the node's RSS growth per conversation.
 """
@@ -24,6 +26,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import httpx2
@@ -91,41 +94,37 @@ async def main(turns: int, conversations: int, database: str = "sqlite") -> None
         fake.default = {"text": "hello"}
         direct, posted, one_round, later, two_rounds, tool_calls = [], [], [], [], [], []
         sid = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
-        for _ in range(turns):
+        body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+
+        async def timed(samples: list[float], request: Any) -> Any:
             started = time.perf_counter()
-            await sdk.chat.completions.create(
-                model="m", messages=[{"role": "user", "content": "hi"}]
-            )
-            direct.append(time.perf_counter() - started)
+            answer = await request
+            samples.append(time.perf_counter() - started)
+            return answer
+
+        async def session() -> str:
+            return str((await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"])
+
+        talk, said = "", 11
+        # every kind of request once an iteration, taking turns: a machine that speeds up or
+        # slows down meets them alike, and each turn's overhead is read against the direct
+        # calls made beside it
         for _ in range(turns):
-            started = time.perf_counter()
-            body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
-            await sdk.post("/chat/completions", body=body, cast_to=ChatCompletion)
-            posted.append(time.perf_counter() - started)
-        for _ in range(turns):
-            fresh = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
-            started = time.perf_counter()
-            answered = await agent.post(f"/v1/sessions/{fresh}/messages", json={"content": "hi"})
-            one_round.append(time.perf_counter() - started)
+            await timed(direct, sdk.chat.completions.create(**body))
+            await timed(posted, sdk.post("/chat/completions", body=body, cast_to=ChatCompletion))
+            fresh = await session()
+            answered = await timed(one_round, agent.post(f"/v1/sessions/{fresh}/messages", json={"content": "hi"}))  # fmt: skip
             assert answered.status_code == 200, answered.text
-        for _ in range(max(1, turns // 10)):  # conversations of eleven turns
-            talk = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
-            for number in range(11):
-                started = time.perf_counter()
-                answered = await agent.post(f"/v1/sessions/{talk}/messages", json={"content": "hi"})  # fmt: skip
-                if number:
-                    later.append(time.perf_counter() - started)
-                assert answered.status_code == 200, answered.text
-        for _ in range(turns):
-            started = time.perf_counter()
-            await agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "ping"})
-            tool_calls.append(time.perf_counter() - started)
-        for _ in range(turns):
-            fresh = (await agent.post("/v1/sessions", json={"bot": "b"})).json()["id"]
+            if said == 11:  # conversations of eleven turns: the first is not a later one
+                talk, said = await session(), 1
+                await agent.post(f"/v1/sessions/{talk}/messages", json={"content": "hi"})
+            answered = await timed(later, agent.post(f"/v1/sessions/{talk}/messages", json={"content": "hi"}))  # fmt: skip
+            assert answered.status_code == 200, answered.text
+            said += 1
+            await timed(tool_calls, agent.post(f"/v1/sessions/{sid}/calls", json={"tool": "ping"}))
+            fresh = await session()
             fake.reply({"tool_calls": [{"name": "ping", "arguments": {}}]}, {"text": "done"})
-            started = time.perf_counter()
-            answered = await agent.post(f"/v1/sessions/{fresh}/messages", json={"content": "ping it"})  # fmt: skip
-            two_rounds.append(time.perf_counter() - started)
+            answered = await timed(two_rounds, agent.post(f"/v1/sessions/{fresh}/messages", json={"content": "ping it"}))  # fmt: skip
             assert answered.json()["message"]["content"] == "done", answered.text
         await sdk.close()
 
