@@ -273,6 +273,8 @@ class Target:
 
 
 class EgressGuard:
+    URLS = 512  # parsed URLs kept (the oldest go first)
+
     def __init__(
         self,
         client: httpx.AsyncClient,
@@ -288,12 +290,12 @@ class EgressGuard:
         self._slots: dict[str, asyncio.Semaphore] = defaultdict(
             lambda: asyncio.Semaphore(per_tenant)
         )
+        self._urls: dict[str, tuple[httpx.URL, str, int]] = {}
+        self._addressed: dict[tuple[str, str], httpx.URL] = {}
 
     async def check(self, url: httpx.URL | str, extra: Allowlist | None = None) -> Target:
         """Refuse the URL unless every address its host resolves to may be reached."""
-        url = parse_url(url)
-        host = url.host.lower().rstrip(".")
-        port = url.port or (443 if url.scheme == "https" else 80)
+        url, host, port = self._parsed(url)
         lists = [self.allow] + ([extra] if extra else [])
         named = any(a.admits_host(host, port) for a in lists)
         try:
@@ -316,13 +318,41 @@ class EgressGuard:
             if not admitted and port not in DEFAULT_PORTS:
                 raise EgressDenied(f"port {port} is not allowed")
         chosen = addresses[0].split("%")[0]
-        connect_host = f"[{chosen}]" if ":" in chosen else chosen
         return Target(
-            url=url.copy_with(host=chosen) if connect_host else url,
+            url=self._to_address(url, chosen),
             host=url.host,
             address=chosen,
             admitted=every_admitted,
         )
+
+    def _parsed(self, raw: httpx.URL | str) -> tuple[httpx.URL, str, int]:
+        """``parse_url``'s URL with its host and port, kept for the URLs asked again (a provider's
+        endpoints, a webhook's: ~20 µs a parse on a slow machine, twice per request with the
+        address's). Only what parses is kept; each request's verdict is still worked out."""
+        key = raw if isinstance(raw, str) else None
+        kept = self._urls.get(key) if key is not None else None
+        if kept is not None:
+            return kept
+        url = parse_url(raw)
+        parsed = (
+            url,
+            url.host.lower().rstrip("."),
+            url.port or (443 if url.scheme == "https" else 80),
+        )
+        if key is not None:
+            self._urls[key] = parsed
+            if len(self._urls) > self.URLS:
+                self._urls.pop(next(iter(self._urls)))
+        return parsed
+
+    def _to_address(self, url: httpx.URL, address: str) -> httpx.URL:
+        key = (str(url), address)
+        kept = self._addressed.get(key)
+        if kept is None:
+            kept = self._addressed[key] = url.copy_with(host=address)
+            if len(self._addressed) > self.URLS:
+                self._addressed.pop(next(iter(self._addressed)))
+        return kept
 
     async def request(
         self,

@@ -342,6 +342,29 @@ async def test_kept_addresses_are_judged_again_by_each_requests_lists() -> None:
     assert admitted.address == "127.0.0.2" and len(asks) == 1
 
 
+async def test_a_url_asked_again_is_resolved_and_judged_again() -> None:
+    """The guard keeps a URL's parse, never its verdict or its address."""
+    resolve, asks = counted(["93.184.216.34"], ["93.184.216.35"], ["127.0.0.1"])
+    checked = guard(resolver=resolve)
+
+    first = await checked.check("http://moving.test/v1/chat")
+    second = await checked.check("http://moving.test/v1/chat")
+    with pytest.raises(EgressDenied, match="127.0.0.1"):
+        await checked.check("http://moving.test/v1/chat")
+
+    assert (first.address, second.address) == ("93.184.216.34", "93.184.216.35")
+    assert str(second.url) == "http://93.184.216.35/v1/chat" and len(asks) == 3
+
+
+async def test_the_urls_kept_parsed_are_bounded() -> None:
+    resolve, _ = counted(*[["93.184.216.34"]] * (EgressGuard.URLS + 10))
+    checked = guard(resolver=resolve)
+    for i in range(EgressGuard.URLS + 10):
+        await checked.check(f"http://example.test/{i}")
+
+    assert len(checked._urls) <= EgressGuard.URLS and len(checked._addressed) <= EgressGuard.URLS
+
+
 async def test_the_names_kept_are_bounded() -> None:
     resolve, asks = counted(["93.184.216.34"])
     cached = CachedResolver(resolve, max_names=2, clock=Clock())

@@ -19,6 +19,7 @@ from server.egress import Allowlist, EgressDenied, EgressGuard
 # The most of one provider answer read at all (a streamed one is cut far sooner, at the agent
 # loop's message cap): a provider that sends more is failing, and must not fill the node's memory.
 MAX_ANSWER_BYTES = 16 << 20
+URLS = 64  # a provider client's checked URLs kept parsed (its endpoints at their addresses)
 
 
 def guarded_client(
@@ -27,6 +28,15 @@ def guarded_client(
     class GuardedTransport(http.AsyncBaseTransport):  # type: ignore[name-defined,misc]
         def __init__(self) -> None:
             self.inner = http.AsyncHTTPTransport(verify=tls.context(http.__name__))
+            self.urls: dict[str, Any] = {}  # the checked URLs in the SDK's module's type
+
+        def to_url(self, text: str) -> Any:
+            url = self.urls.get(text)
+            if url is None:
+                if len(self.urls) >= URLS:
+                    self.urls.clear()
+                url = self.urls[text] = http.URL(text)
+            return url
 
         async def handle_async_request(self, request: Any) -> Any:
             try:
@@ -34,7 +44,7 @@ def guarded_client(
             except EgressDenied as exc:
                 raise http.ConnectError(f"egress denied: {exc}", request=request) from None
             host = request.headers.get("Host") or target.host
-            request.url = http.URL(str(target.url))
+            request.url = self.to_url(str(target.url))
             request.headers["Host"] = host
             request.extensions = {**request.extensions, "sni_hostname": target.host}
             response = await self.inner.handle_async_request(request)
