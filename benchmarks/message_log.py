@@ -45,17 +45,18 @@ async def timed(write: Callable[[], Awaitable[object]], n: int) -> list[float]:
     return samples
 
 
-async def main(writes: int, database: str) -> None:
-    if database == "sqlite":
-        await sqlite(writes)
-        return
-    url = fresh_postgres(NAME)
-    engine = create_async_engine(url)
+TURN = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+
+
+async def prepared(
+    engine: Any,
+) -> tuple[MessageLog, Callable[[], Awaitable[None]], Callable[[], int]]:
+    """The schema, a tenant and its session ``s``; the message log, a write of one turn's two
+    messages through it, and the next turn's first number (for the other ways' rows)."""
     async with engine.begin() as connection:
         await connection.run_sync(Base.metadata.create_all)
         await connection.execute(insert(TenantRow), {"id": "bench", "name": "Bench"})
         await connection.execute(insert(SessionRow), {"id": "s", "tenant_id": "bench", "bot": "b"})
-    turn = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
     seq = 0
 
     def numbered() -> int:
@@ -66,7 +67,18 @@ async def main(writes: int, database: str) -> None:
     log = MessageLog(engine)
 
     async def message_log() -> None:
-        await log.append("s", "bench", "b", turn, numbered())
+        await log.append("s", "bench", "b", TURN, numbered())
+
+    return log, message_log, numbered
+
+
+async def main(writes: int, database: str) -> None:
+    if database == "sqlite":
+        await sqlite(writes)
+        return
+    url = fresh_postgres(NAME)
+    engine = create_async_engine(url)
+    log, message_log, numbered = await prepared(engine)
 
     before = create_async_engine(url, isolation_level="AUTOCOMMIT", pool_size=5, pool_pre_ping=True)
 
@@ -75,7 +87,7 @@ async def main(writes: int, database: str) -> None:
         rows = [
             {**BLANK_MESSAGE, "id": str(uuid.uuid4()), "session_id": "s", "tenant_id": "bench",
              "bot": "b", "seq": first + i, "created_at": utcnow(), **m}
-            for i, m in enumerate(turn)
+            for i, m in enumerate(TURN)
         ]  # fmt: skip
         async with before.connect() as connection:
             await connection.run_sync(lambda sync: sync.execute(insert(MessageRow), rows))
@@ -106,22 +118,7 @@ async def main(writes: int, database: str) -> None:
 
 async def sqlite(writes: int) -> None:
     engine = create_engine(f"sqlite+aiosqlite:///{tempfile.mkdtemp(prefix='quiver-bench-')}/q.db")
-    async with engine.begin() as connection:
-        await connection.run_sync(Base.metadata.create_all)
-        await connection.execute(insert(TenantRow), {"id": "bench", "name": "Bench"})
-        await connection.execute(insert(SessionRow), {"id": "s", "tenant_id": "bench", "bot": "b"})
-    turn = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
-    seq = 0
-
-    def numbered() -> int:
-        nonlocal seq
-        seq += 2
-        return seq - 1
-
-    log = MessageLog(engine)
-
-    async def message_log() -> None:
-        await log.append("s", "bench", "b", turn, numbered())
+    log, message_log, numbered = await prepared(engine)
 
     def core_insert(sync: Connection, rows: list[dict[str, Any]]) -> None:
         with sync.begin(), sqlite_driver.commits_with(sync):
@@ -132,7 +129,7 @@ async def sqlite(writes: int) -> None:
         rows = [
             {**BLANK_MESSAGE, "id": str(uuid.uuid4()), "session_id": "s", "tenant_id": "bench",
              "bot": "b", "seq": first + i, "created_at": utcnow(), **m}
-            for i, m in enumerate(turn)
+            for i, m in enumerate(TURN)
         ]  # fmt: skip
         async with log.writes, engine.connect() as connection:
             await connection.run_sync(core_insert, rows)
