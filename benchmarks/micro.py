@@ -33,14 +33,15 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from benchmarks.wasm import REQUEST, TEXT, build, py_request
+from benchmarks import wasm as wasm_bench
+from benchmarks.wasm import TEXT, build
 from sandbox import channel
 from sandbox.engine import Limits, Run, ToolSource
 from sandbox.pool import PoolConfig, WorkerPool
 from sandbox.wasm.engine import WasmEngine
 from sandbox.wasm.python import build as runner_build
 from sandbox.wasm.python.host import PythonRunner
-from sandbox.wasm.runtime import WasmLimits, WasmRuntime
+from sandbox.wasm.runtime import WasmRuntime
 
 ECHO = (
     "import sys\nfrom sandbox import channel\n"
@@ -154,7 +155,6 @@ async def measure(calls: int, rounds: int) -> list[Row]:
     runtime = WasmRuntime(process_stdio=True)  # fds 1 and 2 are its memory files from now on
     runtime.load("wc", runtime.compile(module))
     python = PythonRunner(str(runner_build.ensure()), WasmRuntime())
-    fresh_count = 0
 
     async def pool_ping(n: int) -> list[float]:
         samples = []
@@ -166,13 +166,7 @@ async def measure(calls: int, rounds: int) -> list[Row]:
         return samples
 
     async def wasi(n: int) -> list[float]:
-        samples = []
-        for _ in range(n):
-            started = time.perf_counter()
-            outcome = runtime.run("wc", REQUEST, WasmLimits())
-            samples.append(time.perf_counter() - started)
-            assert outcome.ok
-        return samples
+        return wasm_bench.cached(runtime, n)
 
     async def wasi_pooled(n: int) -> list[float]:
         samples = []
@@ -194,29 +188,10 @@ async def measure(calls: int, rounds: int) -> list[Row]:
         return samples
 
     async def python_fresh(n: int) -> list[float]:
-        nonlocal fresh_count
-        samples = []
-        for _ in range(max(1, n // 4)):  # a fresh instance costs ~10 reused calls
-            fresh_count += 1
-            request = py_request(f"fresh-{fresh_count}")
-            started = time.perf_counter()
-            reply = python.call(request, None)
-            samples.append(time.perf_counter() - started)
-            assert reply["ok"] and reply["value"] == {"words": 9}, reply
-            python.instances.clear()
-            python.idle()  # as the worker does once the reply has gone
-        return samples
+        return wasm_bench.python_fresh(python, max(1, n // 4))  # ~10 reused calls' cost each
 
     async def python_reused(n: int) -> list[float]:
-        request = py_request()
-        samples = []
-        for _ in range(n):
-            started = time.perf_counter()
-            reply = python.call(request, None)
-            samples.append(time.perf_counter() - started)
-            assert reply["ok"], reply
-            python.idle()
-        return samples
+        return wasm_bench.python_reused(python, n)
 
     rows = [
         Row("raw pipe", echo.blocking),
