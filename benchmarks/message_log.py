@@ -72,6 +72,15 @@ async def prepared(
     return log, message_log, numbered
 
 
+def core_rows(first: int) -> list[dict[str, Any]]:
+    """A turn's two rows as a Core insert takes them (the way the log wrote before)."""
+    return [
+        {**BLANK_MESSAGE, "id": str(uuid.uuid4()), "session_id": "s", "tenant_id": "bench",
+         "bot": "b", "seq": first + i, "created_at": utcnow(), **m}
+        for i, m in enumerate(TURN)
+    ]  # fmt: skip
+
+
 async def main(writes: int, database: str) -> None:
     if database == "sqlite":
         await sqlite(writes)
@@ -83,12 +92,7 @@ async def main(writes: int, database: str) -> None:
     before = create_async_engine(url, isolation_level="AUTOCOMMIT", pool_size=5, pool_pre_ping=True)
 
     async def sqlalchemy_autocommit() -> None:
-        first = numbered()
-        rows = [
-            {**BLANK_MESSAGE, "id": str(uuid.uuid4()), "session_id": "s", "tenant_id": "bench",
-             "bot": "b", "seq": first + i, "created_at": utcnow(), **m}
-            for i, m in enumerate(TURN)
-        ]  # fmt: skip
+        rows = core_rows(numbered())
         async with before.connect() as connection:
             await connection.run_sync(lambda sync: sync.execute(insert(MessageRow), rows))
 
@@ -125,12 +129,7 @@ async def sqlite(writes: int) -> None:
             sync.execute(insert(MessageRow), rows)
 
     async def core_in_one_hop() -> None:
-        first = numbered()
-        rows = [
-            {**BLANK_MESSAGE, "id": str(uuid.uuid4()), "session_id": "s", "tenant_id": "bench",
-             "bot": "b", "seq": first + i, "created_at": utcnow(), **m}
-            for i, m in enumerate(TURN)
-        ]  # fmt: skip
+        rows = core_rows(numbered())
         async with log.writes, engine.connect() as connection:
             await connection.run_sync(core_insert, rows)
 
