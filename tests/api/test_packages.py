@@ -7,6 +7,7 @@ own."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import hashlib
 import io
 import json
@@ -84,6 +85,9 @@ tool = {"name": "slug", "description": "slugs", "execute": execute,
 """
 
 
+FIXED_TIME = (2026, 1, 1, 0, 0, 0)
+
+
 def wheel(
     name: str,
     version: str,
@@ -101,13 +105,18 @@ def wheel(
         f"{info}/WHEEL": f"Wheel-Version: 1.0\nGenerator: tests\nRoot-Is-Purelib: {purelib}\nTag: {tag}\n",  # noqa: E501
     }
     records = []
+
+    def entry(path: str) -> zipfile.ZipInfo:  # a fixed time: the same files, the same bytes
+        return zipfile.ZipInfo(path, date_time=FIXED_TIME)
+
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path, text in {**files, **meta}.items():
             data = text.encode() if isinstance(text, str) else text
-            archive.writestr(path, data)
+            archive.writestr(entry(path), data)
             digest = hashlib.sha256(data).hexdigest()
             records.append(f"{path},sha256={digest},{len(data)}")
-        archive.writestr(f"{info}/RECORD", "\n".join([*records, f"{info}/RECORD,,"]) + "\n")
+        record = "\n".join([*records, f"{info}/RECORD,,"]) + "\n"
+        archive.writestr(entry(f"{info}/RECORD"), record)
     return buffer.getvalue()
 
 
@@ -115,13 +124,13 @@ def tarball(name: str, version: str, files: dict[str, str | bytes], **manifest: 
     """An npm tarball as ``npm pack`` makes one: everything under ``package/``."""
     buffer = io.BytesIO()
     body = {"name": name, "version": version, "main": "lib/index.js", **manifest}
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
         for path, text in {"package.json": json.dumps(body), **files}.items():
             data = text.encode() if isinstance(text, str) else text
             member = tarfile.TarInfo(f"package/{path}")
             member.size = len(data)
             archive.addfile(member, io.BytesIO(data))
-    return buffer.getvalue()
+    return gzip.compress(buffer.getvalue(), mtime=0)  # no time in the header: the same bytes
 
 
 async def upload(api: Api, name: str, version: str, data: bytes, sha256: str | None = None):  # type: ignore[no-untyped-def]  # noqa: E501
