@@ -107,7 +107,9 @@ def wheel(
     records = []
 
     def entry(path: str) -> zipfile.ZipInfo:  # a fixed time: the same files, the same bytes
-        return zipfile.ZipInfo(path, date_time=FIXED_TIME)
+        info = zipfile.ZipInfo(path, date_time=FIXED_TIME)
+        info.compress_type, info.external_attr = zipfile.ZIP_DEFLATED, 0o644 << 16
+        return info
 
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path, text in {**files, **meta}.items():
