@@ -222,7 +222,7 @@ class _SqliteMessages:
                 conn.executemany(self.insert, [self._values(r) for r in rows])
                 conn.commit()
                 return rows
-            except BaseException:
+            except BaseException:  # any failure, re-raised: the transaction is not left open
                 if conn.in_transaction:
                     conn.rollback()
                 raise
