@@ -29,6 +29,10 @@ tool = {
     "metadata": {"timeout": 3000, "breaker": {"min_calls": 4, "failure_rate": 0.5, "cooldown_s": 1}},
 }
 """)
+# A cool-down no slow machine ends between two steps of a test (the 1 s one above can pass while
+# a loaded machine answers two requests): the tests that need it over move the node's clock.
+LONG_S = 60
+FLAKY_LONG = {**FLAKY, "source": FLAKY["source"].replace('"cooldown_s": 1}', f'"cooldown_s": {LONG_S}}}')}  # fmt: skip
 STEADY = python("""
 def execute(params, context):
     return {"success": True, "message": "steady"}
@@ -48,8 +52,8 @@ async def names(t: TenantKeys, sid: str) -> list[str]:
     return [e["name"] for e in (await t.agent.get(f"/v1/sessions/{sid}/snapshot")).json()["tools"]]
 
 
-async def setup(t: TenantKeys) -> None:
-    for body in (FLAKY, STEADY):
+async def setup(t: TenantKeys, flaky: dict = FLAKY) -> None:
+    for body in (flaky, STEADY):
         assert (await t.dev.post("/v1/tools", json=body)).status_code == 201
     assert (await t.dev.post("/v1/bots", json={"name": "b", "tools": None})).status_code == 201
 
@@ -160,7 +164,7 @@ async def _fail_in_fresh_sessions(t: TenantKeys, times: int, fail: bool = True) 
 
 async def test_rolling_breaker_opens_half_opens_and_closes(api: Api) -> None:
     acme = await api.tenant("acme")
-    await setup(acme)
+    await setup(acme, FLAKY_LONG)
     watcher = await attach(acme)
     v0 = (await acme.agent.get(f"/v1/sessions/{watcher}/snapshot")).json()["version"]
 
@@ -169,11 +173,11 @@ async def test_rolling_breaker_opens_half_opens_and_closes(api: Api) -> None:
     bot_names = [t["name"] for t in (await acme.dev.get("/v1/bots/b/snapshot")).json()["tools"]]
     v1 = (await acme.agent.get(f"/v1/sessions/{watcher}/snapshot")).json()["version"]
     refused = await call(acme, watcher, "flaky", {"fail": False})
-    api.clock.advance(1.1)  # cool-down over: half-open, offered again for one trial
+    api.clock.advance(LONG_S + 0.1)  # cool-down over: half-open, offered again for one trial
     half_names = await names(acme, watcher)
     trial_failed = await call(acme, watcher, "flaky", {"fail": True})
     reopened = await names(acme, await attach(acme))
-    api.clock.advance(1.1)
+    api.clock.advance(LONG_S + 0.1)
     trial_ok = await call(acme, await attach(acme), "flaky", {"fail": False})
     closed_names = await names(acme, await attach(acme))
     after_close = await call(acme, await attach(acme), "flaky", {"fail": False})
@@ -188,9 +192,9 @@ async def test_rolling_breaker_opens_half_opens_and_closes(api: Api) -> None:
 
 async def test_half_open_admits_one_trial_at_a_time(api: Api) -> None:
     acme = await api.tenant("acme")
-    await setup(acme)
+    await setup(acme, FLAKY_LONG)
     await _fail_in_fresh_sessions(acme, 4)
-    api.clock.advance(1.1)
+    api.clock.advance(LONG_S + 0.1)
     runtime = api.runtime
 
     first = await runtime.tracker.admit("acme", "flaky")
@@ -221,7 +225,7 @@ async def test_two_server_processes_sharing_redis_agree_on_an_open_breaker(
     shared = settings.model_copy(update={"redis_url": redis_url})
     async with api_for(shared) as api:
         acme = await api.tenant("acme")
-        await setup(acme)
+        await setup(acme, FLAKY_LONG)
         with node_process(shared) as node2:
             remote = bearer_client(node2.base, acme.agent_key)
             remote_sid = (await remote.post("/v1/sessions", json={"bot": "b"})).json()["id"]
