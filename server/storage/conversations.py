@@ -213,19 +213,14 @@ class _SqliteMessages:
         seq: int | None,
     ) -> list[Message]:
         def write(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-            try:
+            with conn:  # committed, or rolled back if anything fails (and raised)
                 first = seq
                 if first is None:  # the unique number still refuses a race
                     (last,) = conn.execute(self.last, (session_id,)).fetchone()
                     first = (last or 0) + 1
                 rows = _rows(session_id, tenant_id, bot, messages, first)
                 conn.executemany(self.insert, [self._values(r) for r in rows])
-                conn.commit()
-                return rows
-            except BaseException:  # any failure, re-raised: the transaction is not left open
-                if conn.in_transaction:
-                    conn.rollback()
-                raise
+            return rows
 
         try:
             rows = await sqlite_driver.in_one_hop(connection, write)
