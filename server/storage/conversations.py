@@ -11,13 +11,18 @@ from typing import Any
 
 import asyncpg
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from server.errors import ConflictError, NotFoundError, UnavailableError
 from server.records import StoredProvider
 from server.secretbox import SecretBox
 from server.storage import sqlite_driver, text_codec
-from server.storage.database import dialect_name, is_postgres, writer_gate
+from server.storage.database import (
+    dialect_name,
+    is_postgres,
+    own_sqlite_connection,
+    writer_gate,
+)
 from server.storage.tables import EvalRunRow, JSONType, MessageRow, ProviderRow, utcnow
 
 
@@ -127,6 +132,9 @@ class MessageLog:
     async def close(self) -> None:
         if self.postgres is not None:
             await self.postgres.close()
+        if self.sqlite is not None:
+            async with self.writes:
+                await self.sqlite.close()
 
     async def append(
         self,
@@ -145,8 +153,8 @@ class MessageLog:
         if self.postgres is not None:
             return await self.postgres.append(session_id, tenant_id, bot, messages, seq)
         assert self.sqlite is not None  # one or the other
-        async with self.writes, self.engine.connect() as connection:
-            return await self.sqlite.append(connection, session_id, tenant_id, bot, messages, seq)
+        async with self.writes:  # the one connection is this lock's
+            return await self.sqlite.append(session_id, tenant_id, bot, messages, seq)
 
 
 def _rows(
@@ -185,13 +193,16 @@ def _written(rows: list[dict[str, Any]]) -> list[Message]:
 
 class _SqliteMessages:
     """SQLite: the rows' values made by the columns' own bind processors (so stored exactly as
-    SQLAlchemy would store them), inserted and committed on the connection's thread in one hop
-    (``sqlite_driver.in_one_hop``). Measured alone (``benchmarks/message_log.py``), a two-row
-    write took 0.45 ms p50 as one Core insert in one hop into SQLAlchemy's synchronous core, and
-    0.36 ms here, of which the hop to the thread is 0.21: the Core layers' work for a statement
-    cost more than SQLite's own."""
+    SQLAlchemy would store them), inserted and committed on the connection's thread in one hop,
+    on a connection of its own, set up as the engine's are and kept open (the message log's
+    writers take turns on it). Measured alone (``benchmarks/message_log.py``), a two-row write
+    took 0.45 ms p50 as one Core insert in one hop into SQLAlchemy's synchronous core and 0.36
+    ms on a connection of the engine's pool; of that, the pool's checkout and return were ~0.09
+    ms and the hop to the thread ~0.05 ms: the layers cost more than SQLite's own work."""
 
     def __init__(self, engine: AsyncEngine) -> None:
+        self.url = engine.url
+        self.connection: sqlite_driver.Connection | None = None
         dialect = engine.dialect
         self.columns = [
             (c.name, c.type.dialect_impl(dialect).bind_processor(dialect))
@@ -203,15 +214,24 @@ class _SqliteMessages:
         )
         self.last = f"SELECT max(seq) FROM {MessageRow.__tablename__} WHERE session_id = ?"
 
+    async def close(self) -> None:
+        if self.connection is not None:
+            connection, self.connection = self.connection, None
+            await connection.close()
+
     async def append(
         self,
-        connection: AsyncConnection,
         session_id: str,
         tenant_id: str,
         bot: str,
         messages: list[dict[str, Any]],
         seq: int | None,
     ) -> list[Message]:
+        """Called by one writer at a time (the message log's lock)."""
+        if self.connection is None:
+            self.connection = await own_sqlite_connection(self.url)
+        connection = self.connection
+
         def write(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             with conn:  # committed, or rolled back if anything fails (and raised)
                 first = seq
@@ -223,7 +243,7 @@ class _SqliteMessages:
             return rows
 
         try:
-            rows = await sqlite_driver.in_one_hop(connection, write)
+            rows = await connection.in_one_hop(write)
         except sqlite3.IntegrityError:
             raise ConflictError("another message of this session is being answered") from None
         return _written(rows)

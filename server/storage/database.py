@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -96,6 +96,15 @@ def local_directory(url: str) -> Path | None:
     """Where a database on this node's own disk (an SQLite file) lives; None for a server."""
     found = local_file(url)
     return found.parent if found is not None else None
+
+
+async def own_sqlite_connection(url: URL) -> sqlite_driver.Connection:
+    """A connection to an SQLite database outside the engine's pool, set up as the pool's are:
+    for a writer that keeps one open (checking one out of the pool and back costs more than
+    SQLite's own work for a small write)."""
+    connection = await sqlite_driver.connector(url, timeout=30)()
+    await connection.in_one_hop(_sqlite_pragmas, None)
+    return connection
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

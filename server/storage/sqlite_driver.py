@@ -120,6 +120,11 @@ class Connection(aiosqlite.Connection):
         if self._connection is None or self._connection.in_transaction:
             await super().rollback()
 
+    async def in_one_hop(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(sqlite3_connection, *args)`` on this connection's thread, in one hop."""
+        result: T = await self._execute(work, self._conn, *args)  # type: ignore[no-untyped-call]
+        return result
+
 
 @contextlib.contextmanager
 def commits_with(connection: Any) -> Iterator[None]:
@@ -146,8 +151,7 @@ async def in_one_hop(connection: Any, work: Callable[..., T], *args: Any) -> T:
     driver = raw.driver_connection
     if not isinstance(driver, Connection):
         raise TypeError("in_one_hop needs a connection of this driver")
-    result: T = await driver._execute(work, driver._conn, *args)  # type: ignore[no-untyped-call]
-    return result
+    return await driver.in_one_hop(work, *args)
 
 
 def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connection]]:
