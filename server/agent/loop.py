@@ -167,6 +167,9 @@ class Setup:
     intent_detection: dict[str, Any] | None = None
     bounds: Bounds = field(default_factory=Bounds)
     approvers: tuple[str, ...] = DEFAULT_APPROVERS
+    # a round's tool results being written while the model is asked again: the next write,
+    # and the end of the rounds, wait for it (``AgentLoop._write_soon``)
+    pending: asyncio.Future[list[Message]] | None = None
 
 
 @dataclass(frozen=True)
@@ -442,6 +445,26 @@ class AgentLoop:
         stream: bool,
         spent: Spent | None = None,
     ) -> Turn:
+        """The model asked, and the tools it calls run, round after round; every message of
+        them stored before the rounds end, however they end."""
+        try:
+            return await self._each_round(
+                setup, tenant_id, sid, turn_id, first_round, emit, stream, spent
+            )
+        finally:
+            await self._settled(setup)
+
+    async def _each_round(
+        self,
+        setup: Setup,
+        tenant_id: str,
+        sid: str,
+        turn_id: str,
+        first_round: int,
+        emit: Emit,
+        stream: bool,
+        spent: Spent | None,
+    ) -> Turn:
         settings, providers, bounds = setup.settings, setup.providers, setup.bounds
         spent = spent or Spent()
         turn = Turn()
@@ -586,7 +609,10 @@ class AgentLoop:
                     }
                 )
                 await emit("tool_result", {"id": call.id, "name": call.name, "envelope": envelope})
-            await self._save_results(setup, tenant_id, sid, turn_id, answered, results, spent)
+            # stored while the model is asked again (a paused turn's: before it pauses)
+            await self._save_results(
+                setup, tenant_id, sid, turn_id, answered, results, spent, soon=not waiting
+            )
             if waiting:  # the turn pauses until the page or an operator answers
                 turn.message_id = saved
                 turn.actions = [_action(c, waits[c.id], links.get(c.id)) for c in waiting]
@@ -1007,9 +1033,10 @@ class AgentLoop:
         calls: list[ToolCall],
         results: list[dict[str, Any]],
         spent: Spent,
+        soon: bool = False,
     ) -> None:
         """The results as the model will read them, each within the message cap and all within
-        what the turn may still store."""
+        what the turn may still store; ``soon``: written while the turn goes on."""
         messages = []
         for call, envelope in zip(calls, results, strict=True):
             room = max(min(setup.bounds.message_bytes, setup.bounds.turn_bytes - spent.bytes), 0)
@@ -1024,7 +1051,37 @@ class AgentLoop:
                     "turn": turn_id,
                 }
             )
-        await self._write(setup, tenant_id, sid, messages)
+        if soon:
+            await self._write_soon(setup, tenant_id, sid, messages)
+        else:
+            await self._write(setup, tenant_id, sid, messages)
+
+    async def _write_soon(
+        self, setup: Setup, tenant_id: str, sid: str, messages: list[dict[str, Any]]
+    ) -> None:
+        """Start storing ``messages`` and go on: the history learns them now, and the next
+        write (or the end of the rounds: ``_settled``) waits for this one, so they are stored
+        in order, before the caller reads an answer. A round's tool results are written while
+        the model reads them — measured, the write was a fifth of a round's overhead on SQLite
+        and a third on PostgreSQL. Only when their numbers are known here (a new turn carries
+        its history) and nothing before them waits to be written; else written now."""
+        if setup.unsaved or not setup.next_seq or setup.history is None or not messages:
+            await self._write(setup, tenant_id, sid, messages)
+            return
+        await self._settled(setup)
+        first, setup.next_seq = setup.next_seq, setup.next_seq + len(messages)
+        setup.history.extend(neutral(_unwritten(m)) for m in messages)
+        setup.pending = asyncio.ensure_future(
+            self.messages.append(sid, tenant_id, setup.bot, messages, first)
+        )
+        setup.pending.add_done_callback(_looked_at)
+
+    @staticmethod
+    async def _settled(setup: Setup) -> None:
+        """The write ``_write_soon`` started, finished (its failure raised here)."""
+        pending, setup.pending = setup.pending, None
+        if pending is not None:  # a turn cancelled meanwhile leaves the write to finish
+            await asyncio.shield(pending)
 
     async def _write(
         self, setup: Setup, tenant_id: str, sid: str, messages: list[dict[str, Any]]
@@ -1033,6 +1090,7 @@ class AgentLoop:
         held back until the model's first answer, the two are one transaction — a turn's
         first durable step, before any tool runs or the caller reads an answer). The history
         the turn carries learns the new ones."""
+        await self._settled(setup)
         unsaved = setup.unsaved
         if not unsaved and not messages:
             return []
@@ -1207,3 +1265,23 @@ def _bot_model(name: str, agent: dict[str, Any]) -> BotModel:
         agent.get("max_context_tokens") or DEFAULT_CONTEXT_TOKENS,
         agent.get("system_prompt"),
     )
+
+
+def _unwritten(message: dict[str, Any]) -> Message:
+    """A message on its way to the log, as the history needs it (``_write_soon``)."""
+    return Message(
+        "",
+        0,
+        message["role"],
+        message.get("content"),
+        message.get("tool_calls"),
+        message.get("tool_call_id"),
+        message.get("name"),
+    )
+
+
+def _looked_at(pending: asyncio.Future[Any]) -> None:
+    """A write ``_write_soon`` started failed: logged here, whether or not its turn is still
+    there to fail with it (a cancelled one is not)."""
+    if not pending.cancelled() and pending.exception() is not None:
+        log.warning("a turn's tool results were not stored", exc_info=pending.exception())

@@ -613,6 +613,71 @@ async def test_on_sqlite_a_turns_writes_wait_on_the_event_loop_for_the_one_write
     assert answered.json()["message"]["content"] == "hello"
 
 
+async def test_a_rounds_tool_results_are_stored_while_the_model_reads_them_and_before_the_answer(agents: Api, fake: FakeModel, monkeypatch) -> None:  # fmt: skip
+    """A round's tool results are written while the model is asked again, not before: the
+    model reads them at once, the answer waits for them, and every message is stored in
+    order."""
+    acme, sid = await setup(agents, fake)
+    fake.reply({"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]}, {"text": "Shipped."})  # fmt: skip
+    log = agents.runtime.agent.messages
+    written, release, steps = log.append, asyncio.Event(), []
+
+    async def held(session_id, tenant_id, bot, messages, seq=None):  # the results wait to go in
+        role = messages[0]["role"]
+        steps.append(("start", role))
+        if role == "tool":
+            await release.wait()
+        stored = await written(session_id, tenant_id, bot, messages, seq)
+        steps.append(("stored", role))
+        return stored
+
+    monkeypatch.setattr(log, "append", held)
+    turn = asyncio.create_task(acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "Where is it?"}))  # fmt: skip
+    await until(lambda: len(fake.requests) == 2)  # asked again, the results not stored yet
+    unstored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+    release.set()
+    answered = await asyncio.wait_for(turn, 10)
+    transcript = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+
+    assert [m["role"] for m in unstored] == ["user", "assistant"]
+    assert [json.loads(r)["order"] for r in tool_results(fake.requests[1])] == ["AB1234"]
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["message"]["content"] == "Shipped."
+    assert steps == [("start", "user"), ("stored", "user"), ("start", "tool"), ("stored", "tool"),
+                     ("start", "assistant"), ("stored", "assistant")]  # fmt: skip
+    assert [m["role"] for m in transcript] == ["user", "assistant", "tool", "assistant"]
+    assert [m["content"] for m in transcript][3] == "Shipped."
+
+
+async def test_a_turn_whose_tool_results_cannot_be_stored_fails_and_stores_no_answer(agents: Api, fake: FakeModel, monkeypatch, caplog) -> None:  # fmt: skip
+    """The results' write fails (the database went away) while the model reads them: the turn
+    answers 503 and stores nothing after them, and the lost write is logged."""
+    acme, sid = await setup(agents, fake)
+    fake.reply({"tool_calls": [{"name": "check_order", "arguments": {"order_id": "AB1234"}}]}, {"text": "Shipped."})  # fmt: skip
+    log = agents.runtime.agent.messages
+    written = log.append
+
+    async def results_lost(session_id, tenant_id, bot, messages, seq=None):
+        if messages[0]["role"] == "tool":
+            raise OperationalError("INSERT INTO messages", {}, ConnectionError("gone"))
+        return await written(session_id, tenant_id, bot, messages, seq)
+
+    monkeypatch.setattr(log, "append", results_lost)
+    answered = await acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "Where is it?"})  # fmt: skip
+    transcript = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
+
+    assert answered.status_code == 503 and answered.json()["code"] == "unavailable"
+    assert [m["role"] for m in transcript] == ["user", "assistant"]
+    assert "a turn's tool results were not stored" in caplog.text
+
+
+async def until(done, timeout_s: float = 10) -> None:
+    """Wait, at most ``timeout_s``, for ``done()``."""
+    async with asyncio.timeout(timeout_s):
+        while not done():
+            await asyncio.sleep(0.005)
+
+
 class SeenLock(asyncio.Lock):
     """The node's writer gate, telling the test when someone asks for it."""
 
