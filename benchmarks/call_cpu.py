@@ -1,0 +1,163 @@
+"""The event loop's own CPU per call, without sockets or another process's noise.
+
+    python -m benchmarks.call_cpu [--calls 4000] [--rounds 5] [--database-url URL]
+
+Two rows, each the CPU time of the event loop's thread (``time.thread_time``) per call, on
+uvloop as ``quiver serve`` runs:
+  (a) ``POST /v1/sessions/{sid}/calls`` of one trivial code tool, the real app driven over ASGI
+      in this process (its middleware, the direct door, the call path, the sandbox's worker
+      pool, the call log and its journal), 8 calls in flight: uvicorn's HTTP and the sockets
+      are left out, so what the platform's own code costs is read with less noise than over
+      HTTP (the machine's speed still moves it: compare checkouts in alternating runs);
+  (b) a call-log row recorded and made durable (journalled and synced), 8 in flight, with a
+      database writer that does nothing: the journal's part of (a).
+Run it in two checkouts, taking turns, to compare them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvloop
+
+from benchmarks.restricted import TOOL
+from server.api.app import create_app
+from server.calls.calllog import CallLog
+from server.calls.journal import Journal
+from server.secretbox import generate_key
+from server.settings import Settings
+
+ADMIN = "bench-admin-key-" + "a" * 40
+IN_FLIGHT = 8
+
+
+async def calls_through_the_app(calls: int, rounds: int, database_url: str | None) -> list[float]:
+    settings = Settings(
+        _env_file=None, data_dir=Path(tempfile.mkdtemp(prefix="quiver-bench-")), admin_key=ADMIN,
+        secret_key=generate_key(), workers=4, require_isolation=False, log_level="warning",
+        tenant_requests="100000/second", key_requests="100000/second", database_url=database_url,
+    )  # fmt: skip
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        agent, sid = await _one_tenant(app)
+        body = b'{"tool": "echo", "arguments": {"x": "1"}}'
+        path = f"/v1/sessions/{sid}/calls"
+        headers = [
+            (b"host", b"bench"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"authorization", f"Bearer {agent}".encode()),
+        ]
+
+        async def one() -> None:
+            scope = {
+                "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+                "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(),
+                "query_string": b"", "root_path": "", "headers": list(headers),
+                "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000), "state": {},
+            }  # fmt: skip
+            given = False
+
+            async def receive() -> dict[str, Any]:
+                nonlocal given
+                if not given:
+                    given = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                await asyncio.Event().wait()  # the client stays: the app is not told it left
+                raise AssertionError("unreachable")
+
+            sent: list[dict[str, Any]] = []
+
+            async def send(message: dict[str, Any]) -> None:
+                sent.append(message)
+
+            await app(scope, receive, send)
+            assert sent[0]["status"] == 200, sent
+
+        return await _rounds(one, calls, rounds)
+
+
+async def durable_rows(calls: int, rounds: int) -> list[float]:
+    async def nowhere(rows: list[dict[str, Any]]) -> None:
+        return None
+
+    log = CallLog(nowhere, journal=Journal(Path(tempfile.mkdtemp(prefix="quiver-bench-")) / "j"))
+
+    async def one() -> None:
+        log.record(tenant_id="t", tool="x", arguments={"x": "1"}, result="ok", success=True,
+                   latency_ms=1.0)  # fmt: skip
+        await log.durable()
+        log._pending.clear()  # the writer does nothing: nothing is kept for it
+
+    try:
+        return await _rounds(one, calls, rounds)
+    finally:
+        assert log.journal is not None
+        log.journal.close()
+
+
+async def _rounds(one: Any, calls: int, rounds: int) -> list[float]:
+    """``rounds`` measurements of the loop thread's CPU per call, ``IN_FLIGHT`` at a time."""
+
+    async def caller(count: int) -> None:
+        for _ in range(count):
+            await one()
+
+    await asyncio.gather(*(caller(200) for _ in range(IN_FLIGHT)))  # warm
+    gc.collect()
+    gc.freeze()  # as `quiver serve` does after its start
+    each = calls // IN_FLIGHT
+    measured = []
+    for _ in range(rounds):
+        started = time.thread_time()
+        await asyncio.gather(*(caller(each) for _ in range(IN_FLIGHT)))
+        measured.append((time.thread_time() - started) / (each * IN_FLIGHT) * 1e6)
+    return measured
+
+
+async def _one_tenant(app: Any) -> tuple[str, str]:
+    """A tenant with the trivial tool and a bot offering it: an agent key and a session."""
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+        admin = {"Authorization": f"Bearer {ADMIN}"}
+        (await client.post("/v1/tenants", json={"id": "bench"}, headers=admin)).raise_for_status()
+        keys = "/v1/tenants/bench/keys"
+        dev = (await client.post(keys, json={"role": "developer"}, headers=admin)).json()["key"]
+        agent = (await client.post(keys, json={"role": "agent"}, headers=admin)).json()["key"]
+        as_dev = {"Authorization": f"Bearer {dev}"}
+        tool = {"kind": "python", "source": TOOL}
+        (await client.post("/v1/tools", json=tool, headers=as_dev)).raise_for_status()
+        bot = {"name": "b", "tools": None}
+        (await client.post("/v1/bots", json=bot, headers=as_dev)).raise_for_status()
+        as_agent = {"Authorization": f"Bearer {agent}"}
+        session = await client.post("/v1/sessions", json={"bot": "b"}, headers=as_agent)
+        session.raise_for_status()
+        return agent, str(session.json()["id"])
+
+
+async def main(calls: int, rounds: int, database_url: str | None) -> None:
+    through_app = await calls_through_the_app(calls, rounds, database_url)
+    journal = await durable_rows(calls, rounds)
+    print(f"the event loop's CPU per call, us ({rounds} rounds of {calls}, {IN_FLIGHT} in flight)")
+    print("                                              median    min    max")
+    for name, rows in (("(a) POST .../calls through the app (ASGI)", through_app),
+                       ("(b) a call-log row made durable", journal)):  # fmt: skip
+        print(f"{name:44s} {statistics.median(rows):7.1f} {min(rows):7.1f} {max(rows):7.1f}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=4000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--database-url", default=None, help="default: the embedded SQLite")
+    args = parser.parse_args()
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(main(args.calls, args.rounds, args.database_url))
