@@ -182,7 +182,6 @@ class Journal:
         self._next: _Sync | None = None  # the sync the rows appended now will wait for
         self._running: _Sync | None = None
         self._syncer: _Syncer | None = None
-        self._closed = False
 
     def accepting(self) -> bool:
         """Is there room to journal another call?"""
@@ -254,8 +253,8 @@ class Journal:
     def _start_next(self) -> None:
         """Hand the next sync to the sync thread: it covers every row appended before now."""
         sync = self._next
-        if sync is None or self._running is not None or self._closed:  # closing: ``close``
-            return  # syncs what is left
+        if sync is None or self._running is not None:
+            return
         loop = asyncio.get_running_loop()
         if self._syncer is None or self._syncer.loop is not loop:
             if self._syncer is not None:  # made on an event loop that is gone
@@ -311,10 +310,10 @@ class Journal:
     def close(self) -> None:
         """Seal, and sync what is not yet on disk (here, not in the background: the process is
         ending)."""
-        self._closed = True
         if self._syncer is not None:  # first: a sync it runs may hold a file this closes
-            self._syncer.stop()
+            self._syncer.stop()  # (that sync still answers, if its event loop runs)
             self._syncer = None
+        self._running = None  # a later row's sync may start (on a new thread)
         self.seal()
         sealed, self._sealed = self._sealed, []
         waiting, self._next = self._next, None

@@ -631,9 +631,18 @@ async def test_a_rounds_tool_results_are_stored_while_the_model_reads_them_and_b
         steps.append(("stored", role))
         return stored
 
+    asked, asked_again = fake._next, asyncio.Event()
+
+    async def seen(request):  # the fake model tells the test when it is asked again
+        answer = await asked(request)
+        if len(fake.requests) == 2:
+            asked_again.set()
+        return answer
+
     monkeypatch.setattr(log, "append", held)
+    monkeypatch.setattr(fake, "_next", seen)
     turn = asyncio.create_task(acme.agent.post(f"/v1/sessions/{sid}/messages", json={"content": "Where is it?"}))  # fmt: skip
-    await until(lambda: len(fake.requests) == 2)  # asked again, the results not stored yet
+    await asyncio.wait_for(asked_again.wait(), 10)  # asked again, the results not stored yet
     unstored = (await acme.agent.get(f"/v1/sessions/{sid}/messages")).json()["messages"]
     release.set()
     answered = await asyncio.wait_for(turn, 10)
@@ -669,13 +678,6 @@ async def test_a_turn_whose_tool_results_cannot_be_stored_fails_and_stores_no_an
     assert answered.status_code == 503 and answered.json()["code"] == "unavailable"
     assert [m["role"] for m in transcript] == ["user", "assistant"]
     assert "a turn's tool results were not stored" in caplog.text
-
-
-async def until(done, timeout_s: float = 10) -> None:
-    """Wait, at most ``timeout_s``, for ``done()``."""
-    async with asyncio.timeout(timeout_s):
-        while not done():
-            await asyncio.sleep(0.005)
 
 
 class SeenLock(asyncio.Lock):

@@ -71,6 +71,26 @@ async def test_rows_appended_meanwhile_share_one_sync(tmp_path: Path) -> None:
     log.journal.close()
 
 
+async def test_a_journal_closed_while_it_syncs_loses_no_row_and_syncs_the_rows_after(
+    tmp_path: Path,
+) -> None:
+    log = CallLog(_nowhere, journal=journal(tmp_path, Disk(free=100 * MIB)))
+    assert log.journal is not None
+    log.record(**row(1))
+    first = asyncio.ensure_future(log.durable())
+    for _ in range(3):  # the sync is asked for, then handed to the journal's thread
+        await asyncio.sleep(0)
+    log.journal.close()  # stops that thread once its sync is done, and syncs what is left
+    await asyncio.wait_for(first, 10)
+    log.record(**row(2))  # a row after the close: a new segment, and a new sync thread
+    await asyncio.wait_for(log.durable(), 10)
+
+    assert log.journal.synced == log.journal.appended == 2
+    log.journal.close()
+    replayed = [r["arguments"] for _, rows in Journal(tmp_path / "journal").orphans() for r in rows]
+    assert replayed == [{"i": 1}, {"i": 2}]
+
+
 async def test_no_call_runs_while_the_journal_has_no_room(tmp_path: Path) -> None:
     world, disk = World(), Disk(free=512 * 1024)  # under the 1 MiB reserve
     world.services.pipeline.log.journal = journal(tmp_path, disk)
