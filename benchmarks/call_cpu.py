@@ -28,14 +28,14 @@ from typing import Any
 import httpx
 import uvloop
 
-from benchmarks.restricted import TOOL
+from benchmarks.restricted import ADMIN
+from benchmarks.tenants import one_tenant
 from server.api.app import create_app
 from server.calls.calllog import CallLog
 from server.calls.journal import Journal
 from server.secretbox import generate_key
 from server.settings import Settings
 
-ADMIN = "bench-admin-key-" + "a" * 40
 IN_FLIGHT = 8
 
 
@@ -124,23 +124,9 @@ async def _rounds(one: Any, calls: int, rounds: int) -> list[float]:
 
 
 async def _one_tenant(app: Any) -> tuple[str, str]:
-    """A tenant with the trivial tool and a bot offering it: an agent key and a session."""
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-        admin = {"Authorization": f"Bearer {ADMIN}"}
-        (await client.post("/v1/tenants", json={"id": "bench"}, headers=admin)).raise_for_status()
-        keys = "/v1/tenants/bench/keys"
-        dev = (await client.post(keys, json={"role": "developer"}, headers=admin)).json()["key"]
-        agent = (await client.post(keys, json={"role": "agent"}, headers=admin)).json()["key"]
-        as_dev = {"Authorization": f"Bearer {dev}"}
-        tool = {"kind": "python", "source": TOOL}
-        (await client.post("/v1/tools", json=tool, headers=as_dev)).raise_for_status()
-        bot = {"name": "b", "tools": None}
-        (await client.post("/v1/bots", json=bot, headers=as_dev)).raise_for_status()
-        as_agent = {"Authorization": f"Bearer {agent}"}
-        session = await client.post("/v1/sessions", json={"bot": "b"}, headers=as_agent)
-        session.raise_for_status()
-        return agent, str(session.json()["id"])
+        return await one_tenant(client, "bench")
 
 
 async def main(calls: int, rounds: int, database_url: str | None) -> None:

@@ -67,38 +67,35 @@ def cpu_s(pid: int) -> tuple[float, float]:
 
 async def create_tenants(base: str, count: int) -> list[tuple[str, str]]:
     """(agent key, session id) of ``count`` new tenants, 16 made at a time."""
-    admin = {"Authorization": f"Bearer {ADMIN}"}
     made: list[tuple[str, str]] = []
     gate = asyncio.Semaphore(16)
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
 
         async def one(index: int) -> None:
-            name = f"t{index:05d}"
             async with gate:
-                (
-                    await client.post("/v1/tenants", json={"id": name}, headers=admin)
-                ).raise_for_status()
-                keys = f"/v1/tenants/{name}/keys"
-                dev = (await client.post(keys, json={"role": "developer"}, headers=admin)).json()[
-                    "key"
-                ]
-                agent = (await client.post(keys, json={"role": "agent"}, headers=admin)).json()[
-                    "key"
-                ]
-                as_dev = {"Authorization": f"Bearer {dev}"}
-                tool = {"kind": "python", "source": TOOL}
-                (await client.post("/v1/tools", json=tool, headers=as_dev)).raise_for_status()
-                bot = {"name": "b", "tools": None}
-                (await client.post("/v1/bots", json=bot, headers=as_dev)).raise_for_status()
-                as_agent = {"Authorization": f"Bearer {agent}"}
-                sid = (
-                    await client.post("/v1/sessions", json={"bot": "b"}, headers=as_agent)
-                ).json()["id"]
-                made.append((agent, sid))
+                made.append(await one_tenant(client, f"t{index:05d}"))
 
         await asyncio.gather(*(one(i) for i in range(count)))
     made.sort(key=lambda pair: pair[1])
     return made
+
+
+async def one_tenant(client: httpx.AsyncClient, name: str) -> tuple[str, str]:
+    """A tenant ``name`` with the trivial tool and a bot offering it: (agent key, session id)."""
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    (await client.post("/v1/tenants", json={"id": name}, headers=admin)).raise_for_status()
+    keys = f"/v1/tenants/{name}/keys"
+    dev = (await client.post(keys, json={"role": "developer"}, headers=admin)).json()["key"]
+    agent = (await client.post(keys, json={"role": "agent"}, headers=admin)).json()["key"]
+    as_dev = {"Authorization": f"Bearer {dev}"}
+    tool = {"kind": "python", "source": TOOL}
+    (await client.post("/v1/tools", json=tool, headers=as_dev)).raise_for_status()
+    bot = {"name": "b", "tools": None}
+    (await client.post("/v1/bots", json=bot, headers=as_dev)).raise_for_status()
+    as_agent = {"Authorization": f"Bearer {agent}"}
+    session = await client.post("/v1/sessions", json={"bot": "b"}, headers=as_agent)
+    session.raise_for_status()
+    return agent, str(session.json()["id"])
 
 
 def request(agent: str, sid: str) -> bytes:

@@ -446,25 +446,7 @@ class AgentLoop:
         spent: Spent | None = None,
     ) -> Turn:
         """The model asked, and the tools it calls run, round after round; every message of
-        them stored before the rounds end, however they end."""
-        try:
-            return await self._each_round(
-                setup, tenant_id, sid, turn_id, first_round, emit, stream, spent
-            )
-        finally:
-            await self._settled(setup)
-
-    async def _each_round(
-        self,
-        setup: Setup,
-        tenant_id: str,
-        sid: str,
-        turn_id: str,
-        first_round: int,
-        emit: Emit,
-        stream: bool,
-        spent: Spent | None,
-    ) -> Turn:
+        them stored before the rounds end (a failure's: ``_write_unsaved``)."""
         settings, providers, bounds = setup.settings, setup.providers, setup.bounds
         spent = spent or Spent()
         turn = Turn()
@@ -473,6 +455,7 @@ class AgentLoop:
         for round_no in range(first_round, settings.max_rounds + 1):
             room = bounds.turn_bytes - spent.bytes
             if room <= 0:  # nothing more may be stored: the model is not asked again
+                await self._settled(setup)
                 return await self._incomplete(turn, "turn_too_large", emit)
             max_bytes = min(bounds.message_bytes, room)
             offer_tools = round_no < settings.max_rounds and spent.calls < bounds.turn_calls
@@ -626,6 +609,7 @@ class AgentLoop:
                     setup.action_timeout_s,
                 )
                 return turn
+        await self._settled(setup)
         await emit("done", turn.as_dict())
         return turn
 
@@ -1111,7 +1095,10 @@ class AgentLoop:
 
     async def _write_unsaved(self, setup: Setup, tenant_id: str, sid: str) -> None:
         """A turn that fails before its first write (the provider, a cancelled stream) still
-        leaves the user's message in the history, as if written first."""
+        leaves the user's message in the history, as if written first; one that fails later
+        still waits for its tool results' write (``_write_soon``)."""
+        with contextlib.suppress(Exception):  # its failure is logged (``_looked_at``): the
+            await self._settled(setup)  # turn's own is the one the caller hears
         if not setup.unsaved:
             return
         try:
