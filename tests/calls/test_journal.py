@@ -7,6 +7,8 @@ free space and the clock are fakes the test sets (the real full disk: tests/api/
 from __future__ import annotations
 
 import asyncio
+import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -72,14 +74,22 @@ async def test_rows_appended_meanwhile_share_one_sync(tmp_path: Path) -> None:
 
 
 async def test_a_journal_closed_while_it_syncs_loses_no_row_and_syncs_the_rows_after(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    syncing, go_on, sync = threading.Event(), threading.Event(), os.fdatasync
+
+    def held(fd: int) -> None:  # the journal's thread says when it syncs, and waits
+        syncing.set()
+        go_on.wait(10)
+        sync(fd)
+
+    monkeypatch.setattr("server.calls.journal.os.fdatasync", held)
     log = CallLog(_nowhere, journal=journal(tmp_path, Disk(free=100 * MIB)))
     assert log.journal is not None
     log.record(**row(1))
     first = asyncio.ensure_future(log.durable())
-    for _ in range(3):  # the sync is asked for, then handed to the journal's thread
-        await asyncio.sleep(0)
+    assert await asyncio.to_thread(syncing.wait, 10)  # its thread is in the sync
+    go_on.set()
     log.journal.close()  # stops that thread once its sync is done, and syncs what is left
     await asyncio.wait_for(first, 10)
     log.record(**row(2))  # a row after the close: a new segment, and a new sync thread
