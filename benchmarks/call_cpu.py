@@ -3,7 +3,8 @@
     python -m benchmarks.call_cpu [--calls 4000] [--rounds 5] [--database-url URL]
 
 Two rows, each the CPU time of the event loop's thread (``time.thread_time``) per call, on
-uvloop as ``quiver serve`` runs:
+uvloop as ``quiver serve`` runs, with the CPU time of the journal's sync thread per call beside
+it (the ``fdatasync`` calls, in the kernel mostly):
   (a) ``POST /v1/sessions/{sid}/calls`` of one trivial code tool, the real app driven over ASGI
       in this process (its middleware, the direct door, the call path, the sandbox's worker
       pool, the call log and its journal), 8 calls in flight: uvicorn's HTTP and the sockets
@@ -21,6 +22,7 @@ import asyncio
 import gc
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,9 @@ from server.settings import Settings
 IN_FLIGHT = 8
 
 
-async def calls_through_the_app(calls: int, rounds: int, database_url: str | None) -> list[float]:
+async def calls_through_the_app(
+    calls: int, rounds: int, database_url: str | None
+) -> tuple[list[float], list[float]]:
     settings = Settings(
         _env_file=None, data_dir=Path(tempfile.mkdtemp(prefix="quiver-bench-")), admin_key=ADMIN,
         secret_key=generate_key(), workers=4, require_isolation=False, log_level="warning",
@@ -85,7 +89,7 @@ async def calls_through_the_app(calls: int, rounds: int, database_url: str | Non
         return await _rounds(one, calls, rounds)
 
 
-async def durable_rows(calls: int, rounds: int) -> list[float]:
+async def durable_rows(calls: int, rounds: int) -> tuple[list[float], list[float]]:
     async def nowhere(rows: list[dict[str, Any]]) -> None:
         return None
 
@@ -104,8 +108,18 @@ async def durable_rows(calls: int, rounds: int) -> list[float]:
         log.journal.close()
 
 
-async def _rounds(one: Any, calls: int, rounds: int) -> list[float]:
-    """``rounds`` measurements of the loop thread's CPU per call, ``IN_FLIGHT`` at a time."""
+def sync_thread_cpu() -> float:
+    """The CPU time the journal's sync threads have used, in seconds."""
+    return sum(
+        time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+        for thread in threading.enumerate()
+        if thread.name == "journal-sync" and thread.ident is not None
+    )
+
+
+async def _rounds(one: Any, calls: int, rounds: int) -> tuple[list[float], list[float]]:
+    """``rounds`` measurements of the loop thread's and the sync thread's CPU per call,
+    ``IN_FLIGHT`` at a time."""
 
     async def caller(count: int) -> None:
         for _ in range(count):
@@ -115,12 +129,13 @@ async def _rounds(one: Any, calls: int, rounds: int) -> list[float]:
     gc.collect()
     gc.freeze()  # as `quiver serve` does after its start
     each = calls // IN_FLIGHT
-    measured = []
+    loop, syncs = [], []
     for _ in range(rounds):
-        started = time.thread_time()
+        started, synced = time.thread_time(), sync_thread_cpu()
         await asyncio.gather(*(caller(each) for _ in range(IN_FLIGHT)))
-        measured.append((time.thread_time() - started) / (each * IN_FLIGHT) * 1e6)
-    return measured
+        loop.append((time.thread_time() - started) / (each * IN_FLIGHT) * 1e6)
+        syncs.append((sync_thread_cpu() - synced) / (each * IN_FLIGHT) * 1e6)
+    return loop, syncs
 
 
 async def _one_tenant(app: Any) -> tuple[str, str]:
@@ -132,11 +147,18 @@ async def _one_tenant(app: Any) -> tuple[str, str]:
 async def main(calls: int, rounds: int, database_url: str | None) -> None:
     through_app = await calls_through_the_app(calls, rounds, database_url)
     journal = await durable_rows(calls, rounds)
-    print(f"the event loop's CPU per call, us ({rounds} rounds of {calls}, {IN_FLIGHT} in flight)")
-    print("                                              median    min    max")
-    for name, rows in (("(a) POST .../calls through the app (ASGI)", through_app),
-                       ("(b) a call-log row made durable", journal)):  # fmt: skip
-        print(f"{name:44s} {statistics.median(rows):7.1f} {min(rows):7.1f} {max(rows):7.1f}")
+    print(f"CPU per call, us ({rounds} rounds of {calls}, {IN_FLIGHT} in flight)")
+    print("                                              the event loop's      the sync thread's")
+    print(
+        "                                              median    min    max  median    min    max"
+    )
+    for name, (loop, syncs) in (("(a) POST .../calls through the app (ASGI)", through_app),
+                                ("(b) a call-log row made durable", journal)):  # fmt: skip
+        print(f"{name:44s} {_spread(loop)}  {_spread(syncs)}")
+
+
+def _spread(rows: list[float]) -> str:
+    return f"{statistics.median(rows):7.1f} {min(rows):7.1f} {max(rows):7.1f}"
 
 
 if __name__ == "__main__":
