@@ -6,10 +6,11 @@ Writes a user's and an assistant's message together, ``--writes`` times, one aft
 alternating rounds of: the message log as it is; the way it wrote before, as the baseline; and
 the floor. On PostgreSQL: one prepared statement on asyncpg's own pool, against a Core insert on
 SQLAlchemy's pool in autocommit with its pre-ping, and ``SELECT 1`` on a bare asyncpg connection
-(one round trip). On SQLite (a file, WAL): the rows inserted and committed in one hop to the
-thread of the log's own connection, against a Core insert and its commit in one hop into
-SQLAlchemy's synchronous core on a pooled connection, and ``SELECT 1`` in one hop on a pooled
-connection and on the log's (the hop alone).
+(one round trip). On SQLite (a file, WAL): the rows inserted and committed on the event loop's
+thread (the log as it is) and in one hop to the thread of the log's own connection (as it wrote
+before), against a Core insert and its commit in one hop into SQLAlchemy's synchronous core on a
+pooled connection, and ``SELECT 1`` in one hop on a pooled connection and on the log's (the hop
+alone).
 """
 
 from __future__ import annotations
@@ -138,12 +139,20 @@ async def sqlite(writes: int) -> None:
         async with engine.connect() as connection:
             await sqlite_driver.in_one_hop(connection, lambda conn: conn.execute("SELECT 1"))
 
+    by_thread = MessageLog(engine)  # every write by the hop to its connection's thread
+    assert by_thread.sqlite is not None
+    by_thread.sqlite.inline = None
+
+    async def one_hop() -> None:
+        await by_thread.append("s", "bench", "b", TURN, numbered())
+
     async def own_hop() -> None:
-        assert log.sqlite is not None and log.sqlite.connection is not None
-        await log.sqlite.connection.in_one_hop(lambda conn: conn.execute("SELECT 1"))
+        assert by_thread.sqlite is not None and by_thread.sqlite.connection is not None
+        await by_thread.sqlite.connection.in_one_hop(lambda conn: conn.execute("SELECT 1"))
 
     ways = {
-        "the message log (its own connection, one hop)": message_log,
+        "the message log (on the event loop's thread)": message_log,
+        "one hop to the log's own connection's thread": one_hop,
         "Core insert, one hop into the sync core (baseline)": core_in_one_hop,
         "SELECT 1 in one hop, a pooled connection": pooled_hop,
         "SELECT 1 in one hop, the log's connection": own_hop,
@@ -155,6 +164,7 @@ async def sqlite(writes: int) -> None:
         for name, way in ways.items():
             samples[name] += await timed(way, writes // ROUNDS)
     await log.close()
+    await by_thread.close()
     await engine.dispose()
     report(samples, "Core insert, one hop into the sync core (baseline)", writes)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -193,17 +194,32 @@ def _written(rows: list[dict[str, Any]]) -> list[Message]:
 
 class _SqliteMessages:
     """SQLite: the rows' values made by the columns' own bind processors (so stored exactly as
-    SQLAlchemy would store them), inserted and committed on the connection's thread in one hop,
-    on a connection of its own, set up as the engine's are and kept open (the message log's
-    writers take turns on it). Measured alone (``benchmarks/message_log.py``), a two-row write
-    took 0.37–0.45 ms p50 as one Core insert in one hop into SQLAlchemy's synchronous core,
-    0.36 ms so on a connection of the engine's pool, and 0.20 ms here: a hop alone took 0.18 ms
-    with the pool's checkout and return, 0.07 without — the layers cost more than SQLite's own
-    work."""
+    SQLAlchemy would store them), inserted and committed on a connection of the log's own, set
+    up as the engine's are and kept open (the message log's writers take turns on it).
+
+    A small write (``INLINE_BYTES``) is made on the event loop's own thread when SQLite takes it
+    at once: that connection waits for no lock (``busy_timeout`` 0), so another writer holding
+    the database sends the write to the log's thread instead, where it waits its turn. Nor does
+    that connection ever checkpoint the write-ahead log: a checkpoint's syncs would hold the
+    loop. One write in ``CHECKPOINT_EVERY`` goes by the thread, whose connection checkpoints as
+    the engine's do, so the log stays bounded even when no other connection writes.
+
+    Measured alone (``benchmarks/message_log.py``), a two-row write took 0.37–0.45 ms p50 as one
+    Core insert in one hop into SQLAlchemy's synchronous core, 0.36 ms so on a connection of the
+    engine's pool, 0.20 ms in one hop to the log's own connection's thread (the hop alone: 0.07),
+    and 0.08–0.09 ms on the loop's thread, against 0.24–0.28 ms by the hop in the same run. On
+    the loop the write costs it 90–100 us of CPU against 60–70 by the hop: the thread's Python
+    holds the interpreter's lock all the same."""
+
+    INLINE_BYTES = 64 << 10  # a larger write goes to the thread (a tool's long result)
+    CHECKPOINT_EVERY = 256
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.url = engine.url
         self.connection: sqlite_driver.Connection | None = None
+        self.inline = sqlite_driver.inline_connector(engine.url)  # None: an in-memory database
+        self.loop_connection: sqlite3.Connection | None = None
+        self.count = 0
         dialect = engine.dialect
         self.columns = [
             (c.name, c.type.dialect_impl(dialect).bind_processor(dialect))
@@ -216,6 +232,9 @@ class _SqliteMessages:
         self.last = f"SELECT max(seq) FROM {MessageRow.__tablename__} WHERE session_id = ?"
 
     async def close(self) -> None:
+        if self.loop_connection is not None:
+            loop_connection, self.loop_connection = self.loop_connection, None
+            loop_connection.close()
         if self.connection is not None:
             connection, self.connection = self.connection, None
             await connection.close()
@@ -229,9 +248,6 @@ class _SqliteMessages:
         seq: int | None,
     ) -> list[Message]:
         """Called by one writer at a time (the message log's lock)."""
-        if self.connection is None:
-            self.connection = await own_sqlite_connection(self.url)
-        connection = self.connection
 
         def write(conn: sqlite3.Connection) -> list[dict[str, Any]]:
             with conn:  # committed, or rolled back if anything fails (and raised)
@@ -244,10 +260,36 @@ class _SqliteMessages:
             return rows
 
         try:
-            rows = await connection.in_one_hop(write)
+            rows = self._on_the_loop(write, messages)
+            if rows is None:
+                if self.connection is None:
+                    self.connection = await own_sqlite_connection(self.url)
+                rows = await self.connection.in_one_hop(write)
         except sqlite3.IntegrityError:
             raise ConflictError("another message of this session is being answered") from None
         return _written(rows)
+
+    def _on_the_loop(
+        self, write: Callable[[sqlite3.Connection], list[dict[str, Any]]], messages: Any
+    ) -> list[dict[str, Any]] | None:
+        """``write`` made on the event loop's thread; None: it goes to the log's thread (it is
+        large, it is the one in ``CHECKPOINT_EVERY``, or another writer holds the database)."""
+        self.count += 1
+        if self.inline is None or self.count % self.CHECKPOINT_EVERY == 0:
+            return None
+        size = sum(
+            len(str(m.get("content") or "")) + len(str(m.get("tool_calls") or "")) for m in messages
+        )
+        if size > self.INLINE_BYTES:
+            return None
+        try:
+            if self.loop_connection is None:
+                self.loop_connection = self.inline()
+            return write(self.loop_connection)
+        except sqlite3.OperationalError as exc:
+            if sqlite_driver.is_busy(exc):
+                return None  # rolled back: the thread's connection waits for its turn
+            raise
 
     def _values(self, row: dict[str, Any]) -> tuple[Any, ...]:
         return tuple(

@@ -169,3 +169,46 @@ def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connec
         return connection
 
     return connect
+
+
+LOOP_PRAGMAS = (
+    "journal_mode=WAL",
+    "foreign_keys=ON",
+    "synchronous=NORMAL",
+    "busy_timeout=0",
+    "wal_autocheckpoint=0",
+)
+
+
+def inline_connector(url: str | URL) -> Callable[[], sqlite3.Connection] | None:
+    """A maker of connections to ``url``'s database for the event loop's own thread (None for
+    an in-memory one, which another connection would not see): it waits for no lock (a busy
+    database is ``is_busy`` at once) and never checkpoints the write-ahead log (a checkpoint
+    syncs files), else set up as the engine's connections are."""
+    parsed = make_url(url)
+    args, options = parsed.get_dialect()().create_connect_args(parsed)
+    database = str(args[0]) if args else ":memory:"
+    if database in ("", ":memory:") or "mode=memory" in database:
+        return None
+
+    def connect() -> sqlite3.Connection:
+        given = {**options, "timeout": 0, "check_same_thread": False}
+        connection: sqlite3.Connection = sqlite3.connect(*args, **given)  # type: ignore[call-overload]
+        try:
+            for pragma in LOOP_PRAGMAS:
+                connection.execute(f"PRAGMA {pragma}")
+        except sqlite3.Error:
+            connection.close()
+            raise
+        return connection
+
+    return connect
+
+
+def is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Another connection holds the database (``SQLITE_BUSY`` or ``SQLITE_LOCKED``, extended
+    codes included): a write that found it so took no effect."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return "locked" in str(exc)

@@ -1,16 +1,24 @@
 """A turn's messages, written by the message log past SQLAlchemy's ORM, are stored as the ORM
-stores them, on both databases; a write whose number is taken stores none of its rows."""
+stores them, on both databases; a write whose number is taken stores none of its rows. On
+SQLite a write made on the event loop's thread never waits there for a lock, and the
+write-ahead log stays bounded."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import sqlite3
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from server.errors import ConflictError
-from server.storage.conversations import BLANK_MESSAGE, MessageLog
+from server.storage import sqlite_driver
+from server.storage.conversations import BLANK_MESSAGE, MessageLog, _SqliteMessages
 from server.storage.database import create_engine, session_factory
 from server.storage.tables import MessageRow, SessionRow, TenantRow
 
@@ -101,3 +109,114 @@ async def test_a_write_whose_number_is_taken_stores_none_of_its_rows(database_ur
     assert [m.seq for m in after] == [3]
     assert [(r["seq"], r["role"]) for r in stored] == [(1, "user"), (2, "assistant"), (3, "user")]
     assert stored[2]["content"] == "next"  # and nothing of the write that clashed
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_sqlite_a_write_that_finds_the_database_busy_waits_on_the_logs_thread(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write is made on the event loop's thread only when SQLite takes it at once: while
+    another connection holds the database, it goes to the log's thread and waits there (the
+    loop goes on), and is stored once the other writer is done."""
+    engine = create_engine(database_url)
+    hopped = asyncio.Event()
+    hop = sqlite_driver.Connection.in_one_hop
+
+    async def seen(self: sqlite_driver.Connection, work: Any, *args: Any) -> Any:
+        hopped.set()
+        return await hop(self, work, *args)
+
+    monkeypatch.setattr(sqlite_driver.Connection, "in_one_hop", seen)
+    other = sqlite3.connect(make_url(database_url).database, isolation_level=None)
+    try:
+        await _sessions(engine)
+        log = MessageLog(engine)
+        await log.append("log", "acme", "b", MESSAGES[:1])  # on the loop's thread
+        assert not hopped.is_set()
+        other.execute("BEGIN IMMEDIATE")  # another writer holds the database
+        waiting = asyncio.ensure_future(log.append("log", "acme", "b", MESSAGES[1:]))
+        await asyncio.wait_for(hopped.wait(), 10)  # on the log's thread, the loop running
+        assert not waiting.done()
+        other.execute("COMMIT")
+        written = await asyncio.wait_for(waiting, 10)
+        stored = await _stored(engine, "log")
+        await log.close()
+    finally:
+        other.close()
+        await engine.dispose()
+
+    assert [m.seq for m in written] == [2, 3]
+    assert [r["role"] for r in stored] == ["user", "assistant", "tool"]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_sqlite_a_long_message_is_written_on_the_logs_thread(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = create_engine(database_url)
+    hops: list[str] = []
+    hop = sqlite_driver.Connection.in_one_hop
+
+    async def seen(self: sqlite_driver.Connection, work: Any, *args: Any) -> Any:
+        hops.append(work.__name__)
+        return await hop(self, work, *args)
+
+    monkeypatch.setattr(sqlite_driver.Connection, "in_one_hop", seen)
+    long = "x" * (_SqliteMessages.INLINE_BYTES + 1)
+    try:
+        await _sessions(engine)
+        log = MessageLog(engine)
+        await log.append("log", "acme", "b", [{"role": "user", "content": "short"}])
+        short_hops = list(hops)
+        await log.append("log", "acme", "b", [{"role": "tool", "content": long}])
+        stored = await _stored(engine, "log")
+        await log.close()
+    finally:
+        await engine.dispose()
+
+    assert short_hops == []  # on the loop's thread
+    assert hops == ["_sqlite_pragmas", "write"]  # the thread's connection set up, then used
+    assert stored[1]["content"] == long
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_sqlite_the_write_ahead_log_stays_bounded_when_only_the_message_log_writes(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The loop's connection never checkpoints (its syncs would hold the loop); one write in
+    ``CHECKPOINT_EVERY`` goes by the log's thread, whose connection does."""
+
+    async def wal_after(writes: int) -> int:
+        engine = create_engine(database_url)
+        try:
+            log = MessageLog(engine)
+            for i in range(writes):
+                await log.append("log", "acme", "b", TURN, 2 * i + 1)
+            size = _wal_size(database_url)
+            await log.close()
+        finally:
+            await engine.dispose()
+        return size
+
+    await _sessions(create_engine(database_url))
+    bounded = await wal_after(1500)
+    monkeypatch.setattr(_SqliteMessages, "CHECKPOINT_EVERY", 10**9)  # never by the thread
+    await _clear(database_url)
+    unbounded = await wal_after(1500)
+
+    assert bounded < 12 << 20 < unbounded
+
+
+TURN = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+
+
+def _wal_size(database_url: str) -> int:
+    return Path(f"{make_url(database_url).database}-wal").stat().st_size
+
+
+async def _clear(database_url: str) -> None:
+    """The messages gone, and the write-ahead log checkpointed and cut to nothing."""
+    with contextlib.closing(sqlite3.connect(make_url(database_url).database)) as connection:
+        connection.execute("DELETE FROM messages")
+        connection.commit()
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
