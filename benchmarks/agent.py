@@ -72,6 +72,28 @@ def database_url(database: str) -> str | None:
     return fresh_postgres("quiver_bench_agent")
 
 
+async def bench_tenant(base: str, admin_key: str, model: str, model_host: str) -> str:
+    """A tenant ``bench`` whose bot ``b`` talks to the fake model at ``model`` (its host let
+    through the egress guard) and offers the ``ping`` tool; its agent key."""
+    admin = {"Authorization": f"Bearer {admin_key}"}
+    async with httpx.AsyncClient(base_url=base, headers=admin, timeout=120) as client:
+        (await client.post("/v1/tenants", json={"id": "bench"})).raise_for_status()
+        allow = {"allow": [model_host]}
+        (await client.put("/v1/tenants/bench/egress", json=allow)).raise_for_status()
+        keys = "/v1/tenants/bench/keys"
+        dev = (await client.post(keys, json={"role": "developer"})).json()["key"]
+        agent = (await client.post(keys, json={"role": "agent"})).json()["key"]
+        as_dev = {"Authorization": f"Bearer {dev}"}
+        provider = {"kind": "openai", "base_url": f"{model}/v1", "api_key": "sk-bench"}
+        for method, path, body in (
+            ("PUT", "/v1/providers/fake", provider),
+            ("POST", "/v1/tools", TOOL),
+            ("POST", "/v1/bots", {"name": "b", "tools": None, "model": "fake/m"}),
+        ):
+            (await client.request(method, path, json=body, headers=as_dev)).raise_for_status()
+    return str(agent)
+
+
 async def main(turns: int, conversations: int, database: str = "sqlite") -> None:
     data = Path(tempfile.mkdtemp(prefix="quiver-bench-agent-"))
     settings = Settings(
@@ -82,17 +104,9 @@ async def main(turns: int, conversations: int, database: str = "sqlite") -> None
     app = create_app(settings)
     async with app.router.lifespan_context(app), fake_model_server() as fake, served(app) as base:
         fake.record = False
-        admin = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=120)  # fmt: skip
-        await admin.post("/v1/tenants", json={"id": "bench"})
-        await admin.put("/v1/tenants/bench/egress", json={"allow": [fake.host]})
-        dev_key = (await admin.post("/v1/tenants/bench/keys", json={"role": "developer"})).json()["key"]  # fmt: skip
-        agent_key = (await admin.post("/v1/tenants/bench/keys", json={"role": "agent"})).json()["key"]  # fmt: skip
-        dev = httpx.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {dev_key}"}, timeout=120)  # fmt: skip
+        agent_key = await bench_tenant(base, ADMIN, fake.base, fake.host)
         limits = httpx2.Limits(max_connections=conversations + 10, max_keepalive_connections=conversations + 10)  # fmt: skip
         agent = httpx2.AsyncClient(base_url=base, headers={"Authorization": f"Bearer {agent_key}"}, timeout=300, limits=limits)  # fmt: skip
-        await dev.put("/v1/providers/fake", json={"kind": "openai", "base_url": fake.base + "/v1", "api_key": "sk-bench"})  # fmt: skip
-        await dev.post("/v1/tools", json=TOOL)
-        await dev.post("/v1/bots", json={"name": "b", "tools": None, "model": "fake/m"})
 
         sdk = openai.AsyncOpenAI(base_url=fake.base + "/v1", api_key="sk-bench", max_retries=0)
         fake.default = {"text": "hello"}
@@ -165,8 +179,7 @@ async def main(turns: int, conversations: int, database: str = "sqlite") -> None
         kinds = collections.Counter(repr(o)[:160] for o in outcomes if o is not True)
         for kind, count in kinds.most_common(5):
             print(f"  {count:5d} x {kind}")
-        for client in (admin, dev, agent):
-            await client.aclose()
+        await agent.aclose()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ import sys
 import time
 from typing import Any
 
-import httpx
 import httpx2
 import openai
 import uvloop
@@ -39,7 +38,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
 
-from benchmarks.agent import TOOL, p50
+from benchmarks.agent import bench_tenant, p50
 from benchmarks.restricted import ADMIN, free_port, quiver_server, wait_ready
 
 MODEL_HOST = "127.0.0.4"
@@ -77,32 +76,6 @@ def run(main: Any) -> None:
         runner.run(main)
 
 
-async def setup(base: str, model: str) -> tuple[str, str]:
-    """A tenant whose bot talks to the fake model and offers the ``ping`` tool; its agent key
-    and one session."""
-    admin = {"Authorization": f"Bearer {ADMIN}"}
-    async with httpx.AsyncClient(base_url=base, headers=admin, timeout=60) as client:
-        (await client.post("/v1/tenants", json={"id": "bench"})).raise_for_status()
-        allow = {"allow": [MODEL_HOST]}
-        (await client.put("/v1/tenants/bench/egress", json=allow)).raise_for_status()
-        keys = "/v1/tenants/bench/keys"
-        dev = (await client.post(keys, json={"role": "developer"})).json()["key"]
-        agent = (await client.post(keys, json={"role": "agent"})).json()["key"]
-        as_dev = {"Authorization": f"Bearer {dev}"}
-        provider = {"kind": "openai", "base_url": f"{model}/v1", "api_key": "sk-bench"}
-        for method, path, body in (
-            ("PUT", "/v1/providers/fake", provider),
-            ("POST", "/v1/tools", TOOL),
-            ("POST", "/v1/bots", {"name": "b", "tools": None, "model": "fake/m"}),
-        ):
-            (await client.request(method, path, json=body, headers=as_dev)).raise_for_status()
-        answer = await client.post(
-            "/v1/sessions", json={"bot": "b"}, headers={"Authorization": f"Bearer {agent}"}
-        )
-        answer.raise_for_status()
-        return agent, answer.json()["id"]
-
-
 async def main(turns: int, database: str) -> None:
     node_port, model_port = free_port(), free_port()
     model = f"http://{MODEL_HOST}:{model_port}"
@@ -111,15 +84,15 @@ async def main(turns: int, database: str) -> None:
     try:
         wait_ready(base, "/readyz")
         wait_ready(model, "/v1/nope")
-        agent_key, sid = await setup(base, model)
-        await measure(base, model, agent_key, sid, turns, database)
+        agent_key = await bench_tenant(base, ADMIN, model, MODEL_HOST)
+        await measure(base, model, agent_key, turns, database)
     finally:
         for process in (node, model_process):
             process.terminate()
             process.wait(timeout=10)
 
 
-async def measure(base: str, model: str, key: str, sid: str, turns: int, database: str) -> None:
+async def measure(base: str, model: str, key: str, turns: int, database: str) -> None:
     headers = {"Authorization": f"Bearer {key}"}
     agent = httpx2.AsyncClient(base_url=base, headers=headers, timeout=60)
     control = httpx2.AsyncClient(base_url=model, timeout=60)
@@ -141,6 +114,7 @@ async def measure(base: str, model: str, key: str, sid: str, turns: int, databas
         assert answer.status_code == 200, answer.text
         return answer.json()
 
+    sid = await session()  # the tool calls'
     talk, said = "", 11
     for i in range(turns + 30):  # the first 30 iterations warm both sides up, and are dropped
         if i == 30:

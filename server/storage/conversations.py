@@ -270,7 +270,9 @@ class _SqliteMessages:
         return _written(rows)
 
     def _on_the_loop(
-        self, write: Callable[[sqlite3.Connection], list[dict[str, Any]]], messages: Any
+        self,
+        write: Callable[[sqlite3.Connection], list[dict[str, Any]]],
+        messages: list[dict[str, Any]],
     ) -> list[dict[str, Any]] | None:
         """``write`` made on the event loop's thread; None: it goes to the log's thread (it is
         large, it is the one in ``CHECKPOINT_EVERY``, or another writer holds the database)."""

@@ -108,12 +108,7 @@ async def own_sqlite_connection(url: URL) -> sqlite_driver.Connection:
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=30000")
-    cursor.close()
+    sqlite_driver.set_up(dbapi_conn)
 
 
 class UnitOfWork(Session):

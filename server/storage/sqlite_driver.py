@@ -154,11 +154,33 @@ async def in_one_hop(connection: Any, work: Callable[..., T], *args: Any) -> T:
     return await driver.in_one_hop(work, *args)
 
 
-def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connection]]:
-    """``async_creator`` for ``url``: its database and options as SQLAlchemy's SQLite dialect
-    reads them from the URL (``?uri=true``, ``timeout``, …), then ``overrides``."""
+PRAGMAS = {"journal_mode": "WAL", "foreign_keys": "ON", "synchronous": "NORMAL"}
+BUSY_TIMEOUT_MS = 30_000
+
+
+def set_up(connection: Any, **pragmas: object) -> None:
+    """Every connection's pragmas (``PRAGMAS``, a busy timeout), then ``pragmas``' changes;
+    ``connection``: sqlite3's, or SQLAlchemy's adaption of it."""
+    cursor = connection.cursor()
+    try:
+        for name, value in {**PRAGMAS, "busy_timeout": BUSY_TIMEOUT_MS, **pragmas}.items():
+            cursor.execute(f"PRAGMA {name}={value}")
+    finally:
+        cursor.close()
+
+
+def _connect_args(url: str | URL) -> tuple[Sequence[str], dict[str, Any]]:
+    """``sqlite3.connect``'s arguments: the database and options as SQLAlchemy's SQLite dialect
+    reads them from the URL (``?uri=true``, ``timeout``, …)."""
     parsed = make_url(url)
     args, options = parsed.get_dialect()().create_connect_args(parsed)
+    return args, dict(options)
+
+
+def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connection]]:
+    """``async_creator`` for ``url``: its database and options as the URL gives them, then
+    ``overrides``."""
+    args, options = _connect_args(url)
     options = {**options, **overrides}
 
     def opened() -> sqlite3.Connection:
@@ -171,22 +193,12 @@ def connector(url: str | URL, **overrides: Any) -> Callable[[], Awaitable[Connec
     return connect
 
 
-LOOP_PRAGMAS = (
-    "journal_mode=WAL",
-    "foreign_keys=ON",
-    "synchronous=NORMAL",
-    "busy_timeout=0",
-    "wal_autocheckpoint=0",
-)
-
-
 def inline_connector(url: str | URL) -> Callable[[], sqlite3.Connection] | None:
     """A maker of connections to ``url``'s database for the event loop's own thread (None for
     an in-memory one, which another connection would not see): it waits for no lock (a busy
     database is ``is_busy`` at once) and never checkpoints the write-ahead log (a checkpoint
     syncs files), else set up as the engine's connections are."""
-    parsed = make_url(url)
-    args, options = parsed.get_dialect()().create_connect_args(parsed)
+    args, options = _connect_args(url)
     database = str(args[0]) if args else ":memory:"
     if database in ("", ":memory:") or "mode=memory" in database:
         return None
@@ -195,8 +207,7 @@ def inline_connector(url: str | URL) -> Callable[[], sqlite3.Connection] | None:
         given = {**options, "timeout": 0, "check_same_thread": False}
         connection: sqlite3.Connection = sqlite3.connect(*args, **given)  # type: ignore[call-overload]
         try:
-            for pragma in LOOP_PRAGMAS:
-                connection.execute(f"PRAGMA {pragma}")
+            set_up(connection, busy_timeout=0, wal_autocheckpoint=0)
         except sqlite3.Error:
             connection.close()
             raise
