@@ -198,7 +198,11 @@ async def test_sqlite_the_write_ahead_log_stays_bounded_when_only_the_message_lo
             await engine.dispose()
         return size
 
-    await _sessions(create_engine(database_url))
+    engine = create_engine(database_url)
+    try:
+        await _sessions(engine)
+    finally:
+        await engine.dispose()  # its connection's thread ends with it, on this event loop
     bounded = await wal_after(1500)
     monkeypatch.setattr(_SqliteMessages, "CHECKPOINT_EVERY", 10**9)  # never by the thread
     await _clear(database_url)
