@@ -1,6 +1,6 @@
 """A turn's one write of its messages, measured alone.
 
-    python -m benchmarks.message_log [--writes 3000] [--database postgresql|sqlite]
+    python -m benchmarks.message_log [--writes 3000] [--database postgresql|sqlite] [--busy-ms 0]
 
 Writes a user's and an assistant's message together, ``--writes`` times, one after another, in
 alternating rounds of: the message log as it is; the way it wrote before, as the baseline; and
@@ -10,7 +10,9 @@ SQLAlchemy's pool in autocommit with its pre-ping, and ``SELECT 1`` on a bare as
 thread (the log as it is) and in one hop to the thread of the log's own connection (as it wrote
 before), against a Core insert and its commit in one hop into SQLAlchemy's synchronous core on a
 pooled connection, and ``SELECT 1`` in one hop on a pooled connection and on the log's (the hop
-alone).
+alone). With ``--busy-ms``, this process keeps its CPU busy that long between two writes, as a
+node is between a turn's writes (the model's call, the requests): the database's process sleeps
+meanwhile, and its wake-up is part of the write's time.
 """
 
 from __future__ import annotations
@@ -38,12 +40,18 @@ NAME = "quiver_bench_messages"
 ROUNDS = 5
 
 
+BUSY_S = 0.0  # --busy-ms
+
+
 async def timed(write: Callable[[], Awaitable[object]], n: int) -> list[float]:
     samples = []
     for _ in range(n):
         started = time.perf_counter()
         await write()
         samples.append(time.perf_counter() - started)
+        until = time.perf_counter() + BUSY_S
+        while time.perf_counter() < until:  # busy, as a node between two writes (not timed)
+            pass
     return samples
 
 
@@ -171,7 +179,8 @@ async def sqlite(writes: int) -> None:
 
 def report(samples: dict[str, list[float]], base: str, writes: int) -> None:
     baseline = statistics.median(samples[base])
-    print(f"two messages written together, {writes} writes each, {ROUNDS} alternating rounds")
+    busy = f", {BUSY_S * 1000:g} ms busy between writes" if BUSY_S else ""
+    print(f"two messages written together, {writes} writes each, {ROUNDS} alternating rounds{busy}")
     print(f"{'':52}{'p50 ms':>8}{'p99 ms':>8}{'of baseline':>13}")
     for name, xs in samples.items():
         xs.sort()
@@ -183,5 +192,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--writes", type=int, default=3000)
     parser.add_argument("--database", choices=("postgresql", "sqlite"), default="postgresql")
+    parser.add_argument("--busy-ms", type=float, default=0.0, help="busy between two writes")
     args = parser.parse_args()
+    BUSY_S = args.busy_ms / 1000
     asyncio.run(main(args.writes, args.database))

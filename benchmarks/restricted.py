@@ -7,9 +7,11 @@ Per-call latency of one trivial tool, measured in one run:
   (b) pool         through the hardened pre-started worker pool (what the server uses)
   (c) subprocess   a fresh hardened worker process started for every call
 and HTTP throughput and median latency of ``POST /v1/sessions/{sid}/calls`` on that tool (real
-uvicorn, on SQLite and on PostgreSQL) against a bare FastAPI endpoint returning the same JSON
-and against the floor — that endpoint plus the sandbox's round trip alone (``sandbox_app``) —
-with the same load generator in the same run; and MCP ``tools/call`` through the SDK's client.
+uvicorn, on SQLite and on PostgreSQL; also on a node whose call log is not synced before a call
+answers, ``QUIVER_CALL_LOG_FSYNC=false``) against a bare FastAPI endpoint returning the same
+JSON and against the floor — that endpoint plus the sandbox's round trip alone
+(``sandbox_app``) — with the same load generator in the same run; and MCP ``tools/call``
+through the SDK's client.
 """
 
 from __future__ import annotations
@@ -261,7 +263,15 @@ def one_tenant(base: str) -> tuple[str, str]:
     return agent, session.json()["id"]
 
 
-def quiver_server(database: str, port: int, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def quiver_server(
+    database: str,
+    port: int,
+    workers: int,
+    extra: dict[str, str] | None = None,
+    name: str = "quiver_bench",
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A node (``quiver serve``) on ``port`` with ``extra`` settings; on PostgreSQL its
+    database ``name`` is made afresh."""
     tmp = Path(tempfile.mkdtemp())
     env = {
         **os.environ,
@@ -272,9 +282,10 @@ def quiver_server(database: str, port: int, workers: int) -> tuple[subprocess.Po
         # the load is one key's: lift its rate so the benchmark measures the call path
         "QUIVER_KEY_REQUESTS": "100000/second",
         "QUIVER_TENANT_REQUESTS": "100000/second",
+        **(extra or {}),
     }
     if database == "postgresql":
-        env["QUIVER_DATABASE_URL"] = fresh_postgres("quiver_bench")
+        env["QUIVER_DATABASE_URL"] = fresh_postgres(name)
         env["QUIVER_SECRET_KEY"] = generate_key()
     log = os.environ.get("QUIVER_BENCH_SERVER_LOG")  # the server's log lines, to look into a run
     proc = subprocess.Popen(
@@ -289,46 +300,46 @@ def bench_http(
     seconds: float, database: str, workers: int, rounds: int
 ) -> tuple[dict[str, Load], dict[str, float]]:
     """The bare endpoint, the floor (the bare endpoint plus the sandbox's round trip alone:
-    ``sandbox_app``) and the call route in ``rounds`` alternating rounds (``seconds`` each in
-    all), then MCP tools/call, in one run. The machines are noisy — the same code's CPU time
-    per call drifts by a third between minutes — so each round's three are measured back to
-    back, and a row's share of the bare endpoint is the median of the rounds' ratios."""
-    quiver_port, bare_port = free_port(), free_port()
+    ``sandbox_app``), the call route, and the call route of a node whose call log is not synced
+    before a call answers (``QUIVER_CALL_LOG_FSYNC=false``: a row survives a killed process,
+    not a lost machine) in ``rounds`` alternating rounds (``seconds`` each in all), then MCP
+    tools/call, in one run. The machines are noisy — the same code's CPU time per call drifts
+    by a third between minutes — so each round's four are measured back to back, and a row's
+    share of the bare endpoint is the median of the rounds' ratios."""
+    quiver_port, unsynced_port, bare_port = free_port(), free_port(), free_port()
     quiver, base = quiver_server(database, quiver_port, workers)
+    unsynced, unsynced_base = quiver_server(
+        database, unsynced_port, workers, {"QUIVER_CALL_LOG_FSYNC": "false"}, "quiver_bench_2"
+    )
     bare, floor_port = _uvicorn("benchmarks.bare_app:app", bare_port), free_port()
     floor = _uvicorn("benchmarks.sandbox_app:app", floor_port, {"QUIVER_WORKERS": str(workers)})
     try:
         wait_ready(base, "/readyz")
+        wait_ready(unsynced_base, "/readyz")
         wait_ready(f"http://127.0.0.1:{bare_port}", "/docs")
         wait_ready(f"http://127.0.0.1:{floor_port}", "/docs")
-        agent, sid = one_tenant(base)
         body = b'{"tool": "echo", "arguments": {"x": "1"}}'
-        path = f"/v1/sessions/{sid}/calls"
-        asyncio.run(load(quiver_port, path, body, agent, 1.0))  # warm up
-        asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, 1.0))
-        asyncio.run(load(floor_port, "/v1/sessions/x/calls", body, None, 1.0))
+        bare_path = "/v1/sessions/x/calls"
+        targets = {"bare": (bare_port, bare_path, None), "floor": (floor_port, bare_path, None)}
+        for name, port, url in (("call", quiver_port, base), ("unsynced", unsynced_port, unsynced_base)):  # fmt: skip
+            agent, sid = one_tenant(url)
+            targets[name] = (port, f"/v1/sessions/{sid}/calls", agent)
+        for port, path, key in targets.values():  # warm up
+            asyncio.run(load(port, path, body, key, 1.0))
         each = seconds / rounds
         measured = [
-            (
-                asyncio.run(load(bare_port, "/v1/sessions/x/calls", body, None, each)),
-                asyncio.run(load(floor_port, "/v1/sessions/x/calls", body, None, each)),
-                asyncio.run(load(quiver_port, path, body, agent, each)),
-            )
+            {name: asyncio.run(load(port, path, body, key, each)) for name, (port, path, key) in targets.items()}
             for _ in range(rounds)
-        ]
-        rows = {
-            "bare": _median_load([b for b, _, _ in measured]),
-            "floor": _median_load([f for _, f, _ in measured]),
-            "call": _median_load([c for _, _, c in measured]),
-            "mcp": asyncio.run(bench_mcp(base, agent, seconds / 2)),
-        }
+        ]  # fmt: skip
+        rows = {name: _median_load([m[name] for m in measured]) for name in targets}
+        rows["mcp"] = asyncio.run(bench_mcp(base, targets["call"][2], seconds / 2))
         shares = {
-            "floor": statistics.median(f.rps / b.rps for b, f, _ in measured),
-            "call": statistics.median(c.rps / b.rps for b, _, c in measured),
+            name: statistics.median(m[name].rps / m["bare"].rps for m in measured)
+            for name in ("floor", "call", "unsynced")
         }
         return rows, shares
     finally:
-        for proc in (quiver, bare, floor):
+        for proc in (quiver, unsynced, bare, floor):
             proc.terminate()
             proc.wait(timeout=10)
 
@@ -352,6 +363,7 @@ LABELS = {
     "bare": "bare FastAPI endpoint",
     "floor": "bare + sandbox round trip",
     "call": "POST .../calls",
+    "unsynced": "  its log not synced",
     "mcp": "MCP tools/call (SDK)",
 }
 
@@ -383,7 +395,7 @@ def main() -> None:
         bare = rows["bare"]
         print(
             f"\nHTTP on {database} ({args.workers} workers), 8 connections: {args.rounds} "
-            f"alternating rounds of the bare endpoint, the floor and the call, {args.seconds:.0f} s each in all "
+            f"alternating rounds of the bare endpoint, the floor and the calls, {args.seconds:.0f} s each in all "
             "(medians over the rounds)"
         )
         print(f"{'':28}{'req/s':>10}{'p50 ms':>10}{'of bare':>10}{'reconnects':>12}")
