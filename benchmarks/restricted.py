@@ -9,9 +9,10 @@ Per-call latency of one trivial tool, measured in one run:
 and HTTP throughput and median latency of ``POST /v1/sessions/{sid}/calls`` on that tool (real
 uvicorn, on SQLite and on PostgreSQL; also on a node whose call log is not synced before a call
 answers, ``QUIVER_CALL_LOG_FSYNC=false``) against a bare FastAPI endpoint returning the same
-JSON and against the floor — that endpoint plus the sandbox's round trip alone
-(``sandbox_app``) — with the same load generator in the same run; and MCP ``tools/call``
-through the SDK's client.
+JSON, a bare ASGI endpoint (no framework) and the floor — the FastAPI endpoint plus the
+sandbox's round trip alone (``sandbox_app``) — with the same load generator in the same run,
+each server's event-loop CPU a request beside it; and MCP ``tools/call`` through the SDK's
+client.
 """
 
 from __future__ import annotations
@@ -169,6 +170,27 @@ class Load:
     rps: float
     p50_ms: float
     reconnects: int  # connections the server closed under load (each is reopened)
+    loop_us: float = 0.0  # the server's event-loop thread's CPU a request (0: not read)
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def loop_cpu_s(pid: int) -> float:
+    """The CPU time (user and system) of process ``pid``'s main thread, where a server's event
+    loop runs (uvicorn's, and ``quiver serve``'s)."""
+    stat = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def measured(pid: int, port: int, path: str, body: bytes, auth: str | None, seconds: float) -> Load:
+    """``load``, with the CPU the server's event loop spent on each request meanwhile."""
+    before, started = loop_cpu_s(pid), time.perf_counter()
+    got = asyncio.run(load(port, path, body, auth, seconds))
+    spent, took = loop_cpu_s(pid) - before, time.perf_counter() - started
+    got.loop_us = spent / max(1.0, got.rps * took) * 1e6
+    return got
 
 
 async def load(
@@ -299,47 +321,54 @@ def quiver_server(
 def bench_http(
     seconds: float, database: str, workers: int, rounds: int
 ) -> tuple[dict[str, Load], dict[str, float]]:
-    """The bare endpoint, the floor (the bare endpoint plus the sandbox's round trip alone:
-    ``sandbox_app``), the call route, and the call route of a node whose call log is not synced
-    before a call answers (``QUIVER_CALL_LOG_FSYNC=false``: a row survives a killed process,
-    not a lost machine) in ``rounds`` alternating rounds (``seconds`` each in all), then MCP
-    tools/call, in one run. The machines are noisy — the same code's CPU time per call drifts
-    by a third between minutes — so each round's four are measured back to back, and a row's
-    share of the bare endpoint is the median of the rounds' ratios."""
+    """A bare ASGI endpoint (no framework: uvicorn's HTTP alone), the bare FastAPI endpoint, the
+    floor (the bare endpoint plus the sandbox's round trip alone: ``sandbox_app``), the call
+    route, and the call route of a node whose call log is not synced before a call answers
+    (``QUIVER_CALL_LOG_FSYNC=false``: a row survives a killed process, not a lost machine) in
+    ``rounds`` alternating rounds (``seconds`` each in all), then MCP tools/call, in one run.
+    The machines are noisy — the same code's CPU time per call drifts by a third between
+    minutes — so each round's servers are measured back to back, and a row's share of the bare
+    endpoint is the median of the rounds' ratios."""
     quiver_port, unsynced_port, bare_port = free_port(), free_port(), free_port()
     quiver, base = quiver_server(database, quiver_port, workers)
     unsynced, unsynced_base = quiver_server(
         database, unsynced_port, workers, {"QUIVER_CALL_LOG_FSYNC": "false"}, "quiver_bench_2"
     )
-    bare, floor_port = _uvicorn("benchmarks.bare_app:app", bare_port), free_port()
+    asgi_port, floor_port = free_port(), free_port()
+    asgi = _uvicorn("benchmarks.asgi_app:app", asgi_port)
+    bare = _uvicorn("benchmarks.bare_app:app", bare_port)
     floor = _uvicorn("benchmarks.sandbox_app:app", floor_port, {"QUIVER_WORKERS": str(workers)})
     try:
         wait_ready(base, "/readyz")
         wait_ready(unsynced_base, "/readyz")
-        wait_ready(f"http://127.0.0.1:{bare_port}", "/docs")
-        wait_ready(f"http://127.0.0.1:{floor_port}", "/docs")
+        for port in (asgi_port, bare_port, floor_port):
+            wait_ready(f"http://127.0.0.1:{port}", "/docs")
         body = b'{"tool": "echo", "arguments": {"x": "1"}}'
         bare_path = "/v1/sessions/x/calls"
-        targets = {"bare": (bare_port, bare_path, None), "floor": (floor_port, bare_path, None)}
-        for name, port, url in (("call", quiver_port, base), ("unsynced", unsynced_port, unsynced_base)):  # fmt: skip
+        targets = {
+            "asgi": (asgi.pid, asgi_port, bare_path, None),
+            "bare": (bare.pid, bare_port, bare_path, None),
+            "floor": (floor.pid, floor_port, bare_path, None),
+        }
+        for name, proc, port, url in (("call", quiver, quiver_port, base), ("unsynced", unsynced, unsynced_port, unsynced_base)):  # fmt: skip
             agent, sid = one_tenant(url)
-            targets[name] = (port, f"/v1/sessions/{sid}/calls", agent)
-        for port, path, key in targets.values():  # warm up
+            targets[name] = (proc.pid, port, f"/v1/sessions/{sid}/calls", agent)
+        for _, port, path, key in targets.values():  # warm up
             asyncio.run(load(port, path, body, key, 1.0))
         each = seconds / rounds
-        measured = [
-            {name: asyncio.run(load(port, path, body, key, each)) for name, (port, path, key) in targets.items()}
+        measured_rounds = [
+            {name: measured(pid, port, path, body, key, each) for name, (pid, port, path, key) in targets.items()}
             for _ in range(rounds)
         ]  # fmt: skip
-        rows = {name: _median_load([m[name] for m in measured]) for name in targets}
-        rows["mcp"] = asyncio.run(bench_mcp(base, targets["call"][2], seconds / 2))
+        rows = {name: _median_load([m[name] for m in measured_rounds]) for name in targets}
+        rows["mcp"] = asyncio.run(bench_mcp(base, targets["call"][3], seconds / 2))
         shares = {
-            name: statistics.median(m[name].rps / m["bare"].rps for m in measured)
-            for name in ("floor", "call", "unsynced")
+            name: statistics.median(m[name].rps / m["bare"].rps for m in measured_rounds)
+            for name in targets
         }
         return rows, shares
     finally:
-        for proc in (quiver, unsynced, bare, floor):
+        for proc in (quiver, unsynced, asgi, bare, floor):
             proc.terminate()
             proc.wait(timeout=10)
 
@@ -356,10 +385,12 @@ def _median_load(loads: list[Load]) -> Load:
         statistics.median(x.rps for x in loads),
         statistics.median(x.p50_ms for x in loads),
         sum(x.reconnects for x in loads),
+        statistics.median(x.loop_us for x in loads),
     )
 
 
 LABELS = {
+    "asgi": "bare ASGI endpoint",
     "bare": "bare FastAPI endpoint",
     "floor": "bare + sandbox round trip",
     "call": "POST .../calls",
@@ -395,14 +426,16 @@ def main() -> None:
         bare = rows["bare"]
         print(
             f"\nHTTP on {database} ({args.workers} workers), 8 connections: {args.rounds} "
-            f"alternating rounds of the bare endpoint, the floor and the calls, {args.seconds:.0f} s each in all "
+            f"alternating rounds of the bare endpoints, the floor and the calls, {args.seconds:.0f} s each in all "
             "(medians over the rounds)"
         )
-        print(f"{'':28}{'req/s':>10}{'p50 ms':>10}{'of bare':>10}{'reconnects':>12}")
+        print(f"{'':28}{'req/s':>10}{'p50 ms':>10}{'of bare':>10}{'loop us':>10}{'reconnects':>12}")  # fmt: skip
         for name, row in rows.items():
             label = LABELS[name]
             ratio = shares.get(name, row.rps / bare.rps)
-            print(f"{label:<28}{row.rps:>10.0f}{row.p50_ms:>10.2f}{ratio:>10.0%}{row.reconnects:>12}")  # fmt: skip
+            loop = f"{row.loop_us:.0f}" if row.loop_us else "-"
+            print(f"{label:<28}{row.rps:>10.0f}{row.p50_ms:>10.2f}{ratio:>10.0%}{loop:>10}{row.reconnects:>12}")  # fmt: skip
+        print("  loop us: the server's event-loop thread's CPU a request (user and system, /proc)")
         bound = 2 * bare.p50_ms + pool_ms
         print(f"POST .../calls p50 {rows['call'].p50_ms:.2f} ms; target 2 x bare p50 + pool round trip = {bound:.2f} ms")  # fmt: skip
         # With 8 requests always in flight, latency goes as the inverse of throughput (Little's

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from server.calls.calllog import CallLog
-from server.calls.journal import DiskRoom, Journal
+from server.calls.journal import DiskRoom, Journal, SyncProcess, SyncThread, _Sync
 from server.errors import NotRecordedError
 from tests.calls.test_use_cases import TENANT, World, ok
 
@@ -70,7 +70,98 @@ async def test_rows_appended_meanwhile_share_one_sync(tmp_path: Path) -> None:
     assert log.journal is not None
     assert log.journal.synced == log.journal.appended == 200
     assert 1 <= log.journal.syncs < 200  # group commit: far fewer syncs than rows
+    syncer = log.journal._syncer
+    assert isinstance(syncer, SyncProcess) and syncer._fallback is None  # by its process
     log.journal.close()
+    assert syncer._process is not None and syncer._process.returncode == 0  # it ended
+
+
+async def synced_by(syncer: Any, sealed: list[int], open_fd: int | None) -> OSError | None:
+    """Hand ``syncer`` one sync; what it answered on the loop."""
+    answered: asyncio.Future[OSError | None] = asyncio.get_running_loop().create_future()
+    syncer.done = lambda sync, error: answered.set_result(error)
+    syncer.start(_Sync(1), sealed, open_fd)
+    return await asyncio.wait_for(answered, 10)
+
+
+def environment(pid: int) -> bytes:
+    return Path(f"/proc/{pid}/environ").read_bytes()
+
+
+async def test_the_sync_process_syncs_and_closes_what_it_is_given_and_says_what_failed(
+    tmp_path: Path,
+) -> None:
+    loop = asyncio.get_running_loop()
+    syncer = SyncProcess(loop, lambda sync, error: None)
+    sealed = os.open(tmp_path / "sealed", os.O_WRONLY | os.O_CREAT, 0o600)
+    opened = os.open(tmp_path / "open", os.O_WRONLY | os.O_CREAT, 0o600)
+    read_end, write_end = os.pipe()  # a pipe cannot be synced: EINVAL
+    try:
+        assert syncer._process is not None  # it holds none of the node's settings
+        assert environment(syncer._process.pid) == b""
+        assert await synced_by(syncer, [sealed], opened) is None
+        with pytest.raises(OSError):
+            os.fstat(sealed)  # a sealed segment is closed once synced; the open one is not
+        os.fstat(opened)
+        error = await synced_by(syncer, [], read_end)
+        assert error is not None and error.errno == 22 and "Invalid argument" in str(error)
+    finally:
+        syncer.stop()
+        for fd in (opened, read_end, write_end):
+            os.close(fd)
+    assert syncer._fallback is None
+
+
+async def test_a_sync_process_that_dies_hands_its_sync_and_the_next_ones_to_a_thread(
+    tmp_path: Path,
+) -> None:
+    log = CallLog(_nowhere, journal=journal(tmp_path, Disk(free=100 * MIB)))
+    assert log.journal is not None
+    log.record(**row(1))
+    await asyncio.wait_for(log.durable(), 10)
+    syncer = log.journal._syncer
+    assert isinstance(syncer, SyncProcess) and syncer._process is not None
+    syncer._process.kill()  # as the kernel's OOM killer would
+    syncer._process.wait()
+
+    for i in range(2, 5):  # each is answered: synced on the thread that takes over
+        log.record(**row(i))
+        await asyncio.wait_for(log.durable(), 10)
+
+    assert isinstance(syncer._fallback, SyncThread)
+    assert log.journal.synced == log.journal.appended == 4
+    log.journal.close()
+    replayed = [r["arguments"] for _, rows in Journal(tmp_path / "journal").orphans() for r in rows]
+    assert replayed == [{"i": i} for i in range(1, 5)]
+
+
+async def test_a_sync_handed_to_a_dead_sync_process_is_run_by_a_thread(tmp_path: Path) -> None:
+    syncer = SyncProcess(asyncio.get_running_loop(), lambda sync, error: None)
+    assert syncer._process is not None
+    syncer._process.kill()
+    syncer._process.wait()  # gone before the loop has seen its end of the socket close
+    sealed = os.open(tmp_path / "sealed", os.O_WRONLY | os.O_CREAT, 0o600)
+
+    assert await synced_by(syncer, [sealed], None) is None  # sent to no one: a thread ran it
+    assert isinstance(syncer._fallback, SyncThread)
+    with pytest.raises(OSError):
+        os.fstat(sealed)
+    syncer.stop()
+
+
+async def test_a_sync_process_stopped_while_it_syncs_answers_that_sync_first(
+    tmp_path: Path,
+) -> None:
+    loop = asyncio.get_running_loop()
+    answered: asyncio.Future[OSError | None] = loop.create_future()
+    syncer = SyncProcess(loop, lambda sync, error: answered.set_result(error))
+    sealed = os.open(tmp_path / "sealed", os.O_WRONLY | os.O_CREAT, 0o600)
+    syncer.start(_Sync(1), [sealed], None)
+    syncer.stop()  # before the loop has read the answer: stop waits for it
+
+    assert await asyncio.wait_for(answered, 10) is None
+    with pytest.raises(OSError):
+        os.fstat(sealed)  # closed, as a synced sealed segment is
 
 
 async def test_a_journal_closed_while_it_syncs_loses_no_row_and_syncs_the_rows_after(
@@ -84,7 +175,7 @@ async def test_a_journal_closed_while_it_syncs_loses_no_row_and_syncs_the_rows_a
         sync(fd)
 
     monkeypatch.setattr("server.calls.journal.os.fdatasync", held)
-    log = CallLog(_nowhere, journal=journal(tmp_path, Disk(free=100 * MIB)))
+    log = CallLog(_nowhere, journal=journal(tmp_path, Disk(free=100 * MIB), syncer=SyncThread))
     assert log.journal is not None
     log.record(**row(1))
     first = asyncio.ensure_future(log.durable())
@@ -122,7 +213,7 @@ async def test_a_row_that_cannot_be_synced_is_a_503_that_says_the_tool_ran(
 ) -> None:
     world = World()
     log = world.services.pipeline.log
-    log.journal = journal(tmp_path, Disk(free=50 * MIB))
+    log.journal = journal(tmp_path, Disk(free=50 * MIB), syncer=SyncThread)
     world.tool("check_order", ok({"status": "shipped"}))
 
     def broken(fd: int) -> None:
