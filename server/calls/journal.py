@@ -242,7 +242,7 @@ class SyncProcess:
                     stdout=subprocess.DEVNULL,
                     env={},
                 )
-            except BaseException:  # whatever stopped the start, this end is not left open
+            except OSError:  # no process: this end is not left open
                 ours.close()
                 raise
         ours.setblocking(False)

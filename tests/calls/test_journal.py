@@ -149,6 +149,22 @@ async def test_a_sync_handed_to_a_dead_sync_process_is_run_by_a_thread(tmp_path:
     syncer.stop()
 
 
+async def test_a_sync_process_that_cannot_start_leaves_the_syncs_to_a_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("server.calls.journal.sys.executable", str(tmp_path / "no-python"))
+    answered: asyncio.Future[OSError | None] = asyncio.get_running_loop().create_future()
+    syncer = SyncProcess(asyncio.get_running_loop(), lambda s, error: answered.set_result(error))
+    sealed = os.open(tmp_path / "sealed", os.O_WRONLY | os.O_CREAT, 0o600)
+
+    assert syncer._process is None and isinstance(syncer._fallback, SyncThread)
+    syncer.start(_Sync(1), [sealed], None)
+    assert await asyncio.wait_for(answered, 10) is None
+    syncer.stop()
+    with pytest.raises(OSError):
+        os.fstat(sealed)
+
+
 async def test_a_sync_process_stopped_while_it_syncs_answers_that_sync_first(
     tmp_path: Path,
 ) -> None:
