@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import os
 import statistics
 import tempfile
 import threading
@@ -33,7 +32,7 @@ from typing import Any
 import httpx
 import uvloop
 
-from benchmarks.restricted import ADMIN
+from benchmarks.restricted import ADMIN, proc_stat, used_s
 from benchmarks.tenants import one_tenant
 from server.api.app import create_app
 from server.calls.calllog import CallLog
@@ -111,9 +110,6 @@ async def durable_rows(calls: int, rounds: int) -> tuple[list[float], list[float
         log.journal.close()
 
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
 def sync_cpu() -> float:
     """The CPU time the journal's sync processes (this process's children running the sync
     program) and sync threads have used, in seconds."""
@@ -127,9 +123,7 @@ def sync_cpu() -> float:
         for child in (task / "children").read_text().split():
             with contextlib.suppress(OSError):  # it ended meanwhile
                 if b"recv_fds" in Path(f"/proc/{child}/cmdline").read_bytes():
-                    stat = Path(f"/proc/{child}/stat").read_text()
-                    fields = stat[stat.rindex(")") + 2 :].split()
-                    processes += (int(fields[11]) + int(fields[12])) / TICKS
+                    processes += used_s(proc_stat(f"/proc/{child}/stat"))
     return threads + processes
 
 

@@ -176,12 +176,21 @@ class Load:
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def proc_stat(path: str | Path) -> list[str]:
+    """The fields of a process's or thread's ``/proc/…/stat`` after its command's name (so
+    ``[0]`` is its state, ``[1]`` its parent, ``[11]`` and ``[12]`` its user and system ticks)."""
+    return Path(path).read_text().rsplit(")", 1)[1].split()
+
+
+def used_s(fields: list[str]) -> float:
+    """The CPU seconds (user and system) that ``proc_stat`` fields count."""
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
 def loop_cpu_s(pid: int) -> float:
     """The CPU time (user and system) of process ``pid``'s main thread, where a server's event
     loop runs (uvicorn's, and ``quiver serve``'s)."""
-    stat = Path(f"/proc/{pid}/task/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return used_s(proc_stat(f"/proc/{pid}/task/{pid}/stat"))
 
 
 def measured(pid: int, port: int, path: str, body: bytes, auth: str | None, seconds: float) -> Load:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import statistics
 import time
@@ -28,10 +27,19 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.restricted import ADMIN, TOOL, free_port, quiver_server, wait_ready
+from benchmarks.restricted import (
+    ADMIN,
+    CLOCK_TICKS,
+    TOOL,
+    free_port,
+    loop_cpu_s,
+    proc_stat,
+    quiver_server,
+    used_s,
+    wait_ready,
+)
 
 CONNECTIONS = 8
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -49,20 +57,19 @@ class Row:
 def cpu_s(pid: int) -> tuple[float, float]:
     """(the process's main thread, its children) CPU seconds: the children alive now plus
     those that ended (a worker is replaced after its calls or a crash)."""
-    main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ended = (int(fields[13]) + int(fields[14])) / TICK  # cutime, cstime
+    fields = proc_stat(f"/proc/{pid}/stat")
+    ended = (int(fields[13]) + int(fields[14])) / CLOCK_TICKS  # cutime, cstime
     alive = 0.0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            stat = proc_stat(entry / "stat")
         except OSError:
             continue
         if int(stat[1]) == pid:  # ppid
-            alive += (int(stat[11]) + int(stat[12])) / TICK
-    return (int(main[11]) + int(main[12])) / TICK, ended + alive
+            alive += used_s(stat)
+    return loop_cpu_s(pid), ended + alive
 
 
 async def create_tenants(base: str, count: int) -> list[tuple[str, str]]:
