@@ -300,12 +300,15 @@ def quiver_server(
     workers: int,
     extra: dict[str, str] | None = None,
     name: str = "quiver_bench",
+    checkout: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """A node (``quiver serve``) on ``port`` with ``extra`` settings; on PostgreSQL its
-    database ``name`` is made afresh."""
+    """A node (``quiver serve``) on ``port`` with ``extra`` settings, run from ``checkout`` (a
+    folder holding the project; this one by default); on PostgreSQL its database ``name`` is
+    made afresh."""
     tmp = Path(tempfile.mkdtemp())
     env = {
         **os.environ,
+        **({"PYTHONPATH": str(checkout)} if checkout is not None else {}),
         "QUIVER_DATA_DIR": str(tmp),
         "QUIVER_ADMIN_KEY": ADMIN,
         "QUIVER_LOG_LEVEL": "warning",
@@ -321,7 +324,7 @@ def quiver_server(
     log = os.environ.get("QUIVER_BENCH_SERVER_LOG")  # the server's log lines, to look into a run
     proc = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL,
+        cwd=checkout, env=env, stdout=subprocess.DEVNULL,
         stderr=open(log, "ab") if log else subprocess.DEVNULL,  # noqa: SIM115 - the child keeps it
     )  # fmt: skip
     return proc, f"http://127.0.0.1:{port}"

@@ -1,0 +1,166 @@
+"""Nodes side by side: the same call, in alternating rounds, each node against the first.
+
+    python -m benchmarks.paired [--database sqlite] [--rounds 12] [--seconds 2] NAME=CHECKOUT[:SETTING=VALUE,...] ...
+
+Each ``NAME=CHECKOUT`` is a node (``quiver serve``) run from ``CHECKOUT``, a folder holding the
+project (this one, or a ``git worktree`` of another commit), with the settings given after the
+colon. For example, a change against the commit before it, and against itself unsynced:
+
+    git worktree add /tmp/before HEAD~1
+    python -m benchmarks.paired before=/tmp/before after=. unsynced=.:QUIVER_CALL_LOG_FSYNC=false
+
+The machines are noisy (the same code's rate moves by a third between minutes), so the nodes
+and the bare FastAPI endpoint take ``benchmarks.restricted``'s load (8 keep-alive connections,
+one trivial code tool) in turn, ``--seconds`` each, for ``--rounds`` rounds. Printed for each:
+its median calls a second and share of the bare endpoint, its event loop's CPU a call (the
+kernel's part beside it), the whole machine's CPU a call (``/proc/stat``: the server, its
+workers, the database and the load generator) and its p50; then each node's calls a second
+against the first node's, the median of the rounds' ratios and each round's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.restricted import (
+    CLOCK_TICKS,
+    Load,
+    _uvicorn,
+    free_port,
+    load,
+    one_tenant,
+    proc_stat,
+    quiver_server,
+    wait_ready,
+)
+
+BODY = b'{"tool": "echo", "arguments": {"x": "1"}}'
+
+
+@dataclass
+class Node:
+    name: str
+    checkout: Path
+    settings: dict[str, str]
+
+
+@dataclass
+class Round:
+    load: Load
+    loop_us: float  # the event loop's CPU a call, user and system
+    kernel_us: float  # of which the system's
+    machine_us: float  # every process's CPU a call
+
+
+def parse_node(spec: str) -> Node:
+    """``NAME=CHECKOUT[:SETTING=VALUE,...]``."""
+    name, _, rest = spec.partition("=")
+    checkout, _, settings = rest.partition(":")
+    if not name or not checkout:
+        raise argparse.ArgumentTypeError(f"{spec!r}: expected NAME=CHECKOUT[:SETTING=VALUE,...]")
+    pairs = [setting.split("=", 1) for setting in settings.split(",") if setting]
+    if any(len(pair) != 2 for pair in pairs):
+        raise argparse.ArgumentTypeError(f"{spec!r}: a setting is SETTING=VALUE")
+    return Node(name, Path(checkout).resolve(), dict(pairs))
+
+
+def machine_cpu_s() -> float:
+    """CPU seconds every core has spent busy (not idle, not waiting for I/O) since boot."""
+    counts = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(counts) - counts[3] - counts[4]) / CLOCK_TICKS
+
+
+def loop_cpu_s(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of process ``pid``'s main thread (its event loop)."""
+    fields = proc_stat(f"/proc/{pid}/task/{pid}/stat")
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
+
+
+def one_round(pid: int, port: int, path: str, key: str | None, seconds: float) -> Round:
+    machine, (user, system), started = machine_cpu_s(), loop_cpu_s(pid), time.perf_counter()
+    got = asyncio.run(load(port, path, BODY, key, seconds))
+    (user_after, system_after), took = loop_cpu_s(pid), time.perf_counter() - started
+    calls = max(1.0, got.rps * took)
+    return Round(
+        got,
+        (user_after - user + system_after - system) / calls * 1e6,
+        (system_after - system) / calls * 1e6,
+        (machine_cpu_s() - machine) / calls * 1e6,
+    )
+
+
+def run(nodes: list[Node], database: str, workers: int, rounds: int, seconds: float) -> None:
+    servers: list[subprocess.Popen[bytes]] = []
+    targets: dict[str, tuple[int, int, str, str | None]] = {}
+    try:
+        bare_port = free_port()
+        bare = _uvicorn("benchmarks.bare_app:app", bare_port)
+        servers.append(bare)
+        wait_ready(f"http://127.0.0.1:{bare_port}", "/docs")
+        targets["bare FastAPI"] = (bare.pid, bare_port, "/v1/sessions/x/calls", None)
+        for index, node in enumerate(nodes):
+            port = free_port()
+            server, base = quiver_server(
+                database, port, workers, node.settings, f"quiver_paired_{index}", node.checkout
+            )
+            servers.append(server)
+            wait_ready(base, "/readyz")
+            agent, session = one_tenant(base)
+            targets[node.name] = (server.pid, port, f"/v1/sessions/{session}/calls", agent)
+        for _, port, path, key in targets.values():  # warm up
+            asyncio.run(load(port, path, BODY, key, 1.0))
+        measured: dict[str, list[Round]] = {name: [] for name in targets}
+        for _ in range(rounds):
+            for name, (pid, port, path, key) in targets.items():
+                measured[name].append(one_round(pid, port, path, key, seconds))
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=10)
+    report(measured, database, rounds, seconds)
+
+
+def report(measured: dict[str, list[Round]], database: str, rounds: int, seconds: float) -> None:
+    def median(name: str, value: str) -> float:
+        return float(statistics.median(getattr(r, value) for r in measured[name]))
+
+    bare = measured["bare FastAPI"]
+    print(f"{database}: {rounds} alternating rounds of {seconds:g} s, 8 connections (medians)")
+    head = f"{'':16}{'calls/s':>9}{'of bare':>9}{'loop us':>9}{'kernel':>8}{'machine us':>12}{'p50 ms':>8}"
+    print(head)
+    for name, got in measured.items():
+        rps = statistics.median(r.load.rps for r in got)
+        share = statistics.median(r.load.rps / b.load.rps for r, b in zip(got, bare, strict=True))
+        p50 = statistics.median(r.load.p50_ms for r in got)
+        print(
+            f"{name:16}{rps:>9.0f}{share:>9.1%}{median(name, 'loop_us'):>9.0f}"
+            f"{median(name, 'kernel_us'):>8.0f}{median(name, 'machine_us'):>12.0f}{p50:>8.2f}"
+        )
+    first, *others = [name for name in measured if name != "bare FastAPI"]
+    for name in others:
+        ratios = [r.load.rps / f.load.rps for r, f in zip(measured[name], measured[first], strict=True)]  # fmt: skip
+        each = " ".join(f"{x:.2f}" for x in ratios)
+        print(f"{name} / {first}: {statistics.median(ratios):.3f}  (rounds: {each})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("nodes", nargs="+", type=parse_node, metavar="NAME=CHECKOUT[:S=V,...]")
+    parser.add_argument("--database", default="sqlite", choices=["sqlite", "postgresql"])
+    parser.add_argument("--workers", type=int, default=4, help="sandbox workers of each node")
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--seconds", type=float, default=2.0, help="each server's load a round")
+    args = parser.parse_args()
+    if len({node.name for node in args.nodes}) != len(args.nodes):
+        parser.error("each node needs a name of its own")
+    run(args.nodes, args.database, args.workers, args.rounds, args.seconds)
+
+
+if __name__ == "__main__":
+    main()
