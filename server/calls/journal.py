@@ -185,16 +185,17 @@ class SyncThread:
         return True
 
 
-# The sync process's program: each message names segment files in the journal's folder (whose
-# descriptor it was given at its start); it opens each, syncs it and closes it, and answers "ok"
-# or the error ("<errno> <message>"). A file that is gone was retired: its rows are in the
-# database. It ends when the journal's end of the socket closes (the journal stopped, or its
+# The sync process's program: each message names segment files in the journal's folder (the
+# open one marked "+"); it opens each by the path the journal opened it by, syncs it and closes
+# it, and answers "ok" or the error ("<errno> <message>"). A sealed segment that is gone was
+# retired (its rows are in the database); the open one is never retired, so its absence is an
+# error. It ends when the journal's end of the socket closes (the journal stopped, or its
 # process died). Only the standard library's built-in modules: it starts without site-packages
 # (-I -S).
 _SYNC_PROGRAM = """
 import os, socket, sys
 channel = socket.socket(fileno=int(sys.argv[1]))
-folder = int(sys.argv[2])
+folder = os.fsencode(sys.argv[2]) + b"/"
 flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 while True:
     try:
@@ -206,9 +207,12 @@ while True:
     answer = b"ok"
     try:
         for name in message.split()[1:]:
+            opened = name.startswith(b"+")
             try:
-                fd = os.open(name, flags, dir_fd=folder)
+                fd = os.open(folder + name.lstrip(b"+"), flags)
             except FileNotFoundError:
+                if opened:
+                    raise
                 continue
             try:
                 os.fdatasync(fd)
@@ -227,11 +231,11 @@ class SyncProcess:
     segment files over a Unix socket and reads its answer when the socket turns readable, so no
     thread of this process needs the interpreter's lock back from the loop after each
     ``fdatasync`` (measured over HTTP, three paired runs: the call served 1.04-1.12x the calls a
-    second it did with the sync thread). It opens the files itself, in the journal's folder:
-    passing the loop's descriptors with each sync (``SCM_RIGHTS``) cost the call ~4 % of its
-    throughput.
+    second it did with the sync thread). It opens the files itself, by the paths the journal
+    opened them by: passing the loop's descriptors with each sync (``SCM_RIGHTS``) cost the
+    loop kernel time on every sync.
 
-    The process holds the journal's folder and, while it syncs, the files of that one sync; no
+    The process holds, while it syncs, the files of that one sync and nothing else; no
     environment (none of the node's settings). If it cannot start, or dies, the syncs go to a
     ``SyncThread`` from then on: the sync it held is run again there (the journal keeps its own
     descriptors open until a sync answers)."""
@@ -252,14 +256,13 @@ class SyncProcess:
             self._fallback = SyncThread(loop, done)
 
     def _spawn(self, directory: Path) -> None:
-        folder = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        with theirs:  # the process's ends: it keeps its own copies
+        with theirs:  # the process's end: it keeps its own copy
             try:
                 self._process = subprocess.Popen(
                     [sys.executable, "-I", "-S", "-c", _SYNC_PROGRAM]
-                    + [str(theirs.fileno()), str(folder)],
-                    pass_fds=[theirs.fileno(), folder],
+                    + [str(theirs.fileno()), os.path.abspath(directory)],
+                    pass_fds=[theirs.fileno()],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     env={},
@@ -267,8 +270,6 @@ class SyncProcess:
             except OSError:  # no process: this end is not left open
                 ours.close()
                 raise
-            finally:
-                os.close(folder)
         ours.setblocking(False)
         self._channel = ours
         self.loop.add_reader(ours.fileno(), self._answered)
@@ -278,7 +279,9 @@ class SyncProcess:
             self._fallback.start(sync, sealed, open_)
             return
         self._job, self._error = (sync, sealed, open_), None
-        names = [s.name.encode() for s in (*sealed, *(() if open_ is None else (open_,)))]
+        names = [s.name.encode() for s in sealed]
+        if open_ is not None:
+            names.append(b"+" + open_.name.encode())
         step = NAMES_A_MESSAGE
         parts = [names[i : i + step] for i in range(0, len(names), step)] or [[]]
         self._answers_due = len(parts)

@@ -113,13 +113,15 @@ async def test_the_sync_process_syncs_the_files_it_is_named_and_says_what_failed
         with pytest.raises(OSError):
             os.fstat(sealed.fd)  # a sealed segment is closed once synced; the open one is not
         os.fstat(opened.fd)
-        # between syncs it holds the folder, and none of the files it synced
-        held = descriptors(syncer._process.pid)
-        assert str(tmp_path) in held and not any(p.startswith(f"{tmp_path}/") for p in held)
-        # a segment retired meanwhile (its rows are in the database) has nothing to sync
+        # between syncs it holds none of the journal's files
+        assert not any(p.startswith(str(tmp_path)) for p in descriptors(syncer._process.pid))
+        # a sealed segment retired meanwhile (its rows are in the database): nothing to sync
         gone = segment(tmp_path, "gone.jsonl")
         os.unlink(tmp_path / "gone.jsonl")
         assert await synced_by(syncer, [gone], opened) is None
+        # the open segment is never retired: if it is gone, its rows are not on disk
+        missing = await synced_by(syncer, [], Segment(-1, "missing.jsonl"))
+        assert missing is not None and missing.errno == 2
         error = await synced_by(syncer, [], Segment(-1, "fifo.jsonl"))
         assert error is not None and error.errno == 22 and "Invalid argument" in str(error)
     finally:
