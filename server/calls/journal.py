@@ -35,7 +35,7 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 import orjson
 
@@ -100,14 +100,6 @@ class _Sync:
         self.upto = upto
 
 
-class Segment(NamedTuple):
-    """A segment to sync: the journal's descriptor of it and its file's name in the journal's
-    folder."""
-
-    fd: int
-    name: str
-
-
 Done = Callable[[_Sync, OSError | None], None]  # told on the loop when a sync is over
 
 
@@ -116,9 +108,9 @@ class Syncer(Protocol):
 
     loop: asyncio.AbstractEventLoop
 
-    def start(self, sync: _Sync, sealed: list[Segment], open_: Segment | None) -> None:
-        """On the loop, with no sync running: sync ``sealed`` (then close their descriptors)
-        and ``open_``; ``done(sync, error)`` is called on the loop once they are."""
+    def start(self, sync: _Sync, sealed: list[int], open_fd: int | None) -> None:
+        """On the loop, with no sync running: sync ``sealed`` (then close them) and ``open_fd``;
+        ``done(sync, error)`` is called on the loop once they are."""
 
     def stop(self) -> None:
         """End, once the sync handed over, if any, has run (it still answers, if its event loop
@@ -135,22 +127,20 @@ class SyncThread:
     The loop closes no file while a sync may hold it (``Journal.seal`` hands an unsynced
     segment to the next sync; ``Journal.close`` stops this thread first)."""
 
-    def __init__(
-        self, loop: asyncio.AbstractEventLoop, done: Done, directory: Path | None = None
-    ) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, done: Done) -> None:
         self.loop = loop
         self.done = done
         self._wake = threading.Lock()
         self._wake.acquire()  # released to hand over a sync, or to stop
-        self._job: tuple[_Sync, list[Segment], Segment | None] | None = None
+        self._job: tuple[_Sync, list[int], int | None] | None = None
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="journal-sync", daemon=True)
         self._thread.start()
 
-    def start(self, sync: _Sync, sealed: list[Segment], open_: Segment | None) -> None:
-        """On the loop, with no sync running: sync ``sealed`` (then close their descriptors)
-        and ``open_``; ``done(sync, error)`` is called on the loop once they are."""
-        self._job = (sync, sealed, open_)
+    def start(self, sync: _Sync, sealed: list[int], open_fd: int | None) -> None:
+        """On the loop, with no sync running: sync ``sealed`` (then close them) and ``open_fd``;
+        ``done(sync, error)`` is called on the loop once they are."""
+        self._job = (sync, sealed, open_fd)
         self._wake.release()
 
     def stop(self) -> None:
@@ -169,13 +159,13 @@ class SyncThread:
             if self._stopping:
                 return
 
-    def _answer(self, sync: _Sync, sealed: list[Segment], open_: Segment | None) -> bool:
+    def _answer(self, sync: _Sync, sealed: list[int], open_fd: int | None) -> bool:
         """Run one sync and tell the loop; False if the loop is gone."""
         error: OSError | None = None
         try:
-            _sync_and_close([segment.fd for segment in sealed])
-            if open_ is not None:
-                os.fdatasync(open_.fd)
+            _sync_and_close(sealed)
+            if open_fd is not None:
+                os.fdatasync(open_fd)
         except OSError as exc:
             error = exc
         try:
@@ -185,83 +175,68 @@ class SyncThread:
         return True
 
 
-# The sync process's program: each message names segment files in the journal's folder (the
-# open one marked "+"); it opens each by the path the journal opened it by, syncs it and closes
-# it, and answers "ok" or the error ("<errno> <message>"). A sealed segment that is gone was
-# retired (its rows are in the database); the open one is never retired, so its absence is an
-# error. It ends when the journal's end of the socket closes (the journal stopped, or its
-# process died). Only the standard library's built-in modules: it starts without site-packages
-# (-I -S).
+# The sync process's program: it syncs the descriptors each message passes it, closes them, and
+# answers "ok" or the error ("<errno> <message>"); it ends when the journal's end of the socket
+# closes (the journal stopped, or its process died). Only the standard library's built-in
+# modules: it starts without site-packages (-I -S).
 _SYNC_PROGRAM = """
 import os, socket, sys
 channel = socket.socket(fileno=int(sys.argv[1]))
-folder = os.fsencode(sys.argv[2]) + b"/"
-flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
 while True:
     try:
-        message = channel.recv(65536)
+        message, fds, _, _ = socket.recv_fds(channel, 16, 253)
     except OSError:
         break
     if not message:
         break
     answer = b"ok"
     try:
-        for name in message.split()[1:]:
-            opened = name.startswith(b"+")
-            try:
-                fd = os.open(folder + name.lstrip(b"+"), flags)
-            except FileNotFoundError:
-                if opened:
-                    raise
-                continue
-            try:
-                os.fdatasync(fd)
-            finally:
-                os.close(fd)
+        for fd in fds:
+            os.fdatasync(fd)
     except OSError as exc:
         answer = f"{exc.errno or 0} {exc.strerror or exc}".encode()
+    finally:
+        for fd in fds:
+            os.close(fd)
     channel.send(answer)
 """
-NAMES_A_MESSAGE = 256  # segment names one message may carry (~27 bytes each)
+MAX_FDS = 253  # descriptors one message may pass (the kernel's SCM_MAX_FD)
 STOP_WAIT_S = 60.0  # at a stop, how long the sync handed over is waited for
 
 
 class SyncProcess:
-    """The journal's syncs in a process of its own: the loop sends it the names of a sync's
-    segment files over a Unix socket and reads its answer when the socket turns readable, so no
-    thread of this process needs the interpreter's lock back from the loop after each
-    ``fdatasync`` (measured over HTTP, three paired runs: the call served 1.04-1.12x the calls a
-    second it did with the sync thread). It opens the files itself, by the paths the journal
-    opened them by: passing the loop's descriptors with each sync (``SCM_RIGHTS``) cost the
-    loop kernel time on every sync.
+    """The journal's syncs in a process of its own: the loop passes it a sync's descriptors over
+    a Unix socket and reads its answer when the socket turns readable, so no thread of this
+    process needs the interpreter's lock back from the loop after each ``fdatasync`` (measured
+    over HTTP, three paired runs: the call served 1.04-1.12x the calls a second it did with the
+    sync thread).
 
-    The process holds, while it syncs, the files of that one sync and nothing else; no
-    environment (none of the node's settings). If it cannot start, or dies, the syncs go to a
-    ``SyncThread`` from then on: the sync it held is run again there (the journal keeps its own
-    descriptors open until a sync answers)."""
+    The process holds nothing but the descriptors of one sync at a time (and no environment:
+    none of the node's settings). If it cannot start,
+    or dies, the syncs go to a ``SyncThread`` from then on: the sync it held is run again there
+    (the journal keeps its own descriptors open until a sync answers)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, done: Done, directory: Path) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, done: Done) -> None:
         self.loop = loop
         self.done = done
-        self._job: tuple[_Sync, list[Segment], Segment | None] | None = None
+        self._job: tuple[_Sync, list[int], int | None] | None = None
         self._answers_due = 0
         self._error: OSError | None = None
         self._fallback: SyncThread | None = None
         self._channel: socket.socket | None = None
         self._process: subprocess.Popen[bytes] | None = None
         try:
-            self._spawn(directory)
+            self._spawn()
         except OSError as exc:  # no process here (a limit, a missing interpreter): a thread
             _log_fallback(exc)
             self._fallback = SyncThread(loop, done)
 
-    def _spawn(self, directory: Path) -> None:
+    def _spawn(self) -> None:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:  # the process's end: it keeps its own copy
             try:
                 self._process = subprocess.Popen(
-                    [sys.executable, "-I", "-S", "-c", _SYNC_PROGRAM]
-                    + [str(theirs.fileno()), os.path.abspath(directory)],
+                    [sys.executable, "-I", "-S", "-c", _SYNC_PROGRAM, str(theirs.fileno())],
                     pass_fds=[theirs.fileno()],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
@@ -274,22 +249,19 @@ class SyncProcess:
         self._channel = ours
         self.loop.add_reader(ours.fileno(), self._answered)
 
-    def start(self, sync: _Sync, sealed: list[Segment], open_: Segment | None) -> None:
+    def start(self, sync: _Sync, sealed: list[int], open_fd: int | None) -> None:
         if self._fallback is not None:
-            self._fallback.start(sync, sealed, open_)
+            self._fallback.start(sync, sealed, open_fd)
             return
-        self._job, self._error = (sync, sealed, open_), None
-        names = [s.name.encode() for s in sealed]
-        if open_ is not None:
-            names.append(b"+" + open_.name.encode())
-        step = NAMES_A_MESSAGE
-        parts = [names[i : i + step] for i in range(0, len(names), step)] or [[]]
+        self._job, self._error = (sync, sealed, open_fd), None
+        fds = [*sealed, *([] if open_fd is None else [open_fd])]
+        parts = [fds[i : i + MAX_FDS] for i in range(0, len(fds), MAX_FDS)] or [[]]
         self._answers_due = len(parts)
         try:
             for part in parts:
                 if self._channel is None:
                     raise OSError("the journal's sync process ended")
-                self._channel.send(b" ".join([b"sync", *part]))
+                socket.send_fds(self._channel, [b"sync"], part)
         except OSError as exc:  # the process is gone
             self._died(exc)
 
@@ -321,8 +293,8 @@ class SyncProcess:
         if self._answers_due > 0 or self._job is None:
             return None
         (sync, sealed, _), self._job = self._job, None
-        for segment in sealed:  # synced: the journal's descriptors are closed
-            os.close(segment.fd)
+        for fd in sealed:  # the process closed its copies; the journal's are closed here
+            os.close(fd)
         return sync, self._error
 
     def _died(self, exc: OSError | None) -> None:
@@ -379,7 +351,7 @@ class Journal:
         clock: Callable[[], float] = time.monotonic,
         free: Callable[[Path], int] = free_bytes,
         sync: bool = True,
-        syncer: Callable[[asyncio.AbstractEventLoop, Done, Path], Syncer] = SyncProcess,
+        syncer: Callable[[asyncio.AbstractEventLoop, Done], Syncer] = SyncProcess,
     ) -> None:
         self.directory = directory
         self.make_syncer = syncer  # runs the syncs, made on the first sync of an event loop
@@ -396,7 +368,7 @@ class Journal:
         self.appended = 0  # rows written, ever
         self.synced = 0  # of them, the first ``synced`` are on disk
         self.syncs = 0  # syncs run (each covers every row appended before it began)
-        self._sealed: list[Segment] = []  # closed segments, their descriptors closed once synced
+        self._sealed: list[int] = []  # closed segments' descriptors, closed once synced
         self._next: _Sync | None = None  # the sync the rows appended now will wait for
         self._running: _Sync | None = None
         self._syncer: Syncer | None = None
@@ -477,13 +449,12 @@ class Journal:
         if self._syncer is None or self._syncer.loop is not loop:
             if self._syncer is not None:  # made on an event loop that is gone
                 self._syncer.stop()
-            self._syncer = self.make_syncer(loop, self._synced, self.directory)
+            self._syncer = self.make_syncer(loop, self._synced)
         self._next, self._running = None, sync
         sync.upto = self.appended
         sealed, self._sealed = self._sealed, []
         self.syncs += 1
-        opened = None if self.fd is None else Segment(self.fd, self._name(self.number))
-        self._syncer.start(sync, sealed, opened)
+        self._syncer.start(sync, sealed, self.fd)
 
     def _synced(self, sync: _Sync, error: OSError | None) -> None:
         """On the loop: a sync is over. Its rows are on disk (or ``error`` says why not); the
@@ -506,7 +477,7 @@ class Journal:
             return
         fd, self.fd = self.fd, None
         if self.sync and self.synced < self.appended:
-            self._sealed.append(Segment(fd, self._name(self.number)))
+            self._sealed.append(fd)
             with contextlib.suppress(RuntimeError):  # no event loop: ``close`` syncs it
                 self._want_sync()
         else:
@@ -537,7 +508,7 @@ class Journal:
         sealed, self._sealed = self._sealed, []
         waiting, self._next = self._next, None
         try:
-            _sync_and_close([segment.fd for segment in sealed])
+            _sync_and_close(sealed)
             self.synced = self.appended
         except OSError as exc:
             self.failed(exc)
@@ -548,10 +519,7 @@ class Journal:
                 waiting.done.set()
 
     def _path(self, segment: int) -> Path:
-        return self.directory / self._name(segment)
-
-    def _name(self, segment: int) -> str:
-        return f"{self.prefix}-{segment:06d}.jsonl"
+        return self.directory / f"{self.prefix}-{segment:06d}.jsonl"
 
     def orphans(self) -> list[tuple[Path, list[dict[str, Any]]]]:
         """Segments of processes that are gone, with their rows."""

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from server.calls.calllog import CallLog
-from server.calls.journal import DiskRoom, Journal, Segment, SyncProcess, SyncThread, _Sync
+from server.calls.journal import DiskRoom, Journal, SyncProcess, SyncThread, _Sync
 from server.errors import NotRecordedError
 from tests.calls.test_use_cases import TENANT, World, ok
 
@@ -76,57 +76,39 @@ async def test_rows_appended_meanwhile_share_one_sync(tmp_path: Path) -> None:
     assert syncer._process is not None and syncer._process.returncode == 0  # it ended
 
 
-async def synced_by(syncer: Any, sealed: list[Segment], open_: Segment | None) -> OSError | None:
+async def synced_by(syncer: Any, sealed: list[int], open_fd: int | None) -> OSError | None:
     """Hand ``syncer`` one sync; what it answered on the loop."""
     answered: asyncio.Future[OSError | None] = asyncio.get_running_loop().create_future()
     syncer.done = lambda sync, error: answered.set_result(error)
-    syncer.start(_Sync(1), sealed, open_)
+    syncer.start(_Sync(1), sealed, open_fd)
     return await asyncio.wait_for(answered, 10)
-
-
-def segment(folder: Path, name: str) -> Segment:
-    """A segment file in ``folder``, as the journal holds it."""
-    return Segment(os.open(folder / name, os.O_WRONLY | os.O_CREAT, 0o600), name)
-
-
-def descriptors(pid: int) -> set[str]:
-    """What a process's open descriptors are: the paths they name (``socket:[…]`` for one)."""
-    fds = Path(f"/proc/{pid}/fd")
-    return {os.readlink(fds / fd) for fd in os.listdir(fds)}
 
 
 def environment(pid: int) -> bytes:
     return Path(f"/proc/{pid}/environ").read_bytes()
 
 
-async def test_the_sync_process_syncs_the_files_it_is_named_and_says_what_failed(
+async def test_the_sync_process_syncs_and_closes_what_it_is_given_and_says_what_failed(
     tmp_path: Path,
 ) -> None:
     loop = asyncio.get_running_loop()
-    syncer = SyncProcess(loop, lambda sync, error: None, tmp_path)
-    sealed, opened = segment(tmp_path, "sealed.jsonl"), segment(tmp_path, "open.jsonl")
-    os.mkfifo(tmp_path / "fifo.jsonl")  # a FIFO cannot be synced: EINVAL
+    syncer = SyncProcess(loop, lambda sync, error: None)
+    sealed = os.open(tmp_path / "sealed", os.O_WRONLY | os.O_CREAT, 0o600)
+    opened = os.open(tmp_path / "open", os.O_WRONLY | os.O_CREAT, 0o600)
+    read_end, write_end = os.pipe()  # a pipe cannot be synced: EINVAL
     try:
         assert syncer._process is not None  # it holds none of the node's settings
         assert environment(syncer._process.pid) == b""
         assert await synced_by(syncer, [sealed], opened) is None
         with pytest.raises(OSError):
-            os.fstat(sealed.fd)  # a sealed segment is closed once synced; the open one is not
-        os.fstat(opened.fd)
-        # between syncs it holds none of the journal's files
-        assert not any(p.startswith(str(tmp_path)) for p in descriptors(syncer._process.pid))
-        # a sealed segment retired meanwhile (its rows are in the database): nothing to sync
-        gone = segment(tmp_path, "gone.jsonl")
-        os.unlink(tmp_path / "gone.jsonl")
-        assert await synced_by(syncer, [gone], opened) is None
-        # the open segment is never retired: if it is gone, its rows are not on disk
-        missing = await synced_by(syncer, [], Segment(-1, "missing.jsonl"))
-        assert missing is not None and missing.errno == 2
-        error = await synced_by(syncer, [], Segment(-1, "fifo.jsonl"))
+            os.fstat(sealed)  # a sealed segment is closed once synced; the open one is not
+        os.fstat(opened)
+        error = await synced_by(syncer, [], read_end)
         assert error is not None and error.errno == 22 and "Invalid argument" in str(error)
     finally:
         syncer.stop()
-        os.close(opened.fd)
+        for fd in (opened, read_end, write_end):
+            os.close(fd)
     assert syncer._fallback is None
 
 
@@ -154,16 +136,16 @@ async def test_a_sync_process_that_dies_hands_its_sync_and_the_next_ones_to_a_th
 
 
 async def test_a_sync_handed_to_a_dead_sync_process_is_run_by_a_thread(tmp_path: Path) -> None:
-    syncer = SyncProcess(asyncio.get_running_loop(), lambda sync, error: None, tmp_path)
+    syncer = SyncProcess(asyncio.get_running_loop(), lambda sync, error: None)
     assert syncer._process is not None
     syncer._process.kill()
     syncer._process.wait()  # gone before the loop has seen its end of the socket close
-    sealed = segment(tmp_path, "sealed.jsonl")
+    sealed = os.open(tmp_path / "sealed", os.O_WRONLY | os.O_CREAT, 0o600)
 
     assert await synced_by(syncer, [sealed], None) is None  # sent to no one: a thread ran it
     assert isinstance(syncer._fallback, SyncThread)
     with pytest.raises(OSError):
-        os.fstat(sealed.fd)
+        os.fstat(sealed)
     syncer.stop()
 
 
@@ -172,17 +154,15 @@ async def test_a_sync_process_that_cannot_start_leaves_the_syncs_to_a_thread(
 ) -> None:
     monkeypatch.setattr("server.calls.journal.sys.executable", str(tmp_path / "no-python"))
     answered: asyncio.Future[OSError | None] = asyncio.get_running_loop().create_future()
-    syncer = SyncProcess(
-        asyncio.get_running_loop(), lambda s, error: answered.set_result(error), tmp_path
-    )
-    sealed = segment(tmp_path, "sealed.jsonl")
+    syncer = SyncProcess(asyncio.get_running_loop(), lambda s, error: answered.set_result(error))
+    sealed = os.open(tmp_path / "sealed", os.O_WRONLY | os.O_CREAT, 0o600)
 
     assert syncer._process is None and isinstance(syncer._fallback, SyncThread)
     syncer.start(_Sync(1), [sealed], None)
     assert await asyncio.wait_for(answered, 10) is None
     syncer.stop()
     with pytest.raises(OSError):
-        os.fstat(sealed.fd)
+        os.fstat(sealed)
 
 
 async def test_a_sync_process_stopped_while_it_syncs_answers_that_sync_first(
@@ -190,14 +170,14 @@ async def test_a_sync_process_stopped_while_it_syncs_answers_that_sync_first(
 ) -> None:
     loop = asyncio.get_running_loop()
     answered: asyncio.Future[OSError | None] = loop.create_future()
-    syncer = SyncProcess(loop, lambda sync, error: answered.set_result(error), tmp_path)
-    sealed = segment(tmp_path, "sealed.jsonl")
+    syncer = SyncProcess(loop, lambda sync, error: answered.set_result(error))
+    sealed = os.open(tmp_path / "sealed", os.O_WRONLY | os.O_CREAT, 0o600)
     syncer.start(_Sync(1), [sealed], None)
     syncer.stop()  # before the loop has read the answer: stop waits for it
 
     assert await asyncio.wait_for(answered, 10) is None
     with pytest.raises(OSError):
-        os.fstat(sealed.fd)  # closed, as a synced sealed segment is
+        os.fstat(sealed)  # closed, as a synced sealed segment is
 
 
 async def test_a_journal_closed_while_it_syncs_loses_no_row_and_syncs_the_rows_after(
