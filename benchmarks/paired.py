@@ -24,18 +24,16 @@ import argparse
 import asyncio
 import statistics
 import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.restricted import (
-    CLOCK_TICKS,
     Load,
     _uvicorn,
     free_port,
     load,
+    measured,
     one_tenant,
-    proc_stat,
     quiver_server,
     wait_ready,
 )
@@ -50,14 +48,6 @@ class Node:
     settings: dict[str, str]
 
 
-@dataclass
-class Round:
-    load: Load
-    loop_us: float  # the event loop's CPU a call, user and system
-    kernel_us: float  # of which the system's
-    machine_us: float  # every process's CPU a call
-
-
 def parse_node(spec: str) -> Node:
     """``NAME=CHECKOUT[:SETTING=VALUE,...]``."""
     name, _, rest = spec.partition("=")
@@ -68,31 +58,6 @@ def parse_node(spec: str) -> Node:
     if any(len(pair) != 2 for pair in pairs):
         raise argparse.ArgumentTypeError(f"{spec!r}: a setting is SETTING=VALUE")
     return Node(name, Path(checkout).resolve(), dict(pairs))
-
-
-def machine_cpu_s() -> float:
-    """CPU seconds every core has spent busy (not idle, not waiting for I/O) since boot."""
-    counts = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return (sum(counts) - counts[3] - counts[4]) / CLOCK_TICKS
-
-
-def loop_cpu_s(pid: int) -> tuple[float, float]:
-    """User and system CPU seconds of process ``pid``'s main thread (its event loop)."""
-    fields = proc_stat(f"/proc/{pid}/task/{pid}/stat")
-    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
-
-
-def one_round(pid: int, port: int, path: str, key: str | None, seconds: float) -> Round:
-    machine, (user, system), started = machine_cpu_s(), loop_cpu_s(pid), time.perf_counter()
-    got = asyncio.run(load(port, path, BODY, key, seconds))
-    (user_after, system_after), took = loop_cpu_s(pid), time.perf_counter() - started
-    calls = max(1.0, got.rps * took)
-    return Round(
-        got,
-        (user_after - user + system_after - system) / calls * 1e6,
-        (system_after - system) / calls * 1e6,
-        (machine_cpu_s() - machine) / calls * 1e6,
-    )
 
 
 def run(nodes: list[Node], database: str, workers: int, rounds: int, seconds: float) -> None:
@@ -115,36 +80,36 @@ def run(nodes: list[Node], database: str, workers: int, rounds: int, seconds: fl
             targets[node.name] = (server.pid, port, f"/v1/sessions/{session}/calls", agent)
         for _, port, path, key in targets.values():  # warm up
             asyncio.run(load(port, path, BODY, key, 1.0))
-        measured: dict[str, list[Round]] = {name: [] for name in targets}
+        loads: dict[str, list[Load]] = {name: [] for name in targets}
         for _ in range(rounds):
             for name, (pid, port, path, key) in targets.items():
-                measured[name].append(one_round(pid, port, path, key, seconds))
+                loads[name].append(measured(pid, port, path, BODY, key, seconds))
     finally:
         for server in servers:
             server.terminate()
             server.wait(timeout=10)
-    report(measured, database, rounds, seconds)
+    report(loads, database, rounds, seconds)
 
 
-def report(measured: dict[str, list[Round]], database: str, rounds: int, seconds: float) -> None:
+def report(loads: dict[str, list[Load]], database: str, rounds: int, seconds: float) -> None:
     def median(name: str, value: str) -> float:
-        return float(statistics.median(getattr(r, value) for r in measured[name]))
+        return float(statistics.median(getattr(r, value) for r in loads[name]))
 
-    bare = measured["bare FastAPI"]
+    bare = loads["bare FastAPI"]
     print(f"{database}: {rounds} alternating rounds of {seconds:g} s, 8 connections (medians)")
     head = f"{'':16}{'calls/s':>9}{'of bare':>9}{'loop us':>9}{'kernel':>8}{'machine us':>12}{'p50 ms':>8}"
     print(head)
-    for name, got in measured.items():
-        rps = statistics.median(r.load.rps for r in got)
-        share = statistics.median(r.load.rps / b.load.rps for r, b in zip(got, bare, strict=True))
-        p50 = statistics.median(r.load.p50_ms for r in got)
+    for name, got in loads.items():
+        rps = median(name, "rps")
+        share = statistics.median(r.rps / b.rps for r, b in zip(got, bare, strict=True))
+        p50 = median(name, "p50_ms")
         print(
             f"{name:16}{rps:>9.0f}{share:>9.1%}{median(name, 'loop_us'):>9.0f}"
             f"{median(name, 'kernel_us'):>8.0f}{median(name, 'machine_us'):>12.0f}{p50:>8.2f}"
         )
-    first, *others = [name for name in measured if name != "bare FastAPI"]
+    first, *others = [name for name in loads if name != "bare FastAPI"]
     for name in others:
-        ratios = [r.load.rps / f.load.rps for r, f in zip(measured[name], measured[first], strict=True)]  # fmt: skip
+        ratios = [r.rps / f.rps for r, f in zip(loads[name], loads[first], strict=True)]
         each = " ".join(f"{x:.2f}" for x in ratios)
         print(f"{name} / {first}: {statistics.median(ratios):.3f}  (rounds: {each})")
 

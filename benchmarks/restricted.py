@@ -171,6 +171,8 @@ class Load:
     p50_ms: float
     reconnects: int  # connections the server closed under load (each is reopened)
     loop_us: float = 0.0  # the server's event-loop thread's CPU a request (0: not read)
+    kernel_us: float = 0.0  # of which in the kernel (system time)
+    machine_us: float = 0.0  # every process's CPU a request: the server's, the load's, the rest
 
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -193,12 +195,27 @@ def loop_cpu_s(pid: int) -> float:
     return used_s(proc_stat(f"/proc/{pid}/task/{pid}/stat"))
 
 
+def kernel_cpu_s(pid: int) -> float:
+    """Of ``loop_cpu_s``, the time in the kernel (system time)."""
+    return int(proc_stat(f"/proc/{pid}/task/{pid}/stat")[12]) / CLOCK_TICKS
+
+
+def machine_cpu_s() -> float:
+    """CPU seconds the machine's cores have been busy (neither idle nor waiting for I/O)."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / CLOCK_TICKS
+
+
 def measured(pid: int, port: int, path: str, body: bytes, auth: str | None, seconds: float) -> Load:
-    """``load``, with the CPU the server's event loop spent on each request meanwhile."""
-    before, started = loop_cpu_s(pid), time.perf_counter()
+    """``load``, with the CPU the server's event loop (and the kernel for it) and the whole
+    machine spent on each request meanwhile."""
+    loop, kernel, machine = loop_cpu_s(pid), kernel_cpu_s(pid), machine_cpu_s()
+    started = time.perf_counter()
     got = asyncio.run(load(port, path, body, auth, seconds))
-    spent, took = loop_cpu_s(pid) - before, time.perf_counter() - started
-    got.loop_us = spent / max(1.0, got.rps * took) * 1e6
+    per_request = 1e6 / max(1.0, got.rps * (time.perf_counter() - started))
+    got.loop_us = (loop_cpu_s(pid) - loop) * per_request
+    got.kernel_us = (kernel_cpu_s(pid) - kernel) * per_request
+    got.machine_us = (machine_cpu_s() - machine) * per_request
     return got
 
 
