@@ -21,7 +21,6 @@ against the first node's, the median of the rounds' ratios and each round's.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import statistics
 import subprocess
 from dataclasses import dataclass
@@ -29,12 +28,14 @@ from pathlib import Path
 
 from benchmarks.restricted import (
     Load,
+    Target,
     _uvicorn,
+    alternating,
     free_port,
-    load,
-    measured,
+    median_load,
     one_tenant,
     quiver_server,
+    share,
     wait_ready,
 )
 
@@ -62,7 +63,7 @@ def parse_node(spec: str) -> Node:
 
 def run(nodes: list[Node], database: str, workers: int, rounds: int, seconds: float) -> None:
     servers: list[subprocess.Popen[bytes]] = []
-    targets: dict[str, tuple[int, int, str, str | None]] = {}
+    targets: dict[str, Target] = {}
     try:
         bare_port = free_port()
         bare = _uvicorn("benchmarks.bare_app:app", bare_port)
@@ -78,12 +79,7 @@ def run(nodes: list[Node], database: str, workers: int, rounds: int, seconds: fl
             wait_ready(base, "/readyz")
             agent, session = one_tenant(base)
             targets[node.name] = (server.pid, port, f"/v1/sessions/{session}/calls", agent)
-        for _, port, path, key in targets.values():  # warm up
-            asyncio.run(load(port, path, BODY, key, 1.0))
-        loads: dict[str, list[Load]] = {name: [] for name in targets}
-        for _ in range(rounds):
-            for name, (pid, port, path, key) in targets.items():
-                loads[name].append(measured(pid, port, path, BODY, key, seconds))
+        loads = alternating(targets, BODY, rounds, seconds)
     finally:
         for server in servers:
             server.terminate()
@@ -92,20 +88,14 @@ def run(nodes: list[Node], database: str, workers: int, rounds: int, seconds: fl
 
 
 def report(loads: dict[str, list[Load]], database: str, rounds: int, seconds: float) -> None:
-    def median(name: str, value: str) -> float:
-        return float(statistics.median(getattr(r, value) for r in loads[name]))
-
-    bare = loads["bare FastAPI"]
     print(f"{database}: {rounds} alternating rounds of {seconds:g} s, 8 connections (medians)")
     head = f"{'':16}{'calls/s':>9}{'of bare':>9}{'loop us':>9}{'kernel':>8}{'machine us':>12}{'p50 ms':>8}"
     print(head)
     for name, got in loads.items():
-        rps = median(name, "rps")
-        share = statistics.median(r.rps / b.rps for r, b in zip(got, bare, strict=True))
-        p50 = median(name, "p50_ms")
+        m, of_bare = median_load(got), share(got, loads["bare FastAPI"])
         print(
-            f"{name:16}{rps:>9.0f}{share:>9.1%}{median(name, 'loop_us'):>9.0f}"
-            f"{median(name, 'kernel_us'):>8.0f}{median(name, 'machine_us'):>12.0f}{p50:>8.2f}"
+            f"{name:16}{m.rps:>9.0f}{of_bare:>9.1%}{m.loop_us:>9.0f}"
+            f"{m.kernel_us:>8.0f}{m.machine_us:>12.0f}{m.p50_ms:>8.2f}"
         )
     first, *others = [name for name in loads if name != "bare FastAPI"]
     for name in others:

@@ -192,12 +192,13 @@ def used_s(fields: list[str]) -> float:
 def loop_cpu_s(pid: int) -> float:
     """The CPU time (user and system) of process ``pid``'s main thread, where a server's event
     loop runs (uvicorn's, and ``quiver serve``'s)."""
-    return used_s(proc_stat(f"/proc/{pid}/task/{pid}/stat"))
+    return loop_and_kernel_s(pid)[0]
 
 
-def kernel_cpu_s(pid: int) -> float:
-    """Of ``loop_cpu_s``, the time in the kernel (system time)."""
-    return int(proc_stat(f"/proc/{pid}/task/{pid}/stat")[12]) / CLOCK_TICKS
+def loop_and_kernel_s(pid: int) -> tuple[float, float]:
+    """``loop_cpu_s``, and of it the time in the kernel (system time), from one reading."""
+    fields = proc_stat(f"/proc/{pid}/task/{pid}/stat")
+    return used_s(fields), int(fields[12]) / CLOCK_TICKS
 
 
 def machine_cpu_s() -> float:
@@ -209,14 +210,39 @@ def machine_cpu_s() -> float:
 def measured(pid: int, port: int, path: str, body: bytes, auth: str | None, seconds: float) -> Load:
     """``load``, with the CPU the server's event loop (and the kernel for it) and the whole
     machine spent on each request meanwhile."""
-    loop, kernel, machine = loop_cpu_s(pid), kernel_cpu_s(pid), machine_cpu_s()
+    (loop, kernel), machine = loop_and_kernel_s(pid), machine_cpu_s()
     started = time.perf_counter()
     got = asyncio.run(load(port, path, body, auth, seconds))
     per_request = 1e6 / max(1.0, got.rps * (time.perf_counter() - started))
-    got.loop_us = (loop_cpu_s(pid) - loop) * per_request
-    got.kernel_us = (kernel_cpu_s(pid) - kernel) * per_request
-    got.machine_us = (machine_cpu_s() - machine) * per_request
+    (loop_after, kernel_after), machine_after = loop_and_kernel_s(pid), machine_cpu_s()
+    got.loop_us = (loop_after - loop) * per_request
+    got.kernel_us = (kernel_after - kernel) * per_request
+    got.machine_us = (machine_after - machine) * per_request
     return got
+
+
+Target = tuple[int, int, str, str | None]  # a server's pid, port, call path and key
+
+
+def alternating(
+    targets: dict[str, Target], body: bytes, rounds: int, each: float
+) -> dict[str, list[Load]]:
+    """Each target warmed up, then ``rounds`` rounds in which each takes the load in turn for
+    ``each`` seconds (``measured``). The machines are noisy — the same code's CPU time per call
+    drifts by a third between minutes — so the servers compared are measured back to back and
+    compared round by round (``share``)."""
+    for _, port, path, key in targets.values():  # warm up
+        asyncio.run(load(port, path, body, key, 1.0))
+    loads: dict[str, list[Load]] = {name: [] for name in targets}
+    for _ in range(rounds):
+        for name, (pid, port, path, key) in targets.items():
+            loads[name].append(measured(pid, port, path, body, key, each))
+    return loads
+
+
+def share(loads: list[Load], against: list[Load]) -> float:
+    """The median of the rounds' ratios of calls a second."""
+    return statistics.median(x.rps / y.rps for x, y in zip(loads, against, strict=True))
 
 
 async def load(
@@ -354,10 +380,8 @@ def bench_http(
     floor (the bare endpoint plus the sandbox's round trip alone: ``sandbox_app``), the call
     route, and the call route of a node whose call log is not synced before a call answers
     (``QUIVER_CALL_LOG_FSYNC=false``: a row survives a killed process, not a lost machine) in
-    ``rounds`` alternating rounds (``seconds`` each in all), then MCP tools/call, in one run.
-    The machines are noisy — the same code's CPU time per call drifts by a third between
-    minutes — so each round's servers are measured back to back, and a row's share of the bare
-    endpoint is the median of the rounds' ratios."""
+    ``rounds`` alternating rounds (``seconds`` each in all), then MCP tools/call, in one run; a
+    row's share of the bare endpoint is the median of the rounds' ratios."""
     quiver_port, unsynced_port, bare_port = free_port(), free_port(), free_port()
     quiver, base = quiver_server(database, quiver_port, workers)
     unsynced, unsynced_base = quiver_server(
@@ -374,7 +398,7 @@ def bench_http(
             wait_ready(f"http://127.0.0.1:{port}", "/docs")
         body = b'{"tool": "echo", "arguments": {"x": "1"}}'
         bare_path = "/v1/sessions/x/calls"
-        targets = {
+        targets: dict[str, Target] = {
             "asgi": (asgi.pid, asgi_port, bare_path, None),
             "bare": (bare.pid, bare_port, bare_path, None),
             "floor": (floor.pid, floor_port, bare_path, None),
@@ -382,19 +406,10 @@ def bench_http(
         for name, proc, port, url in (("call", quiver, quiver_port, base), ("unsynced", unsynced, unsynced_port, unsynced_base)):  # fmt: skip
             agent, sid = one_tenant(url)
             targets[name] = (proc.pid, port, f"/v1/sessions/{sid}/calls", agent)
-        for _, port, path, key in targets.values():  # warm up
-            asyncio.run(load(port, path, body, key, 1.0))
-        each = seconds / rounds
-        measured_rounds = [
-            {name: measured(pid, port, path, body, key, each) for name, (pid, port, path, key) in targets.items()}
-            for _ in range(rounds)
-        ]  # fmt: skip
-        rows = {name: _median_load([m[name] for m in measured_rounds]) for name in targets}
+        loads = alternating(targets, body, rounds, seconds / rounds)
+        rows = {name: median_load(got) for name, got in loads.items()}
         rows["mcp"] = asyncio.run(bench_mcp(base, targets["call"][3], seconds / 2))
-        shares = {
-            name: statistics.median(m[name].rps / m["bare"].rps for m in measured_rounds)
-            for name in targets
-        }
+        shares = {name: share(got, loads["bare"]) for name, got in loads.items()}
         return rows, shares
     finally:
         for proc in (quiver, unsynced, asgi, bare, floor):
@@ -409,12 +424,15 @@ def _uvicorn(app: str, port: int, env: dict[str, str] | None = None) -> subproce
     )  # fmt: skip
 
 
-def _median_load(loads: list[Load]) -> Load:
+def median_load(loads: list[Load]) -> Load:
+    """Each figure's median over the rounds (the reconnects summed)."""
     return Load(
         statistics.median(x.rps for x in loads),
         statistics.median(x.p50_ms for x in loads),
         sum(x.reconnects for x in loads),
         statistics.median(x.loop_us for x in loads),
+        statistics.median(x.kernel_us for x in loads),
+        statistics.median(x.machine_us for x in loads),
     )
 
 

@@ -212,9 +212,9 @@ class SyncProcess:
     sync thread).
 
     The process holds nothing but the descriptors of one sync at a time (and no environment:
-    none of the node's settings). If it cannot start,
-    or dies, the syncs go to a ``SyncThread`` from then on: the sync it held is run again there
-    (the journal keeps its own descriptors open until a sync answers)."""
+    none of the node's settings). If it cannot start, or dies, the syncs go to a ``SyncThread``
+    from then on: the sync it held is run again there (the journal keeps its own descriptors
+    open until a sync answers)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, done: Done) -> None:
         self.loop = loop
