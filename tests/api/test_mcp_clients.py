@@ -126,7 +126,7 @@ async def test_cursors_stay_stable_while_tools_are_saved(api: Api, monkeypatch) 
 
 
 async def test_a_401_points_at_protected_resource_metadata(api: Api) -> None:
-    async with served(api.app) as base, httpx.AsyncClient(base_url=base) as http:
+    async with served(api.app) as base, httpx.AsyncClient(base_url=base, timeout=30) as http:
         refused = await http.post("/mcp?bot=b", json=INITIALIZE, headers=HEADERS)
         metadata = await http.get("/.well-known/oauth-protected-resource")
 
@@ -145,7 +145,7 @@ async def test_a_page_from_another_origin_is_refused_by_default(settings) -> Non
     async with api_for(open_rest) as api:
         acme = await api.tenant("acme")
         await ready(acme)
-        async with served(api.app) as base, httpx.AsyncClient(base_url=base) as http:
+        async with served(api.app) as base, httpx.AsyncClient(base_url=base, timeout=30) as http:
             auth = {**HEADERS, "Authorization": f"Bearer {acme.agent_key}"}
 
             async def initialise(origin: str | None) -> int:
@@ -174,7 +174,7 @@ async def test_only_an_explicit_list_widens_the_origins_of_mcp(settings) -> None
     async with api_for(allowed) as api:
         acme = await api.tenant("acme")
         await ready(acme)
-        async with served(api.app) as base, httpx.AsyncClient(base_url=base) as http:
+        async with served(api.app) as base, httpx.AsyncClient(base_url=base, timeout=30) as http:
             auth = {**HEADERS, "Authorization": f"Bearer {acme.agent_key}"}
             evil = await http.post(
                 "/mcp?bot=b", json=INITIALIZE, headers={**auth, "Origin": "http://evil.example"}
